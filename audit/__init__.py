@@ -1,0 +1,1 @@
+"""Research-pack parsing, fingerprints and the chapter-audit command line."""

@@ -1,0 +1,1 @@
+"""Claim rows, bindings of claimed numbers to logged runs, and table consistency checks."""

@@ -1,0 +1,45 @@
+"""The one error type for bad input, and its one-line rendering.
+
+Every reader raises :class:`InputError` naming the file and line (or the field) at fault;
+the command line prints ``str(error)`` on one line to stderr and exits with code 2,
+having written nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class InputError(Exception):
+    """Malformed or inconsistent user input.
+
+    ``location`` is ``FILE``, ``FILE:LINE`` or ``FILE: field NAME``; the message says what is wrong.
+    """
+
+    def __init__(self, message: str, *, path: str | Path | None = None,
+                 line: int | None = None, field: str | None = None) -> None:
+        self.message = message
+        self.path = str(path) if path is not None else None
+        self.line = line
+        self.field = field
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = self.path or ""
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        if self.field is not None:
+            where = f"{where}: field {self.field!r}" if where else f"field {self.field!r}"
+        text = f"{where}: {self.message}" if where else self.message
+        return " ".join(text.split())  # always one line
+
+
+class RefusalError(Exception):
+    """A deliberate refusal (existing freeze, changed inputs, occupied output directory).
+
+    Rendered like :class:`InputError`; the command exits non-zero and writes nothing.
+    """
+
+    def __init__(self, message: str) -> None:
+        self.message = " ".join(message.split())
+        super().__init__(self.message)

@@ -1,0 +1,67 @@
+"""Output directories that are written whole or not at all.
+
+A pipeline writes into a staging directory beside the target and :func:`publish` moves it
+into place only after every file is written, so a failure leaves no partial output.
+A target that already exists is replaced only when it holds a manifest of the *same* run id
+(a byte-identical re-run); a manifest of another run, or any user file without a manifest,
+is a refusal: nothing a user wrote is overwritten silently.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from engine.errors import RefusalError
+
+
+def check_target(target: Path, manifest_name: str, run_id: str) -> None:
+    """Refuse a target directory that holds anything but an earlier copy of this same run."""
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise RefusalError(f"{target}: output path exists and is not a directory")
+    entries = list(target.iterdir())
+    if not entries:
+        return
+    manifest = target / manifest_name
+    if not manifest.is_file():
+        raise RefusalError(f"{target}: output directory is not empty and holds no {manifest_name}; "
+                           "refusing to overwrite it (choose a new --output)")
+    try:
+        previous = json.loads(manifest.read_text(encoding="utf-8")).get("run_id")
+    except (OSError, json.JSONDecodeError, AttributeError):
+        previous = None
+    if previous != run_id:
+        raise RefusalError(f"{target}: holds {manifest_name} of run {previous} with different inputs "
+                           f"or parameters (this run is {run_id}); refusing to overwrite it")
+
+
+@contextmanager
+def staged_directory(target: str | Path) -> Iterator[Path]:
+    """Yield an empty staging directory next to ``target``; removed again on any failure."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
+    try:
+        yield staging
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def publish(staging: Path, target: str | Path) -> None:
+    """Move a complete staging directory into place (replacing an earlier copy of the same run)."""
+    target = Path(target)
+    if target.exists():
+        backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+        backup.rmdir()
+        target.rename(backup)
+        staging.rename(target)
+        shutil.rmtree(backup, ignore_errors=True)
+    else:
+        staging.rename(target)

@@ -1,0 +1,1 @@
+"""Rendering of the seven-section research report."""

@@ -1,0 +1,1 @@
+"""Markdown templates shipped as package data (read with importlib.resources)."""
