@@ -94,8 +94,8 @@ class RunRecord:
                 self.inputs[str(path)] = sha256_file(path)
 
     def add_outputs(self, directory: str | Path) -> None:
-        """Hash every file under an output directory (sorted, relative names joined to it)."""
-        root = Path(directory)
+        """Hash every file under an output directory, keyed by absolute path (sorted)."""
+        root = Path(directory).resolve()
         for file in sorted(p for p in root.rglob("*") if p.is_file()):
             self.outputs[str(file)] = sha256_file(file)
 

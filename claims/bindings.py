@@ -1,0 +1,171 @@
+"""Claims files: TOML that binds a claimed number to a result key of a logged run.
+
+Format (documented in docs/verify.md)::
+
+    [experiment.w03-sandbox]
+    command = "sandbox run"                 # the log record's command
+    result = "metrics"                      # which entry of the record's ``results``
+    description = "..."
+    rerun = [["sandbox", "run", "--corpus", "{fixtures}/l03/corpus.jsonl", ...]]
+    [experiment.w03-sandbox.match]          # parameters the record must carry
+    k = 3
+
+    [[binding]]
+    id = "w03-macro-bm25-recall"
+    experiment = "w03-sandbox"
+    quote = "macro Recall@3 of 0.888889"    # the words of the claim, as printed
+    claimed = "0.888889"                    # the number as printed (also "2/4", "1,298", "83.3%", "[3429, 3449]")
+    key = "macro.bm25.recall@3"             # dot path into the result file
+    result = "metrics"                      # optional: overrides the experiment's result entry
+    tolerance = 5e-7                        # optional: default from the printed precision
+
+The default tolerance is half a unit in the last printed decimal of ``claimed``
+(``0.888889`` → 5e-7, ``0.7656`` → 5e-5, ``1,298`` → 0.5); a fraction ``k/N`` is compared with
+``k/N`` exactly (1e-12); a list or string is compared exactly.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError
+
+NUMBER = re.compile(r"^[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?%?$")
+FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Experiment:
+    experiment_id: str
+    command: str
+    result: str
+    description: str = ""
+    match: dict[str, Any] = field(default_factory=dict)
+    rerun: tuple[tuple[str, ...], ...] = ()
+    success: str = ""
+    failure: str = ""
+
+
+@dataclass(frozen=True)
+class Binding:
+    binding_id: str
+    experiment: str
+    quote: str
+    claimed: str
+    key: str
+    result: str | None = None
+    tolerance: float | None = None
+
+
+@dataclass(frozen=True)
+class ClaimedValue:
+    """A printed value parsed into what it asserts."""
+
+    text: str
+    kind: str                  # "number" | "fraction" | "list" | "text"
+    value: Any
+    tolerance: float
+
+
+@dataclass(frozen=True)
+class ClaimsFile:
+    path: Path
+    experiments: dict[str, Experiment]
+    bindings: tuple[Binding, ...]
+
+
+def parse_claimed(text: str, tolerance: float | None = None) -> ClaimedValue:
+    """Parse a printed value; the tolerance follows its printed precision unless given."""
+    stripped = text.strip()
+    fraction = FRACTION.match(stripped)
+    if fraction:
+        numerator, denominator = int(fraction.group(1)), int(fraction.group(2))
+        if denominator == 0:
+            raise ValueError(f"fraction with zero denominator: {text!r}")
+        return ClaimedValue(stripped, "fraction", numerator / denominator,
+                            1e-12 if tolerance is None else tolerance)
+    if stripped.startswith("["):
+        items = [item.strip() for item in stripped.strip("[]").split(",") if item.strip()]
+        values = [_scalar(item) for item in items]
+        return ClaimedValue(stripped, "list", values, 0.0 if tolerance is None else tolerance)
+    number = NUMBER.match(stripped)
+    if number and any(ch.isdigit() for ch in stripped):
+        decimals = len(number.group(1) or "")
+        percent = stripped.endswith("%")
+        value = float(stripped.replace(",", "").replace("%", "").replace("−", "-"))
+        scale = 0.01 if percent else 1.0
+        default = 0.5 * 10.0 ** (-decimals) * scale
+        return ClaimedValue(stripped, "number", value * scale, default if tolerance is None else tolerance)
+    return ClaimedValue(stripped, "text", stripped, 0.0)
+
+
+def _scalar(item: str) -> Any:
+    try:
+        as_float = float(item)
+    except ValueError:
+        return item.strip("'\"")
+    return int(as_float) if as_float.is_integer() and "." not in item else as_float
+
+
+def load_claims_file(path: str | Path) -> ClaimsFile:
+    """Read and validate a claims TOML file; every defect names the file and the field."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read claims file ({exc.strerror})", path=path)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        raise InputError(f"invalid TOML ({str(exc).split(' (at')[0]})", path=path, line=line)
+    experiments: dict[str, Experiment] = {}
+    for exp_id, body in (data.get("experiment") or {}).items():
+        if not isinstance(body, dict):
+            raise InputError("must be a table", path=path, field=f"experiment.{exp_id}")
+        for name in ("command", "result"):
+            if not isinstance(body.get(name), str):
+                raise InputError("missing or not a string", path=path, field=f"experiment.{exp_id}.{name}")
+        rerun = body.get("rerun", [])
+        if not isinstance(rerun, list) or not all(
+                isinstance(step, list) and all(isinstance(a, str) for a in step) for step in rerun):
+            raise InputError("must be a list of argument lists", path=path, field=f"experiment.{exp_id}.rerun")
+        experiments[exp_id] = Experiment(
+            experiment_id=exp_id, command=body["command"], result=body["result"],
+            description=str(body.get("description", "")), match=dict(body.get("match", {})),
+            rerun=tuple(tuple(step) for step in rerun),
+            success=str(body.get("success", "")), failure=str(body.get("failure", "")))
+    bindings = []
+    seen: set[str] = set()
+    for index, body in enumerate(data.get("binding") or [], start=1):
+        where = f"binding[{index}]"
+        for name in ("id", "experiment", "claimed", "key"):
+            if not isinstance(body.get(name), str) or not body[name].strip():
+                raise InputError("missing or not a string", path=path, field=f"{where}.{name}")
+        if body["id"] in seen:
+            raise InputError(f"duplicate binding id {body['id']!r}", path=path, field=f"{where}.id")
+        seen.add(body["id"])
+        if body["experiment"] not in experiments:
+            raise InputError(f"names unknown experiment {body['experiment']!r}", path=path,
+                             field=f"{where}.experiment")
+        tolerance = body.get("tolerance")
+        if tolerance is not None and (not isinstance(tolerance, (int, float)) or tolerance < 0):
+            raise InputError("must be a non-negative number", path=path, field=f"{where}.tolerance")
+        try:
+            parse_claimed(body["claimed"])
+        except ValueError as exc:
+            raise InputError(str(exc), path=path, field=f"{where}.claimed")
+        bindings.append(Binding(
+            binding_id=body["id"], experiment=body["experiment"], quote=str(body.get("quote", "")),
+            claimed=body["claimed"], key=body["key"], result=body.get("result"),
+            tolerance=float(tolerance) if tolerance is not None else None))
+    if not bindings:
+        raise InputError("claims file holds no [[binding]] entries", path=path)
+    return ClaimsFile(path=path, experiments=experiments, bindings=tuple(bindings))
+
+
+def bundled_claims_dir() -> Path:
+    """Directory of the claims files shipped with the package (W03, R03 mini cases, demo)."""
+    return Path(__file__).resolve().parent / "bindings"

@@ -1,0 +1,225 @@
+"""Claimed versus reproduced: read the latest ok logged run for each binding.
+
+Nothing is recomputed here. For each binding the verifier finds, in the execution log, the
+latest record with ``status == "ok"``, the experiment's ``command`` and every parameter of its
+``match`` table; opens the result file that record names under ``results``; checks that the
+file's sha256 is still the one the run logged (otherwise ``CHANGED``); and reads the dot-path
+key. Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
+``CHANGED`` (result file altered or removed since the run).
+
+``--rerun`` runs each experiment's declared command(s) first, through the same CLI function a
+user would call, so the rerun is logged like any other run; the verdicts still come from the log.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from claims.bindings import Binding, ClaimedValue, ClaimsFile, Experiment, parse_claimed
+from engine.hashing import sha256_file
+from engine.runlog import read_records
+
+VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "CHANGED")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    binding: Binding
+    status: str
+    claimed: ClaimedValue
+    reproduced: Any = None
+    difference: float | None = None
+    run_id: str | None = None
+    run_ended_at: str | None = None
+    result_path: str | None = None
+    note: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "MATCH"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.binding.binding_id, "experiment": self.binding.experiment,
+                "quote": self.binding.quote, "key": self.binding.key, "claimed": self.claimed.text,
+                "reproduced": self.reproduced, "difference": self.difference,
+                "tolerance": self.claimed.tolerance, "verdict": self.status, "run_id": self.run_id,
+                "run_ended_at": self.run_ended_at, "result_path": self.result_path, "note": self.note}
+
+
+def parameters_match(parameters: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """Every wanted parameter is present with an equal value (numbers compared as numbers)."""
+    for name, value in wanted.items():
+        if name not in parameters:
+            return False
+        have = parameters[name]
+        if isinstance(value, (int, float)) and isinstance(have, (int, float)) and not isinstance(have, bool):
+            if not math.isclose(float(have), float(value), rel_tol=0, abs_tol=1e-12):
+                return False
+        elif have != value:
+            return False
+    return True
+
+
+def find_run(records: list[dict[str, Any]], experiment: Experiment) -> dict[str, Any] | None:
+    """The latest ok record of the experiment's command whose parameters match."""
+    for record in reversed(records):
+        if (record.get("status") == "ok" and record.get("command") == experiment.command
+                and parameters_match(record.get("parameters") or {}, experiment.match)):
+            return record
+    return None
+
+
+def lookup_key(data: Any, key: str) -> Any:
+    """Follow a dot path (``macro.bm25.ndcg@3``); list items by integer index. KeyError if absent."""
+    node = data
+    for part in key.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise KeyError(part)
+    return node
+
+
+def compare(claimed: ClaimedValue, reproduced: Any) -> tuple[bool, float | None]:
+    """Whether the reproduced value agrees with the claim, and the numeric difference."""
+    if claimed.kind in ("number", "fraction"):
+        if isinstance(reproduced, bool) or not isinstance(reproduced, (int, float)):
+            return False, None
+        difference = float(reproduced) - float(claimed.value)
+        return abs(difference) <= claimed.tolerance + 1e-15, difference
+    if claimed.kind == "list":
+        if not isinstance(reproduced, list) or len(reproduced) != len(claimed.value):
+            return False, None
+        for want, have in zip(claimed.value, reproduced):
+            if isinstance(want, (int, float)) and isinstance(have, (int, float)):
+                if abs(float(want) - float(have)) > claimed.tolerance:
+                    return False, None
+            elif str(want) != str(have):
+                return False, None
+        return True, None
+    return str(reproduced) == claimed.value, None
+
+
+def _load_result(record: dict[str, Any], name: str) -> tuple[Any, str, str]:
+    """(parsed JSON, path, status) of a record's result file; status '' when intact."""
+    path = (record.get("results") or {}).get(name)
+    if not path:
+        return None, "", f"run names no result {name!r}"
+    file = Path(path)
+    if not file.is_file():
+        return None, path, "result file no longer exists"
+    logged = (record.get("outputs") or {}).get(str(file.resolve())) or (record.get("outputs") or {}).get(path)
+    if logged is not None and sha256_file(file) != logged:
+        return None, path, "result file changed since the run"
+    return json.loads(file.read_text(encoding="utf-8")), path, ""
+
+
+def verify_bindings(claims: ClaimsFile, log_path: str | Path) -> list[Verdict]:
+    """One verdict per binding, in file order, from the log alone."""
+    records = read_records(log_path)
+    verdicts = []
+    cache: dict[tuple[str, str], tuple[Any, str, str]] = {}
+    for binding in claims.bindings:
+        experiment = claims.experiments[binding.experiment]
+        claimed = parse_claimed(binding.claimed, binding.tolerance)
+        record = find_run(records, experiment)
+        if record is None:
+            verdicts.append(Verdict(binding, "NO RUN", claimed,
+                                    note=f"no ok run of '{experiment.command}' with the bound parameters in the log"))
+            continue
+        name = binding.result or experiment.result
+        cache_key = (record["run_id"] + record.get("ended_at", ""), name)
+        if cache_key not in cache:
+            cache[cache_key] = _load_result(record, name)
+        data, path, problem = cache[cache_key]
+        common = dict(run_id=record["run_id"], run_ended_at=record.get("ended_at"), result_path=path or None)
+        if problem:
+            verdicts.append(Verdict(binding, "CHANGED" if path else "MISSING KEY", claimed, note=problem, **common))
+            continue
+        try:
+            reproduced = lookup_key(data, binding.key)
+        except KeyError as exc:
+            verdicts.append(Verdict(binding, "MISSING KEY", claimed, note=f"no key {exc.args[0]!r}", **common))
+            continue
+        agrees, difference = compare(claimed, reproduced)
+        verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference, **common))
+    return verdicts
+
+
+def format_reproduced(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.9f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
+    if value is None:
+        return "—"
+    return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
+
+
+def verdict_table(verdicts: list[Verdict]) -> str:
+    """Plain-text table: id, claimed, reproduced, difference, verdict, run id."""
+    header = ("binding", "claimed", "reproduced", "difference", "verdict", "run")
+    rows = [header]
+    for v in verdicts:
+        diff = "—" if v.difference is None else f"{v.difference:+.2e}"
+        rows.append((v.binding.binding_id, v.claimed.text, format_reproduced(v.reproduced), diff,
+                     v.status + (f" ({v.note})" if v.note else ""), v.run_id or "—"))
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(header))]
+    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    passed = sum(v.ok for v in verdicts)
+    lines.append(f"{passed} matched, {len(verdicts) - passed} not matched")
+    return "\n".join(lines)
+
+
+def fill_placeholders(argv: tuple[str, ...], values: dict[str, str]) -> list[str]:
+    out = []
+    for arg in argv:
+        for name, value in values.items():
+            arg = arg.replace("{" + name + "}", value)
+        out.append(arg)
+    return out
+
+
+def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | Path) -> list[tuple[str, int]]:
+    """Run each experiment's declared commands through the CLI; returns (experiment, exit code).
+
+    Placeholders: ``{fixtures}`` (bundled engine fixtures), ``{workdir}`` (a fresh directory per
+    experiment under ``workdir``), ``{log}`` (the log path). Each command logs itself.
+    """
+    import click
+    from typer.main import get_command
+
+    from audit.cli import app
+    from engine.fixtures_path import fixtures_dir
+    from engine.runlog import utc_now
+
+    command = get_command(app)
+    stamp = utc_now().replace(":", "").replace("-", "")
+    outcomes = []
+    used = {b.experiment for b in claims.bindings}
+    for exp_id in sorted(used):
+        experiment = claims.experiments[exp_id]
+        if not experiment.rerun:
+            outcomes.append((exp_id, -1))
+            continue
+        target = Path(workdir) / exp_id / stamp
+        values = {"fixtures": str(fixtures_dir()), "workdir": str(target), "log": str(log_path)}
+        code = 0
+        for step in experiment.rerun:
+            argv = fill_placeholders(step, values) + ["--log", str(log_path)]
+            try:
+                command.main(args=argv, prog_name="chapter-audit", standalone_mode=False)
+            except click.exceptions.Exit as exc:
+                code = exc.exit_code
+            except SystemExit as exc:
+                code = int(exc.code or 0)
+            except click.ClickException as exc:
+                code = exc.exit_code
+            if code:
+                break
+        outcomes.append((exp_id, code))
+    return outcomes
