@@ -1,0 +1,311 @@
+"""The polite HTTP client every metadata look-up goes through.
+
+* **https only.** A plain ``http://`` URL (as a request or as a redirect target) is refused before
+  any connection, except a loopback host (``127.0.0.1``, ``::1``, ``localhost``) when the caller
+  explicitly allows it (``allow_loopback_http``; tests only). Redirects are followed by hand, at
+  most ``max_redirects`` times, each target checked by the same rule.
+* **Timeouts.** Separate connect and read timeouts (default 10 s each).
+* **Retries.** On a timeout, a connection error, HTTP 429 and HTTP 5xx, up to ``max_attempts``
+  attempts in total. The wait before attempt *k+1* is ``backoff_base * 2**(k-1)`` capped at
+  ``backoff_max``; a 429/503 ``Retry-After`` (seconds or HTTP date) replaces it, capped at
+  ``retry_after_cap``. Other 4xx answers are final (not retried).
+* **Size limit.** The body is streamed and the request abandoned once it exceeds ``max_bytes``
+  (default 2 MiB) — also when ``Content-Length`` announces more.
+* **Identification.** ``User-Agent: chapter-audit/<version>`` plus, when a contact is configured
+  (``CHAPTER_AUDIT_CONTACT``: an e-mail address or a URL), ``(mailto:...)`` / ``(+URL)`` — the form
+  Crossref's "polite pool" asks for.
+* **Spacing.** ``min_interval`` seconds between requests to one host (arXiv asks for 3 s).
+
+A fetch never raises for network trouble: it returns a :class:`FetchResult` whose ``error`` says
+what happened, so the caller can record the source as UNVERIFIED with that reason.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import ipaddress
+import os
+import ssl
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from importlib import metadata
+from urllib.parse import urljoin, urlsplit
+
+import httpx
+
+from engine.runlog import utc_now
+
+LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
+MiB = 1 << 20
+RETRY_STATUSES = {429, 500, 502, 503, 504}
+REDIRECT_STATUSES = {301, 302, 303, 307, 308}
+ENV_CONTACT = "CHAPTER_AUDIT_CONTACT"
+ENV_CA_FILE = "CHAPTER_AUDIT_CA_FILE"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("chapter-audit")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0"
+
+
+@dataclass
+class ClientConfig:
+    """Politeness and safety settings (defaults are the production values)."""
+
+    connect_timeout: float = 10.0
+    read_timeout: float = 10.0
+    max_attempts: int = 4
+    backoff_base: float = 1.0
+    backoff_max: float = 16.0
+    retry_after_cap: float = 60.0
+    max_bytes: int = 2 * MiB
+    max_redirects: int = 5
+    contact: str | None = None
+    verify: bool | ssl.SSLContext = True
+    trust_env: bool = True
+    min_interval: dict[str, float] = field(default_factory=lambda: {"export.arxiv.org": 3.0})
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        if self.max_bytes < 1:
+            raise ValueError("max_bytes must be positive")
+
+    @classmethod
+    def from_env(cls, **overrides) -> "ClientConfig":
+        """Defaults plus ``CHAPTER_AUDIT_CONTACT`` and ``CHAPTER_AUDIT_CA_FILE`` (an extra CA
+        bundle to trust instead of the default one, e.g. for a local mirror)."""
+        values: dict = {"contact": os.environ.get(ENV_CONTACT) or None}
+        ca_file = os.environ.get(ENV_CA_FILE)
+        if ca_file:
+            values["verify"] = ssl.create_default_context(cafile=ca_file)
+        values.update(overrides)
+        return cls(**values)
+
+    def user_agent(self) -> str:
+        agent = f"chapter-audit/{_version()}"
+        contact = (self.contact or "").strip()
+        if contact:
+            if "@" in contact and "://" not in contact:
+                agent += f" (mailto:{contact.removeprefix('mailto:')})"
+            else:
+                agent += f" (+{contact})"
+        return agent
+
+
+@dataclass
+class FetchResult:
+    """What one logical request produced (after retries and redirects)."""
+
+    request_url: str
+    final_url: str | None = None
+    http_status: int | None = None
+    body: bytes | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    error: str | None = None
+    attempts: int = 0
+    waits: list[float] = field(default_factory=list)
+    accessed_at: str | None = None
+
+    @property
+    def sha256(self) -> str | None:
+        return hashlib.sha256(self.body).hexdigest() if self.body is not None else None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.http_status == 200 and self.body is not None
+
+
+class UnsafeURL(Exception):
+    """A URL this client refuses to request."""
+
+
+def is_loopback(host: str) -> bool:
+    host = host.strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback and host in LOOPBACK_HOSTS
+    except ValueError:
+        return False
+
+
+def check_url(url: str, *, allow_loopback_http: bool = False) -> None:
+    """Raise :class:`UnsafeURL` unless ``url`` is https (or an allowed loopback http URL)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if not parts.hostname:
+        raise UnsafeURL(f"refused URL without a host: {url}")
+    if scheme == "https":
+        return
+    if scheme == "http":
+        if allow_loopback_http and is_loopback(parts.hostname):
+            return
+        raise UnsafeURL(f"refused non-https URL: {url}")
+    raise UnsafeURL(f"refused URL scheme {scheme!r}: {url}")
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP-date), or None."""
+    if value is None:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    current = now if now is not None else time.time()
+    return max(0.0, when.timestamp() - current)
+
+
+class _TooLarge(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class PoliteClient:
+    """A sync httpx client with the rules above. Use as a context manager."""
+
+    def __init__(self, config: ClientConfig | None = None, *,
+                 allow_loopback_http: bool = False) -> None:
+        self.config = config or ClientConfig()
+        self.allow_loopback_http = allow_loopback_http
+        self._last_request: dict[str, float] = {}
+        self._client = httpx.Client(
+            timeout=httpx.Timeout(self.config.read_timeout, connect=self.config.connect_timeout),
+            follow_redirects=False,
+            verify=self.config.verify,
+            trust_env=self.config.trust_env,
+            headers={"User-Agent": self.config.user_agent()},
+        )
+
+    def __enter__(self) -> "PoliteClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._client.close()
+
+    def _space(self, url: str) -> None:
+        host = (urlsplit(url).hostname or "").lower()
+        interval = self.config.min_interval.get(host, 0.0)
+        last = self._last_request.get(host)
+        if interval > 0 and last is not None:
+            remaining = interval - (time.monotonic() - last)
+            if remaining > 0:
+                time.sleep(remaining)
+        self._last_request[host] = time.monotonic()
+
+    def get(self, url: str, *, headers: dict[str, str] | None = None) -> FetchResult:
+        """GET ``url`` politely; never raises for network or HTTP trouble."""
+        result = FetchResult(request_url=url)
+        cfg = self.config
+        try:
+            check_url(url, allow_loopback_http=self.allow_loopback_http)
+        except UnsafeURL as exc:
+            result.error = str(exc)
+            return result
+        last_error = None
+        for attempt in range(1, cfg.max_attempts + 1):
+            result.attempts = attempt
+            result.accessed_at = utc_now()
+            result.http_status, result.body, result.headers, result.final_url = None, None, {}, None
+            retry_after = None
+            try:
+                status, body, resp_headers, final_url = self._follow(url, headers or {})
+            except UnsafeURL as exc:
+                result.error = str(exc)
+                return result
+            except _TooLarge as exc:
+                result.http_status = exc.status
+                result.error = f"response larger than limit ({cfg.max_bytes} bytes)"
+                return result
+            except httpx.TimeoutException as exc:
+                kind = {httpx.ConnectTimeout: "connect", httpx.ReadTimeout: "read",
+                        httpx.WriteTimeout: "write", httpx.PoolTimeout: "pool"}.get(type(exc),
+                                                                                    "request")
+                limit = cfg.connect_timeout if kind == "connect" else cfg.read_timeout
+                last_error = f"timeout ({kind}, {limit:g} s)"
+            except httpx.TransportError as exc:
+                last_error = f"connection error: {type(exc).__name__}: {exc}".strip()
+            else:
+                result.http_status = status
+                result.headers = resp_headers
+                result.final_url = final_url
+                result.body = body
+                if status in RETRY_STATUSES:
+                    last_error = f"HTTP {status}" + (" (rate limited)" if status == 429 else "")
+                    retry_after = parse_retry_after(resp_headers.get("retry-after"))
+                else:
+                    return result
+            if attempt == cfg.max_attempts:
+                break
+            if retry_after is not None:
+                wait = min(retry_after, cfg.retry_after_cap)
+            else:
+                wait = min(cfg.backoff_base * (2 ** (attempt - 1)), cfg.backoff_max)
+            result.waits.append(wait)
+            time.sleep(wait)
+        result.error = f"{last_error} after {result.attempts} attempt" + \
+            ("s" if result.attempts != 1 else "")
+        return result
+
+    def _follow(self, url: str, headers: dict[str, str]):
+        current = url
+        for _ in range(self.config.max_redirects + 1):
+            check_url(current, allow_loopback_http=self.allow_loopback_http)
+            self._space(current)
+            with self._client.stream("GET", current, headers=headers) as response:
+                if response.status_code in REDIRECT_STATUSES and "location" in response.headers:
+                    current = urljoin(current, response.headers["location"])
+                    continue
+                declared = response.headers.get("content-length")
+                if declared and declared.isdigit() and int(declared) > self.config.max_bytes:
+                    raise _TooLarge(response.status_code)
+                chunks: list[bytes] = []
+                size = 0
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > self.config.max_bytes:
+                        raise _TooLarge(response.status_code)
+                    chunks.append(chunk)
+                return (response.status_code, b"".join(chunks),
+                        {k.lower(): v for k, v in response.headers.items()}, current)
+        raise UnsafeURL(f"more than {self.config.max_redirects} redirects from {url}")
+
+
+@dataclass
+class SourceEndpoints:
+    """Base URLs of the three metadata APIs (tests point them at a loopback server).
+
+    ``allow_loopback_http`` permits plain-http URLs on 127.0.0.1 / ::1 / localhost only; every
+    other http URL is refused whatever this says.
+    """
+
+    crossref: str = "https://api.crossref.org"
+    arxiv: str = "https://export.arxiv.org/api"
+    github: str = "https://api.github.com"
+    allow_loopback_http: bool = False
+
+    @classmethod
+    def from_env(cls) -> "SourceEndpoints":
+        """Defaults, overridable by ``CHAPTER_AUDIT_CROSSREF_API``, ``CHAPTER_AUDIT_ARXIV_API``,
+        ``CHAPTER_AUDIT_GITHUB_API`` (e.g. a mirror) and ``CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP=1``."""
+        default = cls()
+        return cls(
+            crossref=os.environ.get("CHAPTER_AUDIT_CROSSREF_API") or default.crossref,
+            arxiv=os.environ.get("CHAPTER_AUDIT_ARXIV_API") or default.arxiv,
+            github=os.environ.get("CHAPTER_AUDIT_GITHUB_API") or default.github,
+            allow_loopback_http=os.environ.get("CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP") == "1",
+        )

@@ -1,0 +1,130 @@
+"""Turn candidate sources into :class:`SourceRecord` s: identify, then cache or look up.
+
+Order of decisions for one candidate (docs/sources.md, "Cache" and "Offline"):
+
+1. :func:`sources.identify.identify` the URL. Kind ``url`` has no metadata API: UNVERIFIED,
+   "not accessible", no request.
+2. A cached VERIFIED record is reused (``from_cache``, original ``accessed_at``) unless
+   ``refresh``; offline, a cached VERIFIED record is used even with ``refresh``.
+3. Offline with no cached VERIFIED record: UNVERIFIED "offline run: not looked up" (plus the last
+   cached attempt's date and reason when there is one). No request.
+4. Otherwise one polite request; the outcome (VERIFIED or UNVERIFIED with the reason) is cached.
+
+Candidates naming the same ``kind:identifier`` share one look-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable
+
+from sources import arxiv, crossref, github
+from sources.cache import DEFAULT_CACHE_DIR, SourceCache
+from sources.crossref import LookupFailure
+from sources.http import ClientConfig, FetchResult, PoliteClient, SourceEndpoints
+from sources.identify import identify
+from sources.records import (ABSTRACT_ONLY, NOT_ACCESSIBLE, REASON_NO_API, REASON_OFFLINE,
+                             UNVERIFIED, VERIFIED, SourceRecord)
+
+SERVICES = {"doi": crossref, "arxiv": arxiv, "github": github}
+
+
+def _candidate_fields(candidate: Any) -> tuple[str, str, int | None]:
+    return (str(getattr(candidate, "description", "") or ""), str(candidate.url),
+            getattr(candidate, "line", None))
+
+
+def record_from_fetch(kind: str, identifier: str, description: str, url: str,
+                      fetch: FetchResult, *, line: int | None = None) -> SourceRecord:
+    """Interpret one fetch for one identifier (VERIFIED only on a 200 that parses and matches)."""
+    service = SERVICES[kind]
+    record = SourceRecord(kind=kind, identifier=identifier, description=description, url=url,
+                          status=UNVERIFIED, reason="not looked up", line=line,
+                          request_url=fetch.request_url, http_status=fetch.http_status,
+                          accessed_at=fetch.accessed_at, response_sha256=fetch.sha256,
+                          attempts=fetch.attempts)
+    if fetch.error is not None:
+        record.reason = fetch.error
+        return record
+    if fetch.http_status != 200:
+        reason = f"{service.SERVICE} returned {fetch.http_status}"
+        if (kind == "github" and fetch.http_status == 403
+                and fetch.headers.get("x-ratelimit-remaining") == "0"):
+            reason += " (rate limit exhausted)"
+        record.reason = reason
+        return record
+    try:
+        verified = service.parse(fetch.body or b"", identifier)
+    except LookupFailure as exc:
+        record.reason = str(exc)
+        return record
+    record.status, record.reason = VERIFIED, None
+    record.reading_status = ABSTRACT_ONLY
+    record.verified = verified
+    return record
+
+
+def lookup_one(client: PoliteClient, kind: str, identifier: str, description: str, url: str,
+               endpoints: SourceEndpoints, *, line: int | None = None) -> SourceRecord:
+    service = SERVICES[kind]
+    fetch = client.get(service.request_url(identifier, endpoints), headers=service.HEADERS)
+    return record_from_fetch(kind, identifier, description, url, fetch, line=line)
+
+
+def lookup_sources(candidates: Iterable[Any], *, offline: bool,
+                   cache_dir: str | Path | None = DEFAULT_CACHE_DIR,
+                   endpoints: SourceEndpoints | None = None,
+                   client_config: ClientConfig | None = None,
+                   refresh: bool = False) -> list[SourceRecord]:
+    """One :class:`SourceRecord` per candidate (objects with ``description``, ``url`` and
+    optionally ``line``), in order. Never raises for network trouble; ``cache_dir=None`` disables
+    the cache."""
+    endpoints = endpoints or SourceEndpoints()
+    cache = SourceCache(cache_dir) if cache_dir is not None else None
+    client: PoliteClient | None = None
+    done: dict[str, SourceRecord] = {}
+    records: list[SourceRecord] = []
+    try:
+        for candidate in candidates:
+            description, url, line = _candidate_fields(candidate)
+            ident = identify(url)
+            key = f"{ident.kind}:{ident.identifier}"
+            if key in done:
+                records.append(replace(done[key], description=description, url=url, line=line,
+                                       verified=dict(done[key].verified)))
+                continue
+            if ident.kind not in SERVICES:
+                record = SourceRecord(kind=ident.kind, identifier=ident.identifier,
+                                      description=description, url=url, status=UNVERIFIED,
+                                      reason=REASON_NO_API, reading_status=NOT_ACCESSIBLE,
+                                      line=line)
+            else:
+                cached = cache.get(ident.kind, ident.identifier) if cache else None
+                usable = cached is not None and cached.status == VERIFIED
+                if usable and (offline or not refresh):
+                    record = replace(cached, description=description, url=url, line=line,
+                                     from_cache=True)
+                elif offline:
+                    reason = REASON_OFFLINE
+                    if cached is not None:
+                        reason += (f" (last online attempt {cached.accessed_at}: "
+                                   f"{cached.reason})")
+                    record = SourceRecord(kind=ident.kind, identifier=ident.identifier,
+                                          description=description, url=url, status=UNVERIFIED,
+                                          reason=reason, reading_status=NOT_ACCESSIBLE,
+                                          line=line)
+                else:
+                    if client is None:
+                        client = PoliteClient(client_config or ClientConfig.from_env(),
+                                              allow_loopback_http=endpoints.allow_loopback_http)
+                    record = lookup_one(client, ident.kind, ident.identifier, description, url,
+                                        endpoints, line=line)
+                    if cache is not None:
+                        cache.put(record)
+            done[key] = record
+            records.append(record)
+    finally:
+        if client is not None:
+            client.close()
+    return records

@@ -1,0 +1,282 @@
+"""A real HTTP(S) server on 127.0.0.1 that speaks the three metadata APIs, for the sources tests.
+
+Routes (all metadata below is invented for these tests — it describes no real work):
+
+* Crossref ``/crossref/works/{doi}`` — ``10.9999/test.1`` (a full record), ``10.9999/missing``
+  (404), ``10.9999/slow`` (answers after ``slow_seconds``), ``10.9999/ratelimited-once`` (429 with
+  ``Retry-After: 1``, then the record), ``10.9999/ratelimited`` (429 forever),
+  ``10.9999/malformed`` (broken JSON), ``10.9999/oversized`` (a body of ``OVERSIZED_BYTES`` with a
+  Content-Length), ``10.9999/oversized-stream`` (the same, no Content-Length),
+  ``10.9999/flaky`` (500, then the record), ``10.9999/redirect-http`` (301 to a non-loopback http
+  URL), ``10.9999/otherdoi`` (a record for a different DOI).
+* arXiv ``/arxiv/api/query?id_list=ID`` — ``9999.00001`` (latest v2), ``9999.00001v1``,
+  ``9999.99999`` (a feed with no entry), ``9999.00002`` (an error entry).
+* GitHub ``/github/repos/example-org/example-repo``, ``.../missing`` (404),
+  ``.../old-name`` (301 to ``.../example-repo``).
+
+``hits`` counts requests per path-with-query; ``requests`` keeps (path, headers) in order.
+With ``tls=True`` the server speaks HTTPS with a throwaway self-signed certificate made by the
+``openssl`` command (``ssl_context()`` gives a client context trusting exactly that certificate).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import ssl
+import subprocess
+import tempfile
+import threading
+import time
+from collections import Counter
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+OVERSIZED_BYTES = 64 * 1024
+
+
+def _json(value) -> bytes:
+    return json.dumps(value, sort_keys=True, indent=1).encode("utf-8")
+
+
+CROSSREF_TEST_1 = _json({
+    "status": "ok", "message-type": "work", "message-version": "1.0.0",
+    "message": {
+        "DOI": "10.9999/test.1",
+        "title": ["Budgeted  Selection of Evidence\n Units"],
+        "author": [{"given": "Ada", "family": "Quillfeather", "sequence": "first"},
+                   {"given": "Bram", "family": "Oakhurst", "sequence": "additional"},
+                   {"name": "The Example Consortium", "sequence": "additional"}],
+        "container-title": ["Journal of Invented Results"],
+        "issued": {"date-parts": [[2001, 7]]},
+        "publisher": "Nobody",
+    },
+})
+CROSSREF_OTHER = _json({"status": "ok", "message": {"DOI": "10.9999/something.else",
+                                                    "title": ["Another Work"]}})
+ARXIV_V2 = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <title type="html">ArXiv Query: id_list=9999.00001</title>
+  <id>http://arxiv.org/api/fixture</id>
+  <updated>2030-01-01T00:00:00-05:00</updated>
+  <entry>
+    <id>http://arxiv.org/abs/9999.00001v2</id>
+    <updated>2030-02-03T04:05:06Z</updated>
+    <published>2029-12-31T23:59:59Z</published>
+    <title>HyPE: Hypothetical Passage
+      Expansion for Testing</title>
+    <summary>  We describe a made-up method used only as a test fixture.  </summary>
+    <author><name>Cora Lindqvist</name></author>
+    <author><name>Dev Anand Rao</name></author>
+    <arxiv:doi>10.9999/test.2</arxiv:doi>
+    <link href="http://arxiv.org/abs/9999.00001v2" rel="alternate" type="text/html"/>
+  </entry>
+</feed>
+"""
+ARXIV_V1 = ARXIV_V2.replace(b"9999.00001v2", b"9999.00001v1").replace(
+    b"2030-02-03T04:05:06Z", b"2029-12-31T23:59:59Z")
+ARXIV_EMPTY = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">
+  <title type="html">ArXiv Query: id_list=9999.99999</title>
+  <opensearch:totalResults>0</opensearch:totalResults>
+</feed>
+"""
+ARXIV_ERROR = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <entry>
+    <id>http://arxiv.org/api/errors#incorrect_id_format_for_9999.00002</id>
+    <title>Error</title>
+    <summary>incorrect id format for 9999.00002</summary>
+  </entry>
+</feed>
+"""
+GITHUB_REPO = _json({
+    "id": 1, "name": "example-repo", "full_name": "example-org/example-repo",
+    "description": "An invented repository for the sources tests.", "archived": False,
+    "pushed_at": "2030-03-04T05:06:07Z", "html_url": "https://github.com/example-org/example-repo",
+    "license": {"key": "mit", "spdx_id": "MIT", "name": "MIT License"},
+})
+NOT_FOUND = _json({"status": "error", "message": "Resource not found."})
+
+
+def make_certificate(directory: Path) -> tuple[Path, Path] | None:
+    """A self-signed certificate for 127.0.0.1/localhost via ``openssl``; None if unavailable."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        return None
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    command = [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+               "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2",
+               "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+    done = subprocess.run(command, capture_output=True, timeout=30)
+    if done.returncode != 0:
+        return None
+    return cert, key
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args) -> None:  # silence
+        pass
+
+    def _send(self, status: int, body: bytes, *, content_type: str = "application/json",
+              headers: dict[str, str] | None = None, length: bool = True) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if length:
+            self.send_header("Content-Length", str(len(body)))
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError):
+            pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        state = self.server.state
+        with state.lock:
+            state.hits[self.path] += 1
+            count = state.hits[self.path]
+            state.requests.append((self.path, dict(self.headers.items())))
+        parts = urlsplit(self.path)
+        path = unquote(parts.path)
+        if path.startswith("/crossref/works/"):
+            return self._crossref(path[len("/crossref/works/"):], count)
+        if path == "/arxiv/api/query":
+            ids = parse_qs(parts.query).get("id_list", [""])
+            return self._arxiv(ids[0])
+        if path.startswith("/github/repos/"):
+            return self._github(path[len("/github/repos/"):])
+        self._send(404, NOT_FOUND)
+
+    def _crossref(self, doi: str, count: int) -> None:
+        state = self.server.state
+        if doi == "10.9999/test.1":
+            return self._send(200, CROSSREF_TEST_1)
+        if doi == "10.9999/slow":
+            time.sleep(state.slow_seconds)
+            return self._send(200, CROSSREF_TEST_1)
+        if doi == "10.9999/ratelimited-once":
+            if count == 1:
+                return self._send(429, b'{"status":"error"}', headers={"Retry-After": "1"})
+            return self._send(200, CROSSREF_TEST_1.replace(b"10.9999/test.1",
+                                                           b"10.9999/ratelimited-once"))
+        if doi == "10.9999/ratelimited":
+            return self._send(429, b'{"status":"error"}', headers={"Retry-After": "1"})
+        if doi == "10.9999/flaky":
+            if count == 1:
+                return self._send(500, b"internal error", content_type="text/plain")
+            return self._send(200, CROSSREF_TEST_1.replace(b"10.9999/test.1", b"10.9999/flaky"))
+        if doi == "10.9999/malformed":
+            return self._send(200, b'{"status": "ok", "message": {"title": ["trunc')
+        if doi == "10.9999/oversized":
+            return self._send(200, b" " * OVERSIZED_BYTES)
+        if doi == "10.9999/oversized-stream":
+            return self._send(200, b" " * OVERSIZED_BYTES, length=False)
+        if doi == "10.9999/redirect-http":
+            return self._send(301, b"", headers={"Location": "http://example.invalid/works/x"})
+        if doi == "10.9999/otherdoi":
+            return self._send(200, CROSSREF_OTHER)
+        return self._send(404, NOT_FOUND)
+
+    def _arxiv(self, arxiv_id: str) -> None:
+        bodies = {"9999.00001": ARXIV_V2, "9999.00001v2": ARXIV_V2, "9999.00001v1": ARXIV_V1,
+                  "9999.00002": ARXIV_ERROR}
+        self._send(200, bodies.get(arxiv_id, ARXIV_EMPTY), content_type="application/atom+xml")
+
+    def _github(self, repo: str) -> None:
+        if repo == "example-org/example-repo":
+            return self._send(200, GITHUB_REPO)
+        if repo == "example-org/old-name":
+            return self._send(301, b"", headers={"Location": "/github/repos/example-org/example-repo"})
+        return self._send(404, _json({"message": "Not Found"}))
+
+
+class _State:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.hits: Counter[str] = Counter()
+        self.requests: list[tuple[str, dict[str, str]]] = []
+        self.slow_seconds = 1.0
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    state: _State
+
+    def handle_error(self, request, client_address) -> None:  # a client gave up: not our problem
+        pass
+
+
+class SourcesServer:
+    """Start with ``with SourcesServer(tls=True) as server:``; ``server.url`` is the base URL."""
+
+    def __init__(self, *, tls: bool = True) -> None:
+        self.state = _State()
+        self._tmp = tempfile.TemporaryDirectory(prefix="sources-server-")
+        self.cert: Path | None = None
+        pair = make_certificate(Path(self._tmp.name)) if tls else None
+        self.httpd = _Server(("127.0.0.1", 0), _Handler)
+        self.httpd.state = self.state
+        if pair is not None:
+            self.cert, key = pair
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(self.cert, key)
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+        self.tls = self.cert is not None
+        host, port = self.httpd.server_address[:2]
+        self.url = f"{'https' if self.tls else 'http'}://{host}:{port}"
+        self._thread = threading.Thread(target=self.httpd.serve_forever,
+                                        kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> "SourcesServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._tmp.cleanup()
+
+    @property
+    def hits(self) -> Counter[str]:
+        return self.state.hits
+
+    @property
+    def total_hits(self) -> int:
+        return sum(self.state.hits.values())
+
+    def reset(self) -> None:
+        with self.state.lock:
+            self.state.hits.clear()
+            self.state.requests.clear()
+
+    def ssl_context(self) -> ssl.SSLContext | bool:
+        """A client context trusting only this server's certificate (True for plain http)."""
+        if self.cert is None:
+            return True
+        return ssl.create_default_context(cafile=str(self.cert))
+
+    def endpoints(self):
+        from sources.http import SourceEndpoints
+
+        return SourceEndpoints(crossref=f"{self.url}/crossref", arxiv=f"{self.url}/arxiv/api",
+                               github=f"{self.url}/github", allow_loopback_http=not self.tls)
+
+    def client_config(self, **overrides):
+        from sources.http import ClientConfig
+
+        values = dict(connect_timeout=0.5, read_timeout=0.3, max_attempts=3, backoff_base=0.01,
+                      backoff_max=0.05, retry_after_cap=0.05, max_bytes=16 * 1024,
+                      verify=self.ssl_context(), trust_env=False, min_interval={})
+        values.update(overrides)
+        return ClientConfig(**values)
