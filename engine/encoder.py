@@ -16,6 +16,7 @@ weight.
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,3 +248,147 @@ def _load_user(config: EncoderConfig) -> Encoder:
             raise InputError(f"model failed on a probe input ({' '.join(str(exc).split())[:300]})",
                              path=model_path)
     return encoder
+
+
+# --- the `encode` pipeline ------------------------------------------------------------------
+
+def output_paths(output: str | Path, ids_output: str | Path | None = None) -> tuple[Path, Path, Path]:
+    """``(vectors.npy, ids file, manifest)``: ids default ``<stem>.ids.txt``, manifest ``<stem>.manifest.json``."""
+    output = Path(output)
+    if output.suffix != ".npy":
+        raise InputError("output must be a .npy file", path=output)
+    ids_path = Path(ids_output) if ids_output is not None else output.with_suffix(".ids.txt")
+    manifest = output.with_suffix(".manifest.json")
+    if len({p.resolve() for p in (output, ids_path, manifest)}) != 3:
+        raise InputError("--ids-output must differ from the vectors file and its manifest", path=ids_path)
+    return output, ids_path, manifest
+
+
+def read_texts(path: str | Path, field: str, id_field: str | None = None) -> tuple[list[str], list[str], str]:
+    """Texts and ids from a JSONL file; the id field defaults to ``_id`` if the first record has it,
+    else ``doc_id``. Every defect is an :class:`InputError` naming FILE:LINE."""
+    from engine.jsonl import read_jsonl
+
+    texts: list[str] = []
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for line, record in read_jsonl(path):
+        if id_field is None:
+            id_field = "_id" if "_id" in record else "doc_id"
+        if field not in record or record[field] is None:
+            raise InputError(f"missing field {field!r}", path=path, line=line)
+        if not isinstance(record[field], str):
+            raise InputError(f"field {field!r} must be a string, got {type(record[field]).__name__}",
+                             path=path, line=line)
+        if id_field not in record or record[id_field] is None:
+            raise InputError(f"missing id field {id_field!r}", path=path, line=line)
+        raw = record[id_field]
+        if isinstance(raw, bool) or not isinstance(raw, (str, int)):
+            raise InputError(f"id field {id_field!r} must be a string or integer, got {type(raw).__name__}",
+                             path=path, line=line)
+        doc_id = str(raw)
+        if not doc_id or doc_id != doc_id.strip() or any(c in doc_id for c in "\r\n"):
+            raise InputError(f"id {doc_id!r} is empty, has surrounding whitespace or a line break",
+                             path=path, line=line)
+        if doc_id in seen:
+            raise InputError(f"duplicate id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=line)
+        seen[doc_id] = line
+        texts.append(record[field])
+        ids.append(doc_id)
+    if not texts:
+        raise InputError("input holds no records", path=path)
+    return texts, ids, id_field or "doc_id"
+
+
+def _check_outputs(paths: tuple[Path, Path, Path], run_id: str) -> None:
+    """Refuse existing outputs unless the manifest beside them is of this same run id."""
+    from engine.errors import RefusalError
+
+    existing = [p for p in paths if p.exists()]
+    if not existing:
+        return
+    manifest = paths[2]
+    previous = None
+    if manifest.is_file():
+        try:
+            previous = json.loads(manifest.read_text(encoding="utf-8")).get("run_id")
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+            previous = None
+    if previous != run_id:
+        raise RefusalError(f"{existing[0]}: exists and is not output of this run ({run_id}; manifest says "
+                           f"{previous}); refusing to overwrite it (choose another --output)")
+
+
+def _write_atomically(contents: dict[Path, bytes]) -> None:
+    import os
+    import tempfile
+
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in contents.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+        for tmp, path in staged:  # the manifest is last in `contents`: it marks a complete output
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def run_encode(input_path: str | Path, field: str, output: str | Path, *,
+               ids_output: str | Path | None = None, id_field: str | None = None,
+               config: EncoderConfig | None = None, log: str | Path | None = None,
+               progress: bool | None = None) -> dict[str, Any]:
+    """Encode one text field of a JSONL file into ``vectors.npy`` + ids + manifest; return the manifest.
+
+    ``progress=None`` shows a progress line when stderr is a terminal and there are more than
+    two batches.
+    """
+    import io
+
+    from engine.hashing import dump_json, sha256_bytes
+    from engine.manifest import build_manifest, input_hashes
+    from engine.runlog import recorded_run
+
+    config = config or EncoderConfig()
+    input_path = Path(input_path)
+    paths = output_paths(output, ids_output)
+    texts, ids, id_field = read_texts(input_path, field, id_field)
+    encoder = load_encoder(config)
+    info = encoder.describe()
+    parameters = {"field": field, "id_field": id_field, "max_wordpieces": config.max_wordpieces,
+                  "batch_size": config.batch_size, "intra_op_threads": config.intra_op_threads,
+                  "inter_op_threads": config.inter_op_threads, "pooling": POOLING,
+                  "normalisation": NORMALISATION}
+    inputs = input_hashes({"input": input_path, "model": info["model_path"], "tokenizer": info["tokenizer_path"]})
+    manifest = build_manifest("encode", inputs, parameters, encoder=info)
+    _check_outputs(paths, manifest["run_id"])
+    batches = -(-len(texts) // config.batch_size)
+    show = batches > 2 and (progress if progress is not None else sys.stderr.isatty())
+    with recorded_run(log, "encode", parameters) as rec:
+        rec.run_id = manifest["run_id"]
+        rec.add_inputs(input_path, info["model_path"], info["tokenizer_path"])
+        vectors = encoder.encode(texts, progress=bool(show))
+        buffer = io.BytesIO()
+        np.save(buffer, vectors, allow_pickle=False)
+        vector_bytes = buffer.getvalue()
+        id_bytes = "".join(f"{doc_id}\n" for doc_id in ids).encode("utf-8")
+        vectors_path, ids_path, manifest_path = paths
+        manifest["outputs"] = {
+            "vectors": {"path": str(vectors_path), "sha256": sha256_bytes(vector_bytes),
+                        "shape": list(vectors.shape), "dtype": "float32"},
+            "ids": {"path": str(ids_path), "sha256": sha256_bytes(id_bytes), "count": len(ids)},
+        }
+        manifest_bytes = dump_json(manifest).encode("utf-8")
+        _write_atomically({vectors_path: vector_bytes, ids_path: id_bytes, manifest_path: manifest_bytes})
+        for path, data in ((vectors_path, vector_bytes), (ids_path, id_bytes), (manifest_path, manifest_bytes)):
+            rec.outputs[str(path)] = sha256_bytes(data)
+        rec.results = {"vectors": str(vectors_path.resolve()), "ids": str(ids_path.resolve()),
+                       "manifest": str(manifest_path.resolve())}
+    return manifest

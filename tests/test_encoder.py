@@ -183,3 +183,82 @@ def test_user_model_with_token_embeddings_is_pooled_here(tmp_path, encoder):
     for row, text in zip(vectors, texts):
         mean = table[tok.encode(text).ids].mean(axis=0)
         assert np.abs(row - mean / np.linalg.norm(mean)).max() <= 1e-6
+
+
+# --- chapter-audit encode ---------------------------------------------------------------------
+
+def _jsonl(path: Path, *lines: str) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def test_cli_encode_writes_vectors_ids_manifest_and_log(tmp_path, cli, encoder):
+    from engine.runlog import read_records
+
+    source = _jsonl(tmp_path / "docs.jsonl",
+                    json.dumps({"_id": "d2", "doc_id": "x", "body": "This is a test sentence."}),
+                    json.dumps({"_id": "d1", "body": "Ünïcödé and emoji 🙂 survive tokenization; ÆØÅ."}),
+                    json.dumps({"_id": 7, "body": ""}))
+    out, log = tmp_path / "out" / "vectors.npy", tmp_path / "log.jsonl"
+    result = cli("encode", "--input", source, "--field", "body", "--output", out, "--log", log)
+    assert result.exit_code == 0, result.output
+    vectors = np.load(out)
+    assert vectors.dtype == np.float32 and vectors.shape == (3, 384)
+    expected = encoder.encode(["This is a test sentence.", "Ünïcödé and emoji 🙂 survive tokenization; ÆØÅ.", ""])
+    assert np.abs(vectors - expected).max() <= BATCH_NOISE
+    assert (tmp_path / "out" / "vectors.ids.txt").read_text() == "d2\nd1\n7\n"
+    manifest = json.loads((tmp_path / "out" / "vectors.manifest.json").read_text())
+    assert manifest["command"] == "encode" and manifest["run_id"].startswith("encode-")
+    assert manifest["parameters"]["id_field"] == "_id" and manifest["parameters"]["batch_size"] == 16
+    assert manifest["encoder"]["model_sha256"] == model_files.SAFETENSORS_SHA256
+    assert manifest["inputs"]["tokenizer"]["sha256"] == model_files.TOKENIZER_SHA256
+    (record,) = read_records(log)
+    assert (record["command"], record["status"], record["run_id"]) == ("encode", "ok", manifest["run_id"])
+    assert record["results"]["vectors"] == str(out.resolve())
+    assert set(record["outputs"]) == {str(out), str(tmp_path / "out" / "vectors.ids.txt"),
+                                      str(tmp_path / "out" / "vectors.manifest.json")}
+
+    # the same run again may replace its own output; other parameters may not
+    again = cli("encode", "--input", source, "--field", "body", "--output", out, "--log", log)
+    assert again.exit_code == 0
+    assert np.array_equal(np.load(out), vectors)
+    other = cli("encode", "--input", source, "--field", "body", "--output", out, "--log", log,
+                "--batch-size", "2")
+    assert other.exit_code == 3 and "refusing to overwrite" in other.output
+    assert len(read_records(log)) == 2
+
+
+def test_cli_encode_refuses_foreign_file(tmp_path, cli):
+    source = _jsonl(tmp_path / "d.jsonl", json.dumps({"doc_id": "a", "text": "x"}))
+    out = tmp_path / "v.npy"
+    (tmp_path / "v.ids.txt").write_text("mine\n")
+    result = cli("encode", "--input", source, "--field", "text", "--output", out, "--log", tmp_path / "log")
+    assert result.exit_code == 3 and "v.ids.txt" in result.output
+    assert (tmp_path / "v.ids.txt").read_text() == "mine\n" and not out.exists()
+
+
+def test_cli_encode_id_options(tmp_path, cli):
+    source = _jsonl(tmp_path / "d.jsonl", json.dumps({"key": "k1", "doc_id": "a", "t": "one"}),
+                    json.dumps({"key": "k2", "doc_id": "b", "t": "two"}))
+    ids = tmp_path / "ids" / "list.txt"
+    result = cli("encode", "--input", source, "--field", "t", "--output", tmp_path / "v.npy",
+                 "--id-field", "key", "--ids-output", ids, "--log", tmp_path / "log")
+    assert result.exit_code == 0, result.output
+    assert ids.read_text() == "k1\nk2\n"
+    assert not (tmp_path / "v.ids.txt").exists()
+
+
+@pytest.mark.parametrize("lines, message", [
+    (['{"doc_id": "a", "text": "ok"}', '{"doc_id": "b", "text": '], "d.jsonl:2: invalid JSON"),
+    (['{"doc_id": "a", "text": "ok"}', '{"doc_id": "b"}'], "d.jsonl:2: missing field 'text'"),
+    (['{"doc_id": "a", "text": 3}'], "d.jsonl:1: field 'text' must be a string"),
+    (['{"doc_id": "a", "text": "x"}', '{"doc_id": "a", "text": "y"}'], "d.jsonl:2: duplicate id 'a'"),
+    (['{"text": "x"}'], "d.jsonl:1: missing id field 'doc_id'"),
+])
+def test_cli_encode_bad_input_exits_2_and_writes_nothing(tmp_path, cli, lines, message):
+    source = _jsonl(tmp_path / "d.jsonl", *lines)
+    log = tmp_path / "log.jsonl"
+    result = cli("encode", "--input", source, "--field", "text", "--output", tmp_path / "v.npy", "--log", log)
+    assert result.exit_code == 2
+    assert message in result.output and len(result.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.jsonl"]
