@@ -128,3 +128,38 @@ def lookup_sources(candidates: Iterable[Any], *, offline: bool,
         if client is not None:
             client.close()
     return records
+
+
+TABLE_COLUMNS = ("kind", "identifier", "status", "reading", "verified title (date) / reason",
+                 "accessed")
+
+
+def table_row(record: SourceRecord) -> tuple[str, ...]:
+    if record.status == VERIFIED:
+        detail = record.title or ""
+        if record.date:
+            detail += f" ({record.date})"
+    else:
+        detail = record.reason or ""
+    accessed = record.accessed_at or "-"
+    if record.from_cache:
+        accessed += " (cache)"
+    return (record.kind, record.identifier, record.status, record.reading_status, detail,
+            accessed)
+
+
+def render_table(records: Iterable[SourceRecord]) -> str:
+    """One row per record, columns padded with two spaces (last column unpadded)."""
+    rows = [TABLE_COLUMNS] + [table_row(r) for r in records]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(TABLE_COLUMNS))]
+    lines = []
+    for row in rows:
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])] + [row[-1]]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def render_json(records: Iterable[SourceRecord]) -> str:
+    from engine.hashing import dump_json
+
+    return dump_json([r.to_dict() for r in records])
