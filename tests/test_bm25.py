@@ -1,0 +1,117 @@
+"""Inverted index and BM25: W03 IDF values, the D-010 trace, ties, query-token convention."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from engine.bm25 import BM25, idf, term_weight
+from engine.index import build_index
+
+
+def test_w03_idf_values():
+    # ln(1 + (N - n + 0.5)/(n + 0.5)) with N = 10
+    assert round(idf(10, 6), 6) == 0.526093      # ln(1 + 4.5/6.5)
+    assert round(idf(10, 1), 6) == 1.992430      # ln(1 + 9.5/1.5)
+    assert round(idf(10, 2), 6) == 1.481605      # ln(1 + 8.5/2.5)
+    assert idf(10, 6) == pytest.approx(math.log(1 + 4.5 / 6.5), abs=1e-15)
+    assert idf(10, 10) > 0                          # positive even for a token in every document
+
+
+def test_w03_d010_trace():
+    # |D-010| = 21, avgdl = 20.5, f(query, D-010) = 1, n_query = 6, N = 10
+    length_factor = 1 - 0.75 + 0.75 * 21 / 20.5
+    assert round(length_factor, 5) == 1.01829
+    assert round(1 + 1.2 * length_factor, 5) == 2.22195
+    score = term_weight(1, 21, 20.5, idf(10, 6), k1=1.2, b=0.75)
+    assert f"{score:.9f}" == "0.520895689"
+    assert score == pytest.approx(idf(10, 6) * 2.2 / (1 + 1.2 * length_factor), abs=1e-15)
+    # D-008 is one token shorter and scores slightly higher
+    assert f"{term_weight(1, 20, 20.5, idf(10, 6)):.9f}" == "0.531395266"
+
+
+def small_index():
+    docs = {
+        "d3": "apple banana apple",
+        "d1": "apple cherry",
+        "d2": "banana banana banana durian egg",
+        "d4": "fig",
+    }
+    return build_index(list(docs), [text.split() for text in docs.values()])
+
+
+def test_index_postings_lengths_avgdl():
+    index = small_index()
+    assert index.doc_ids == ("d3", "d1", "d2", "d4")
+    assert index.doc_lengths.tolist() == [3, 2, 5, 1]
+    assert index.avgdl == 11 / 4
+    assert index.postings("apple") == [("d3", 2), ("d1", 1)]
+    assert index.postings("banana") == [("d3", 1), ("d2", 3)]
+    assert index.document_frequency("apple") == 2
+    assert index.document_frequency("zzz") == 0 and index.postings("zzz") == []
+    assert index.length("d2") == 5
+
+
+def test_scores_by_hand():
+    index = small_index()
+    scorer = BM25(index, k1=1.2, b=0.75)
+    n, avgdl = 4, 11 / 4
+    by_hand_d3 = (math.log(1 + (n - 2 + 0.5) / 2.5) * 2 * 2.2 / (2 + 1.2 * (0.25 + 0.75 * 3 / avgdl))
+                  + math.log(1 + (n - 2 + 0.5) / 2.5) * 1 * 2.2 / (1 + 1.2 * (0.25 + 0.75 * 3 / avgdl)))
+    scores = scorer.scores(["apple", "banana"])
+    assert set(scores) == {"d3", "d1", "d2"}          # d4 shares no token: not scored
+    assert scores["d3"] == pytest.approx(by_hand_d3, rel=1e-14)
+    assert scores["d1"] == pytest.approx(term_weight(1, 2, avgdl, idf(4, 2)), rel=1e-14)
+    assert scorer.scores(["unknown"]) == {}
+
+
+def test_repeated_query_token_counts_each_occurrence():
+    scorer = BM25(small_index())
+    once, twice = scorer.scores(["apple"]), scorer.scores(["apple", "apple"])
+    assert twice == {doc: 2 * s for doc, s in once.items()}
+    mixed = scorer.scores(["banana", "apple", "banana"])
+    assert mixed["d2"] == 2 * scorer.scores(["banana"])["d2"]
+
+
+def test_equal_scores_order_by_doc_id():
+    docs = ["x y", "x y", "x z", "x y"]
+    index = build_index(["c", "a", "d", "b"], [d.split() for d in docs])
+    ranked = BM25(index).ranked(["y"])
+    assert [doc for doc, _ in ranked] == ["a", "b", "c"]
+    assert ranked[0][1] == ranked[1][1] == ranked[2][1]
+    assert [doc for doc, _ in BM25(index).top_k(["y"], 2)] == ["a", "b"]
+    full = BM25(index).ranked(["x"])
+    assert [doc for doc, _ in full] == ["a", "b", "c", "d"]  # all tie on x
+
+
+def test_top_k_equals_head_of_full_ranking_with_many_ties():
+    rng = random.Random(7)
+    vocab = [f"t{i}" for i in range(12)]
+    ids = [f"doc{rng.randrange(10**6):06d}-{i}" for i in range(300)]
+    docs = [[rng.choice(vocab) for _ in range(rng.randint(1, 4))] for _ in ids]
+    scorer = BM25(build_index(ids, docs))
+    for _ in range(40):
+        query = [rng.choice(vocab) for _ in range(rng.randint(1, 3))]
+        ranked = scorer.ranked(query)
+        for k in (1, 5, 10, 50, 400):
+            assert scorer.top_k(query, k) == ranked[:k]
+
+
+def test_weights_are_precomputed_per_posting():
+    scorer = BM25(small_index(), k1=0.9, b=0.4)
+    assert scorer.weights.shape == scorer.index.doc_index.shape
+    assert np.all(scorer.weights > 0)
+    assert scorer.token_idf("fig") == pytest.approx(idf(4, 1))
+    assert scorer.token_idf("none") == 0.0
+
+
+def test_bad_parameters_and_empty_corpus():
+    with pytest.raises(ValueError):
+        BM25(small_index(), k1=-1)
+    with pytest.raises(ValueError):
+        BM25(small_index(), b=1.5)
+    with pytest.raises(ValueError):
+        build_index([], [])
