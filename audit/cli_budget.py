@@ -1,9 +1,48 @@
-"""Commands of the budget area (registered on the root app by audit.cli)."""
+"""Commands of the budget area (registered on the root app by audit.cli): ``budget run``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
+
+from audit.cli_common import LogOption, cli_errors, echo_err, log_path
+
+budget = typer.Typer(help="Budgeted evidence selection (Count, Characters, MMR).", no_args_is_help=True)
+
+
+@budget.command("run")
+@cli_errors
+def run(
+    corpus: Path = typer.Option(..., "--corpus", help="Corpus JSONL (BEIR _id/title/text or sandbox doc_id/title/text)."),
+    run_file: Path = typer.Option(..., "--run", help="Candidates: TREC run (score desc, doc id asc)."),
+    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels; positives are grade > 0."),
+    output: Path = typer.Option(..., "--output", help="Output directory (written all-or-nothing)."),
+    vectors: Path = typer.Option(None, "--vectors", help=".npy unit vectors (n, dim); without it the encoder is used."),
+    vector_ids: Path = typer.Option(None, "--vector-ids", help="One document id per line, aligned with --vectors."),
+    depth: int = typer.Option(10, "--depth", help="Candidates per query (run truncated to this depth)."),
+    unit_cap: int = typer.Option(3, "--unit-cap", help="Maximum units per packet."),
+    char_cap: int = typer.Option(1200, "--char-cap", help="Character allowance (Count ignores it)."),
+    relevance_weight: float = typer.Option(0.7, "--relevance-weight", help="MMR weight of 1/rank."),
+    redundancy_weight: float = typer.Option(0.3, "--redundancy-weight", help="MMR weight of redundancy."),
+    separator: str = typer.Option(r"\n\n", "--separator", help=r"Text charged between units (escapes \n \t \r \\)."),
+    log: Path = LogOption,
+) -> None:
+    """Select Count, Characters and MMR packets under a character allowance and account for lost positives."""
+    from engine.budget import BudgetParams
+    from engine.budget_run import run_budget, unescape_separator
+
+    params = BudgetParams(unit_cap=unit_cap, char_cap=char_cap, separator=unescape_separator(separator),
+                          relevance_weight=relevance_weight, redundancy_weight=redundancy_weight)
+    summary = run_budget(corpus=corpus, run=run_file, qrels=qrels, output=output, vectors=vectors,
+                         vector_ids=vector_ids, depth=depth, params=params, log=log_path(log), warn=echo_err)
+    for name, values in summary["selectors"].items():
+        typer.echo(f"{values['label']}\tmean units {values['mean_units']:.3f}\tmean characters "
+                   f"{values['mean_characters']:.1f}\tmax {values['max_characters']}\tpositives selected "
+                   f"{values['positives_selected']}/{values['positives_available']}")
+    typer.echo(f"wrote {output}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this area's commands to the root app."""
+    app.add_typer(budget, name="budget")
