@@ -75,7 +75,7 @@ def read_corpus(path: str | Path) -> list[Document]:
         docs.append(Document(doc_id, record["title"], record["text"], record["source_type"],
                              record["license"], line))
     if not docs:
-        raise InputError("corpus holds no documents", path=path)
+        raise InputError("corpus holds no documents (expected a record here)", path=path, line=1)
     return docs
 
 
@@ -96,7 +96,7 @@ def read_topics(path: str | Path) -> list[Topic]:
             raise InputError(f"topic {topic_id!r} has a query with no tokens", path=path, line=line)
         topics.append(topic)
     if not topics:
-        raise InputError("topics file holds no topics", path=path)
+        raise InputError("topics file holds no topics (expected a record here)", path=path, line=1)
     return topics
 
 
