@@ -8,7 +8,8 @@ Social Psychological and Personality Science 8): a mean of N integers must be k/
 
 **Tables.** GFM lets a table row lack pipes, so a prose line directly under a table would be
 read as a row. Each run of consecutive lines starting with ``|`` is therefore cut out and
-parsed on its own with markdown-it-py (``MarkdownIt("commonmark").enable("table")``).
+parsed on its own with markdown-it-py (``MarkdownIt("commonmark").enable("table")``); a run
+holding two tables back to back is cut before each further header + delimiter row pair.
 A table whose first header is *Selection* with nDCG and coverage columns is a **metrics**
 table; one whose first header names an *effect* with *difference* columns is an **effects**
 table, paired with the nearest metrics table above it; any other table is listed as ignored.
@@ -61,6 +62,7 @@ from engine.hashing import dump_json
 
 EPS = 1e-9
 SUBSET_NAMES = ("all", "final", "development")
+DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 NUMBER = re.compile(r"[+\-\u2212]?(?:\d+(?:\.\d+)?|\.\d+)")
 METRIC_COLUMNS = {
     "ndcg": re.compile(r"ndcg", re.I),
@@ -158,7 +160,10 @@ def read_tables(text: str) -> list[Table]:
         start = index
         while index < len(lines) and lines[index].lstrip().startswith("|"):
             index += 1
-        tables.extend(_parse_block(md, lines[start:index], start, len(tables)))
+        # a delimiter row (|---|---|) after the first two lines starts a new table one line up
+        cuts = [start] + [i - 1 for i in range(start + 2, index) if DELIMITER.match(lines[i])] + [index]
+        for begin, end in zip(cuts, cuts[1:]):
+            tables.extend(_parse_block(md, lines[begin:end], begin, len(tables)))
     return tables
 
 
