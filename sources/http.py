@@ -5,9 +5,10 @@
   explicitly allows it (``allow_loopback_http``; tests only). Redirects are followed by hand, at
   most ``max_redirects`` times, each target checked by the same rule.
 * **Timeouts.** Separate connect and read timeouts (default 10 s each).
-* **Retries.** On a timeout, a connection error, HTTP 429 and HTTP 5xx, up to ``max_attempts``
+* **Retries.** On a timeout, a connection error (not a failed certificate check), HTTP 429
+  and HTTP 5xx, up to ``max_attempts``
   attempts in total. The wait before attempt *k+1* is ``backoff_base * 2**(k-1)`` capped at
-  ``backoff_max``; a 429/503 ``Retry-After`` (seconds or HTTP date) replaces it, capped at
+  ``backoff_max``; a ``Retry-After`` (seconds or HTTP date) on a 429 or 5xx replaces it, capped at
   ``retry_after_cap``. Other 4xx answers are final (not retried).
 * **Size limit.** The body is streamed and the request abandoned once it exceeds ``max_bytes``
   (default 2 MiB) — also when ``Content-Length`` announces more.
@@ -239,6 +240,9 @@ class PoliteClient:
                 last_error = f"timeout ({kind}, {limit:g} s)"
             except httpx.TransportError as exc:
                 last_error = f"connection error: {type(exc).__name__}: {exc}".strip()
+                if "CERTIFICATE_VERIFY_FAILED" in str(exc):   # not transient: do not retry
+                    result.error = last_error
+                    return result
             else:
                 result.http_status = status
                 result.headers = resp_headers
