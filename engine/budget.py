@@ -322,6 +322,27 @@ class BadVector(ValueError):
         super().__init__(f"row {row} {problem}")
 
 
+def mmr_marginals(candidates: Sequence[Candidate], selected: Sequence[str],
+                  vectors: Mapping[str, np.ndarray], params: BudgetParams) -> dict[str, float]:
+    """MMR marginal of every feasible unselected candidate, given the already-selected references.
+
+    A readable one-query statement of the formula (for explanations and tests; selection itself
+    runs in :func:`batch_mmr`): ``relevance_weight / r - redundancy_weight * redundancy``.
+    """
+    by_doc = {c.doc: c for c in candidates}
+    lengths = [by_doc[d].length for d in selected]
+    cost = packet_cost(lengths, params.separator_length)
+    out = {}
+    for cand in _ordered(candidates):
+        if cand.doc in selected or not fits(cost, len(selected), cand.length, params):
+            continue
+        redundancy = max((max(0.0, float(np.dot(np.asarray(vectors[cand.doc], dtype=np.float64),
+                                                 np.asarray(vectors[d], dtype=np.float64))))
+                          for d in selected), default=0.0)
+        out[cand.doc] = params.relevance_weight / cand.rank - params.redundancy_weight * redundancy
+    return out
+
+
 def normalise_rows(matrix: np.ndarray) -> tuple[np.ndarray, int]:
     """L2-normalised float32 copy of a 2-D array and the number of rows that were not unit length.
 
