@@ -30,7 +30,7 @@ import os
 import ssl
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import timezone
 from importlib import metadata
 from urllib.parse import urljoin, urlsplit
 
