@@ -141,11 +141,11 @@ def _read_matrix(path: Path) -> np.ndarray:
 def _check_unit(vector: np.ndarray, path: Path, row: int, label: str) -> np.ndarray:
     vec = np.asarray(vector, dtype=np.float64)
     if not np.all(np.isfinite(vec)):
-        raise InputError(f"vector of {label} is not finite", path=path, field=f"row {row}")
+        raise InputError(f"vector of {label} is not finite", path=path, field=f"row {row} (0-based)")
     norm = float(np.linalg.norm(vec))
     if abs(norm - 1.0) > UNIT_TOLERANCE:
         raise InputError(f"vector of {label} has length {norm:.6f}, not unit length "
-                         f"(tolerance {UNIT_TOLERANCE:g})", path=path, field=f"row {row}")
+                         f"(tolerance {UNIT_TOLERANCE:g})", path=path, field=f"row {row} (0-based)")
     return vec
 
 
