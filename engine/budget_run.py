@@ -100,9 +100,9 @@ def read_vector_ids(path: str | Path) -> list[str]:
     return ids
 
 
-def read_vectors(vectors_path: str | Path, ids_path: str | Path,
-                 warn: Callable[[str], None] | None = None) -> tuple[dict[str, int], np.ndarray]:
-    """``({id: row}, normalised float32 matrix)`` from a ``.npy`` file and its ids file."""
+def read_vectors(vectors_path: str | Path, ids_path: str | Path) -> tuple[dict[str, int], np.ndarray, int]:
+    """``({id: row}, normalised float32 matrix, rows that were not unit length)`` from a ``.npy``
+    file and its ids file (the caller warns about the last figure once input is fully valid)."""
     vectors_path, ids_path = Path(vectors_path), Path(ids_path)
     ids = read_vector_ids(ids_path)
     try:
@@ -125,10 +125,7 @@ def read_vectors(vectors_path: str | Path, ids_path: str | Path,
     except BadVector as exc:
         raise InputError(f"vector of {ids[exc.row]!r} (row {exc.row}) {exc.problem}; "
                          "cosine needs a non-zero finite vector", path=vectors_path)
-    if off and warn is not None:
-        warn(f"warning: {off} of {len(ids)} vectors in {vectors_path} were not unit length; "
-             "L2-normalised before computing cosines")
-    return {doc: row for row, doc in enumerate(ids)}, normalised
+    return {doc: row for row, doc in enumerate(ids)}, normalised, off
 
 
 def _encode(texts: list[str], encoder: Any) -> np.ndarray:
@@ -300,12 +297,15 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
                       for rank, (doc, _) in enumerate(ranked[q][:depth], start=1)] for q in queries}
     encoder = None
     if vectors is not None:
-        index, matrix = read_vectors(vectors, vector_ids, warn)
+        index, matrix, off = read_vectors(vectors, vector_ids)
         for query in queries:
             for cand in candidates[query]:
                 if cand.doc not in index:
                     raise InputError(f"candidate {cand.doc!r} of query {query!r} has no vector in {vector_ids}",
                                      path=run, line=_run_line(run, query, cand.doc))
+        if off:
+            warn(f"warning: {off} of {len(index)} vectors in {vectors} were not unit length; "
+                 "L2-normalised before computing cosines")
         vector_source: dict[str, Any] = {"source": "file", "normalisation": NORMALISATION}
     else:
         if encoder_factory is None:
@@ -314,15 +314,21 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
             def encoder_factory() -> Any:
                 return load_encoder(EncoderConfig())
         encoder = encoder_factory()
-        vector_source = {"source": "encoder", "encoder": encoder.describe(),
+        described = encoder.describe()
+        # file locations stay in the manifest ("encoder") but not in the run-id parameters:
+        # the content hashes in the description identify the model wherever it is cached
+        vector_source = {"source": "encoder",
+                         "encoder": {k: v for k, v in described.items() if not str(k).endswith("_path")},
                          "normalisation": "encoder output L2-normalised (re-normalised defensively)"}
     # 2. manifest, run id, target check
     parameters = {**params.as_dict(), "depth": depth, "unit_text_rule": UNIT_TEXT_RULE,
                   "positive_rule": POSITIVE_RULE, "tie_rule": TIE_RULE, "vectors": vector_source}
     inputs = input_hashes({"corpus": corpus, "run": run, "qrels": qrels,
                            "vectors": vectors, "vector_ids": vector_ids})
-    manifest = build_manifest(COMMAND, inputs, parameters,
-                              outputs=["selections.tsv", "summary.json", "explanations.md"])
+    extra: dict[str, Any] = {"outputs": ["selections.tsv", "summary.json", "explanations.md"]}
+    if encoder is not None:
+        extra["encoder"] = described
+    manifest = build_manifest(COMMAND, inputs, parameters, **extra)
     check_target(output, MANIFEST, manifest["run_id"])
     # 3. the run
     with recorded_run(log, COMMAND, parameters) as rec:
