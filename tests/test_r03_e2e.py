@@ -172,3 +172,30 @@ def test_rerun_identical_writes_nothing_and_changed_run_is_a_disclosed_correctio
     third = runner.invoke(app, args + ["--draws", "500"], catch_exceptions=False)
     assert third.exit_code == 0 and "nothing differs" in third.output
     assert not (out / "corrections" / "2").exists()
+
+
+def test_empty_subset_is_reported_as_null_with_a_note(tmp_path, cli):
+    import numpy as np
+
+    bench = tmp_path / "bench"
+    shutil.copytree(FIXTURE, bench)
+    lines = [json.loads(x) for x in (bench / "tasks.jsonl").read_text().splitlines()]
+    ids, rows = [], []
+    for task in lines:
+        task["split"] = "final"
+        for n in range(1, 5):
+            ids.append(f"{task['task_id']}:{n}")
+            rows.append(np.eye(384, dtype=np.float32)[n])
+    (bench / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in lines))
+    np.save(bench / "vectors" / "requirements.npy", np.array(rows))
+    (bench / "vectors" / "requirement_ids.json").write_text(json.dumps(ids))
+    assert cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "fz",
+               "--log", tmp_path / "log.jsonl").exit_code == 0
+    result = cli("r03", "evaluate", "--benchmark", bench, "--freeze", tmp_path / "fz", "--output",
+                 tmp_path / "out", "--log", tmp_path / "log.jsonl", "--draws", "100")
+    assert result.exit_code == 0, result.output
+    res = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert res["aggregate"]["development"] is None and res["bootstrap"]["development"] is None
+    assert "no tasks" in res["notes"]["development"]
+    assert res["aggregate"]["final"]["tasks"] == 2
+    assert "no tasks in subset 'development'" in (tmp_path / "out" / "tables.md").read_text()
