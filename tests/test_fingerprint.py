@@ -100,3 +100,7 @@ def test_directory_mode(tmp_path, cli):
     assert lines[2].split("\t") == [str(tmp_path / "full_pack.txt"), "MATCH", FULL_PACK_HASH, FULL_PACK_HASH]
     (tmp_path / "changed.pack").unlink()
     assert cli("fingerprint", tmp_path).exit_code == 0
+    (tmp_path / "broken.txt").write_text("== Chapter text ==\nProse.\n", encoding="utf-8")
+    result = cli("fingerprint", tmp_path)
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'broken.txt'}\tINVALID\t-\t-\t{tmp_path / 'broken.txt'}:1:" in result.output
