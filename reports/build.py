@@ -1,0 +1,99 @@
+"""Assemble the report's inputs from files, the execution log and the source cache, then write it.
+
+Data flows one way: the pack is parsed, claims are extracted, bound numbers are read from the
+log (never recomputed), sources come from recorded look-ups (or are UNVERIFIED offline), and the
+renderer turns those facts into Markdown. The report is validated with markdown-it-py before it
+is written, and an existing report file is never overwritten silently.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError, RefusalError
+from engine.hashing import sha256_file
+from engine.runlog import read_records
+from reports.render import Fingerprint, ReportInputs, render_report
+from reports.validate import validation_problems
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    pack: Path
+    output: Path
+    log: Path
+    claims_files: tuple[Path, ...] = ()
+    sources_cache: Path = Path(".chapter-audit") / "sources"
+    offline: bool = False
+    report_date: str | None = None
+    similarity_links: bool = False
+    force: bool = False
+
+
+def parse_report_date(value: str | None) -> str:
+    """``YYYY-MM-DD`` as given (validated), else today's UTC date."""
+    if value is None:
+        return datetime.now(timezone.utc).date().isoformat()
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise InputError(f"not a date in YYYY-MM-DD form: {value!r}", field="--date")
+
+
+def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> ReportInputs:
+    """Parse, read the log and the sources; no rendering, no writing."""
+    from audit.fingerprint import check_pack
+    from audit.pack import load_pack
+    from claims.bindings import load_claims_file
+    from claims.extract import extract_claims
+    from claims.verify import verify_bindings
+    from sources.link import link_claims
+    from sources.lookup import lookup_sources
+
+    pack = load_pack(options.pack)
+    check = check_pack(pack)
+    claims = extract_claims(pack)
+    claims_files = [load_claims_file(path) for path in options.claims_files]
+    log_records = read_records(options.log)
+    verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log)]
+    sources = lookup_sources(pack.candidate_sources, offline=options.offline, cache_dir=options.sources_cache,
+                             endpoints=endpoints)
+    encoder = None
+    if options.similarity_links:
+        from engine.encoder import EncoderConfig, load_encoder
+
+        encoder = load_encoder(EncoderConfig())
+    links = link_claims(claims, sources, encoder=encoder)
+    return ReportInputs(
+        pack=pack, pack_path=Path(options.pack), pack_sha256=sha256_file(options.pack), claims=claims,
+        fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
+        report_date=parse_report_date(options.report_date), offline=options.offline,
+        log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
+        sources=sources, links=links, similarity_links=options.similarity_links)
+
+
+def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:
+    """Build, render, validate and write the report atomically; refuse to overwrite unless forced."""
+    if options.output.exists() and not options.force:
+        raise RefusalError(f"{options.output}: already exists; refusing to overwrite it (use --force)")
+    parse_report_date(options.report_date)
+    inputs = build_report_inputs(options, endpoints=endpoints)
+    markdown = render_report(inputs)
+    problems = validation_problems(markdown)
+    if problems:  # a renderer defect, never the user's: fail loudly, write nothing
+        raise RuntimeError("rendered report failed its structure check: " + "; ".join(problems))
+    options.output.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{options.output.name}.", dir=options.output.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(markdown)
+        os.replace(temp, options.output)
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
+    return options.output, inputs

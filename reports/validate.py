@@ -1,0 +1,71 @@
+"""Structure check of a rendered report with markdown-it-py.
+
+A report is valid when (1) its level-2 headings are exactly the seven required ones, in order;
+(2) every table's source rows have as many cells as its header row (markdown-it itself pads or
+drops cells silently, so the check counts unescaped pipes in the table's own source lines);
+(3) it contains no raw HTML (blocks or inline): chapter and source text is always escaped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+
+REQUIRED_HEADINGS = (
+    "1. Context and provenance",
+    "2. Claim audit",
+    "3. Source ledger",
+    "4. Findings",
+    "5. Upgrade proposal",
+    "6. Experiment opportunities",
+    "7. Review checklist",
+)
+
+_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table")
+
+
+def count_cells(line: str) -> int:
+    """Cells of one pipe-table source line (leading/trailing pipe optional, ``\\|`` escaped)."""
+    stripped = line.strip()
+    if stripped.startswith("|"):
+        stripped = stripped[1:]
+    if stripped.endswith("|") and not stripped.endswith("\\|"):
+        stripped = stripped[:-1]
+    return len(_PIPE.split(stripped))
+
+
+def table_shapes(markdown: str) -> list[tuple[int, list[int]]]:
+    """For each table: (header cell count, [cell count of every other source row])."""
+    lines = markdown.splitlines()
+    shapes = []
+    for token in _parser().parse(markdown):
+        if token.type == "table_open" and token.map:
+            start, end = token.map
+            rows = [count_cells(line) for line in lines[start:end] if line.strip()]
+            shapes.append((rows[0], rows[1:]))
+    return shapes
+
+
+def validation_problems(markdown: str) -> list[str]:
+    """Every structural problem found; an empty list means the report is valid."""
+    problems = []
+    tokens = _parser().parse(markdown)
+    headings = [tokens[i + 1].content for i, tok in enumerate(tokens)
+                if tok.type == "heading_open" and tok.tag == "h2"]
+    if tuple(headings) != REQUIRED_HEADINGS:
+        problems.append(f"level-2 headings are {headings}, expected {list(REQUIRED_HEADINGS)}")
+    for index, (header, rows) in enumerate(table_shapes(markdown), start=1):
+        for row_number, cells in enumerate(rows, start=1):
+            if cells != header:
+                problems.append(f"table {index}: row {row_number} has {cells} cells, header has {header}")
+    for tok in tokens:
+        if tok.type == "html_block":
+            problems.append(f"raw HTML block at line {tok.map[0] + 1 if tok.map else '?'}")
+        if tok.type == "inline" and any(child.type == "html_inline" for child in tok.children or []):
+            problems.append(f"raw inline HTML at line {tok.map[0] + 1 if tok.map else '?'}")
+    return problems
