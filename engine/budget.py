@@ -203,7 +203,7 @@ def batch_characters(lengths: np.ndarray, valid: np.ndarray, params: BudgetParam
 
 
 def batch_mmr(lengths: np.ndarray, valid: np.ndarray, ranks: np.ndarray, tie_keys: np.ndarray,
-              vectors: np.ndarray, params: BudgetParams, *, chunk: int = 512) -> np.ndarray:
+              vectors: np.ndarray, params: BudgetParams, *, chunk: int = 128) -> np.ndarray:
     """Column indices of the MMR packets, in selection order.
 
     ``ranks`` (float64, original one-based ranks), ``tie_keys`` (int, smaller wins an exact
