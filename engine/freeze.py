@@ -34,7 +34,23 @@ from engine.hashing import sha256_file
 DEFAULT_BARRIER_PATTERNS = ("judgments*", "qrels*")
 READ_ONLY = 0o444
 
-_ACTIVE: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar(
+class Barrier:
+    """An active barrier: its patterns and every barred path an open was attempted on.
+
+    ``hits`` lets the caller notice an attempt even where a reader turned the
+    :class:`JudgmentBarrierError` into another error or swallowed it.
+    """
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self.patterns = patterns
+        self.hits: list[str] = []
+
+    def error(self) -> "JudgmentBarrierError":
+        return JudgmentBarrierError(f"judgment barrier: prepare may not open {self.hits[0]} "
+                                    f"(matches {', '.join(self.patterns)})")
+
+
+_ACTIVE: contextvars.ContextVar[Barrier | None] = contextvars.ContextVar(
     "chapter_audit_judgment_barrier", default=None)
 _INSTALLED = False
 
@@ -64,14 +80,15 @@ def barred(name: str, patterns: Sequence[str]) -> bool:
 def _hook(event: str, args: tuple) -> None:
     if event != "open":
         return
-    patterns = _ACTIVE.get()
-    if not patterns or not args:
+    barrier = _ACTIVE.get()
+    if barrier is None or not args:
         return
     name = _basename(args[0])
-    if name is not None and barred(name, patterns):
-        raise JudgmentBarrierError(
-            f"judgment barrier: prepare may not open {os.fspath(args[0])!s} "
-            f"(matches {', '.join(patterns)})")
+    if name is not None and barred(name, barrier.patterns):
+        target = args[0]
+        shown = os.fsdecode(target) if isinstance(target, (str, bytes, os.PathLike)) else str(target)
+        barrier.hits.append(shown)
+        raise barrier.error()
 
 
 def install_barrier_hook() -> None:
@@ -83,19 +100,19 @@ def install_barrier_hook() -> None:
 
 
 @contextmanager
-def judgment_barrier(patterns: Sequence[str] = DEFAULT_BARRIER_PATTERNS) -> Iterator[tuple[str, ...]]:
+def judgment_barrier(patterns: Sequence[str] = DEFAULT_BARRIER_PATTERNS) -> Iterator[Barrier]:
     """Bar opening judgment-like files inside the block (see module docstring)."""
     install_barrier_hook()
-    active = tuple(patterns) if patterns else DEFAULT_BARRIER_PATTERNS
-    token = _ACTIVE.set(active)
+    barrier = Barrier(tuple(patterns) if patterns else DEFAULT_BARRIER_PATTERNS)
+    token = _ACTIVE.set(barrier)
     try:
-        yield active
+        yield barrier
     finally:
         _ACTIVE.reset(token)
 
 
 def barrier_active() -> bool:
-    return bool(_ACTIVE.get())
+    return _ACTIVE.get() is not None
 
 
 def write_exclusive(path: str | Path, data: bytes) -> str:

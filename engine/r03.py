@@ -38,7 +38,7 @@ from engine import coverage
 from engine.benchmark import (FILES, JUDGMENTS, UNIT_TOLERANCE, Benchmark, load_benchmark,
                               read_judgments)
 from engine.errors import InputError, RefusalError
-from engine.freeze import (DEFAULT_BARRIER_PATTERNS, JudgmentBarrierError, judgment_barrier,
+from engine.freeze import (DEFAULT_BARRIER_PATTERNS, judgment_barrier,
                            refuse_existing_freeze, write_exclusive)
 from engine.hashing import dump_json, sha256_bytes, sha256_file
 from engine.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
@@ -161,13 +161,15 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
     """Stage 1 (module docstring). Returns ``{"run_id", "freeze", "selections"}``."""
     freeze = Path(freeze)
     patterns = tuple(barrier_patterns) if barrier_patterns else DEFAULT_BARRIER_PATTERNS
-    with judgment_barrier(patterns):
+    with judgment_barrier(patterns) as barrier:
         refuse_existing_freeze(freeze, FREEZE_FILES)
         try:
             bench = load_benchmark(benchmark)
-        except JudgmentBarrierError:
-            with recorded_run(log, PREPARE, {"benchmark": str(benchmark), "freeze": str(freeze)}):
+        except Exception as exc:  # a barrier hit may surface as a reader's InputError
+            if not barrier.hits:
                 raise
+            with recorded_run(log, PREPARE, {"benchmark": str(benchmark), "freeze": str(freeze)}):
+                raise barrier.error() from exc
         supplied = bench.requirement_vectors is not None
         if not supplied and not _encoder_available():
             raise InputError("requirement vectors are not supplied and the encoder (engine.encoder) "
@@ -226,6 +228,8 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
                 "judgments_opened": False,
             }
             frozen[FREEZE_MANIFEST] = dump_json(manifest).encode("utf-8")
+            if barrier.hits:  # an attempt was made (and its error swallowed somewhere): no freeze
+                raise barrier.error()
             with staged_directory(freeze) as staging:
                 for name in sorted(frozen):
                     write_exclusive(staging / name, frozen[name])

@@ -179,3 +179,34 @@ def test_barrier_does_not_block_evaluate(tmp_path, cli):
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "out" / "results.json").read_text())["tasks"]["A21"]["oracle_selection"] \
         == [3429, 3449, 4684, 3428, 3426]
+
+
+def test_configurable_barrier_pattern_also_guards_reading_the_inputs(tmp_path, cli):
+    bench = bench_copy(tmp_path)
+    log = tmp_path / "log.jsonl"
+    result = cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze", "--log", log,
+                 "--barrier-pattern", "corpus*", "--barrier-pattern", "judgments*")
+    assert result.exit_code == 1 and "corpus.jsonl" in result.output
+    assert not (tmp_path / "freeze").exists()
+    (record,) = read_records(log)
+    assert record["status"] == "failed" and "JudgmentBarrierError" in record["error"]
+
+
+def test_a_swallowed_barrier_error_still_fails_prepare(tmp_path, monkeypatch, cli):
+    import engine.coverage
+
+    bench = bench_copy(tmp_path)
+    real = engine.coverage.greedy_select
+
+    def sneaky(*args, **kwargs):
+        try:
+            (bench / "judgments.jsonl").read_text()
+        except OSError:
+            pass
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine.coverage, "greedy_select", sneaky)
+    log = tmp_path / "log.jsonl"
+    result = cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze", "--log", log)
+    assert result.exit_code == 1 and not (tmp_path / "freeze").exists()
+    assert read_records(log)[0]["status"] == "failed"
