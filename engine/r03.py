@@ -414,22 +414,25 @@ def evaluate(benchmark: str | Path, freeze: str | Path, output: str | Path,
         raise RefusalError(f"{output}: output directory is not empty and holds no {MANIFEST}; "
                            "refusing to overwrite it (choose a new --output)")
 
-    roles = {f"freeze_{name}": freeze / name for name in sorted(fm.get("frozen", {})) }
-    roles[f"freeze_{FREEZE_MANIFEST}"] = freeze / FREEZE_MANIFEST
+    # The run id covers the frozen files, the benchmark files, the judgments, the evaluate
+    # programs and the parameters (plus the freeze's run id), but not the freeze manifest's
+    # own bytes (its creation time): re-creating an identical freeze gives the same run id.
+    roles = {f"freeze_{name}": freeze / name for name in sorted(fm.get("frozen", {}))}
     roles.update({role: path for role, path in bench.files.items()})
     roles["judgments"] = judgments_path
     inputs = input_hashes(roles)
     programs = program_hashes(EVALUATE_PROGRAMS)
-    parameters = {"seed": seed, "draws": draws}
+    parameters = {"seed": seed, "draws": draws, "freeze_run_id": fm.get("run_id")}
     id_inputs = {**inputs, **{f"program {k}": {"sha256": v} for k, v in programs.items()}}
     manifest = build_manifest(EVALUATE, id_inputs, parameters, freeze_run_id=fm.get("run_id"),
+                              freeze_manifest=input_hashes({"freeze_manifest": freeze / FREEZE_MANIFEST}),
                               programs=programs, frozen_programs=fm.get("programs", {}))
     run_id = manifest["run_id"]
 
     with recorded_run(log, EVALUATE, {"benchmark": str(benchmark), "freeze": str(freeze),
-                                      "output": str(output), **parameters}) as rec:
+                                      "output": str(output), "seed": seed, "draws": draws}) as rec:
         rec.run_id = run_id
-        rec.add_inputs(*roles.values())
+        rec.add_inputs(*roles.values(), freeze / FREEZE_MANIFEST)
         results = compute_results(bench, judgments, selections, seed, draws)
         results["freeze_run_id"] = fm.get("run_id")
         results["run_id"] = run_id

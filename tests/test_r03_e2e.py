@@ -141,7 +141,8 @@ def test_log_records_and_manifest(run):
     assert records[1]["results"]["results"] == str((run["base"] / "out" / "results.json").resolve())
     manifest = json.loads((run["base"] / "out" / "manifest.json").read_text())
     assert manifest["run_id"] == records[1]["run_id"]
-    assert manifest["parameters"] == {"seed": 129300, "draws": 10000}
+    assert manifest["parameters"] == {"seed": 129300, "draws": 10000,
+                                      "freeze_run_id": json.loads((run["base"] / "freeze" / "freeze_manifest.json").read_text())["run_id"]}
     fm = json.loads((run["base"] / "freeze" / "freeze_manifest.json").read_text())
     assert fm["requirement_vectors"]["source"] == "computed"
     assert "judgments" not in fm["inputs"] and fm["judgments_opened"] is False
