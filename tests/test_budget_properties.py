@@ -141,3 +141,13 @@ def test_capped_selectors_stop_only_when_full_or_nothing_fits(case):
             cost = packet_cost([c.length for c in packet], params.separator_length)
             rest = [c for c in cands if c not in packet]
             assert not any(fits(cost, len(packet), c.length, params) for c in rest)
+
+
+@settings(max_examples=200, deadline=None)
+@given(cases())
+def test_mmr_without_redundancy_weight_equals_characters(case):
+    # 0.7 / r alone: each round takes the best-ranked feasible unit, which is the Characters scan
+    cands, vectors, params = case
+    plain = BudgetParams(unit_cap=params.unit_cap, char_cap=params.char_cap, separator=params.separator,
+                         relevance_weight=0.7, redundancy_weight=0.0)
+    assert select("mmr", cands, plain, vectors) == select("characters", cands, plain)
