@@ -28,7 +28,8 @@ judgement call), identified ``C-PPP-SS`` (paragraph, sentence; 1-based, zero-pad
 5. ``method or definition``: everything else.
 
 **Cited names**, in order of appearance, de-duplicated: ``Name et al.``; ``Name and Name``
-followed by a possessive (``’s``/``'s``) or a year (``(1998)`` / ``, 1998``); a capitalised
+followed by a possessive (``’s``/``'s``) or a year (``(1998)`` / ``, 1998``), or preceded by
+``by``/``after``/``following``/``from``/``per`` (``as defined by Järvelin and Kekäläinen``); a capitalised
 possessive ``Name’s`` (not sentence-initial stop words such as ``Today’s``); ``(Name, 1998)``;
 and acronyms/camel-case names of at least 3 letters with two or more capitals and no digits
 (``MMR``, ``xQuAD``, ``HyDE``, ``SciFact``), minus :data:`ACRONYM_STOPLIST` and roman numerals.
@@ -61,6 +62,7 @@ lowers reduced reduces rose rises fell falls increased increases decreased decre
 lost loses dropped drops returns returned achieves achieved yields yielded observed
 averaged averages totals totalled totaled exceeds exceeded outperformed outperforms underperformed
 equals equalled recorded survives survived excluded excludes produced produces found shows showed
+lifts lifted covers covered gives gave misses missed
 """.split())
 
 RECOMMENDATION_CUES = ("should", "must", "recommend", "recommends", "recommended", "recommendation",
@@ -86,9 +88,10 @@ _RESULT = re.compile(r"\b(?:" + "|".join(RESULT_VERBS) + r")\b", re.I)
 _RECOMMEND = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in RECOMMENDATION_CUES) + r")\b", re.I)
 _SCOPE = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(c) for c in SCOPE_CUES) + r")(?![\w'])", re.I)
 
-_NAME = r"[A-Z][a-z][\w\-]*"
+_NAME = r"[A-ZÀ-Þ][a-zß-ÿ][\w\-]*"  # capitalised word, Latin-1 letters included (Järvelin)
 _ET_AL = re.compile(rf"\b({_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+et\s+al\.?")
 _PAIR = re.compile(rf"\b({_NAME})\s+(?:and|&)\s+({_NAME})(?=’s|'s|\s*\(\d{{4}}|,\s*\d{{4}})")
+_BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|&)\s+({_NAME})\b")
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
 _PAREN = re.compile(rf"\(({_NAME})(?:\s+et\s+al\.)?,?\s+\d{{4}}[a-z]?\)")
 _ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-])")
@@ -202,6 +205,8 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
         add(m.start(), m.end(), f"{m.group(1)} et al.", True)
     for m in _PAIR.finditer(sentence):
         add(m.start(), m.end(), f"{m.group(1)} and {m.group(2)}", True)
+    for m in _BY_PAIR.finditer(sentence):
+        add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
     for m in _PAREN.finditer(sentence):
         add(m.start(1), m.end(1), m.group(1), True)
     for m in _POSSESSIVE.finditer(sentence):

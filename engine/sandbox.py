@@ -397,6 +397,8 @@ def stage_boundary(result: SandboxResult, params: SandboxParameters, run_id: str
             "judgment_policy": "unlisted topic-document pairs have gain zero inside this closed fixture",
         },
         "observations": observations,
+        "macro_change_bm25_to_hybrid": {
+            name: metrics["macro"]["hybrid"][name] - metrics["macro"]["bm25"][name] for name in (recall_key, ndcg_key)},
         "supplied_run": {
             "label": supplied_label,
             "note": (f"the {supplied_label} is analysed as a list of authored scores; no claim is made "
@@ -441,6 +443,21 @@ def index_summary(result: SandboxResult) -> dict[str, Any]:
             "k1": scorer.k1, "b": scorer.b, "topics": topics}
 
 
+def rankings(result: SandboxResult, k: int) -> dict[str, Any]:
+    """Each method's top-k list and every listed document's score, per topic (a result file).
+
+    ``top_k[method][topic]`` is the ordered list of the first k documents; ``scores[method][topic]``
+    maps every listed document to its score (the values of ``runs/*.tsv``, unrounded).
+    """
+    topic_ids = [t.topic_id for t in result.topics]
+    return {
+        "k": k,
+        "methods": result.labels,
+        "top_k": {m: {t: [d for d, _ in result.runs[m].get(t, [])[:k]] for t in topic_ids} for m in METHODS},
+        "scores": {m: {t: {d: s for d, s in result.runs[m].get(t, [])} for t in topic_ids} for m in METHODS},
+    }
+
+
 def render_outputs(result: SandboxResult, manifest: dict[str, Any]) -> dict[str, str]:
     """Relative path → file text for every output of the run."""
     topic_order = [t.topic_id for t in result.topics]
@@ -451,6 +468,7 @@ def render_outputs(result: SandboxResult, manifest: dict[str, Any]) -> dict[str,
     files["topic_error_analysis.csv"] = render_csv(result.error_rows)
     files["stage_boundary.json"] = dump_json(result.stage_boundary)
     files["index_summary.json"] = dump_json(index_summary(result))
+    files["rankings.json"] = dump_json(rankings(result, result.stage_boundary["k"]))
     return files
 
 
@@ -482,7 +500,7 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
         methods=method_labels(loaded.metadata),
         supplied_run_metadata=loaded.metadata,
         outputs=sorted([MANIFEST_NAME, "metrics.json", "topic_error_analysis.csv",
-                        "stage_boundary.json", "index_summary.json", *RUN_FILES.values()]),
+                        "stage_boundary.json", "index_summary.json", "rankings.json", *RUN_FILES.values()]),
         frozen_manifest=str(frozen_manifest) if frozen_manifest is not None else None,
     )
     run_id = manifest["run_id"]
@@ -508,5 +526,8 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
             publish(staging, output)
         record.add_outputs(output)
         root = output.resolve()
-        record.results = {"metrics": str(root / "metrics.json"), "manifest": str(root / MANIFEST_NAME)}
+        record.results = {"metrics": str(root / "metrics.json"), "manifest": str(root / MANIFEST_NAME),
+                          "index_summary": str(root / "index_summary.json"),
+                          "rankings": str(root / "rankings.json"),
+                          "stage_boundary": str(root / "stage_boundary.json")}
     return {"run_id": run_id, "output": str(output), "metrics": result.metrics, "labels": result.labels}

@@ -172,3 +172,15 @@ def test_claims_formats_and_refusal(tmp_path, cli, runner):
     assert rows[2]["quantities"] == "0.812; 2/4 tasks"
     bad = runner.invoke(app, ["claims", str(pack), "--format", "xml"])
     assert bad.exit_code == 2
+
+
+def test_by_pair_and_latin1_names_are_attributions():
+    from claims.extract import cited_names, classify
+
+    names, person = cited_names("We report NDCG as defined by Järvelin and Kekäläinen.")
+    assert names == ["NDCG", "Järvelin and Kekäläinen"] and person
+    names, person = cited_names("BM25 with k1 = 1.2, as popularised by Robertson and Zaragoza.")
+    assert names == ["Robertson and Zaragoza"] and person
+    assert classify("BM25 with k1 = 1.2, as popularised by Robertson and Zaragoza.", [], True)[0] == "attribution"
+    # a pair that is not introduced as a source stays unattributed
+    assert cited_names("Bread and Butter are sold here.") == ([], False)

@@ -1,0 +1,105 @@
+"""The report: seven headings, table shapes, escaping, UNRUN/UNVERIFIED from the log alone."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from audit.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
+from engine.errors import InputError, RefusalError
+from reports.build import ReportOptions, write_report
+from reports.validate import REQUIRED_HEADINGS, table_shapes, validation_problems
+
+HOSTILE = Path(__file__).parent / "data" / "report" / "hostile-pack.txt"
+
+
+def h2_headings(markdown: str) -> list[str]:
+    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    return [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2"]
+
+
+def report(tmp_path, pack=EXAMPLE_PACK, claims=(EXAMPLE_CLAIMS,), log=None, name="report.md", **kw):
+    options = ReportOptions(pack=pack, output=tmp_path / name, log=log or tmp_path / "empty-log.jsonl",
+                            claims_files=tuple(claims), sources_cache=tmp_path / "sources", offline=True,
+                            report_date="2026-11-29", **kw)
+    path, inputs = write_report(options)
+    return path.read_text(encoding="utf-8"), inputs
+
+
+def test_no_log_means_unrun_and_unverified_everywhere(tmp_path):
+    text, inputs = report(tmp_path)
+    assert h2_headings(text) == list(REQUIRED_HEADINGS)
+    assert validation_problems(text) == []
+    assert {v.status for v in inputs.verdicts} == {"NO RUN"}
+    section6 = text.split("## 6. Experiment opportunities")[1].split("## 7.")[0]
+    assert section6.count("UNRUN") == 4          # two bound experiments, two gaps
+    assert "ran: run" not in text               # no run id can appear without a log record
+    assert "sandbox-run-" not in text and "r03-evaluate-" not in text
+    section3 = text.split("## 3. Source ledger")[1].split("## 4.")[0]
+    assert section3.count("UNVERIFIED: offline run: not looked up") == 5
+    assert "fabricated" in section3 and "verified 20" not in section3
+
+
+def test_every_table_has_a_consistent_shape(tmp_path):
+    text, _ = report(tmp_path)
+    shapes = table_shapes(text)
+    assert len(shapes) == 6          # context, claims, sources, proposals, experiments, checklist
+    for header, rows in shapes:
+        assert all(cells == header for cells in rows)
+    assert [h for h, _ in shapes] == [2, 8, 7, 5, 6, 3]
+
+
+def test_hostile_text_cannot_break_structure(tmp_path):
+    text, inputs = report(tmp_path, pack=HOSTILE, claims=())
+    assert validation_problems(text) == []
+    assert h2_headings(text) == list(REQUIRED_HEADINGS)
+    assert "<script>" not in text and "<div>" not in text and "<b>" not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    assert not [t for t in tokens if t.type == "html_block"]
+    # the chapter line "## 3. Source ledger" becomes claim text inside a table cell, never a heading
+    assert any(c.text == "## 3." for c in inputs.claims)
+    assert text.count("\n## 3. Source ledger\n") == 1
+    assert "\\| must not split" in text
+
+
+def test_validator_catches_broken_reports():
+    good = "\n\n".join(f"## {h}\n\ntext" for h in REQUIRED_HEADINGS)
+    assert validation_problems(good) == []
+    assert validation_problems(good.replace("## 4. Findings", "## 4. Results"))
+    broken = good + "\n\n| a | b |\n|---|---|\n| 1 | 2 | 3 |\n"
+    assert validation_problems(broken) == ["table 1: row 2 has 3 cells, header has 2"]
+    assert validation_problems(good + "\n\n<div>x</div>\n")[0].startswith("raw HTML block")
+
+
+def test_report_is_deterministic_and_never_overwrites(tmp_path):
+    first, _ = report(tmp_path, name="a.md")
+    second, _ = report(tmp_path, name="b.md")
+    assert hashlib.sha256(first.encode()).hexdigest() == hashlib.sha256(second.encode()).hexdigest()
+    with pytest.raises(RefusalError, match="already exists"):
+        report(tmp_path, name="a.md")
+    with pytest.raises(InputError, match="--date"):
+        write_report(ReportOptions(pack=EXAMPLE_PACK, output=tmp_path / "c.md", log=tmp_path / "l.jsonl",
+                                   report_date="29/11/2026", offline=True))
+    assert not (tmp_path / "c.md").exists()
+
+
+def test_excerpt_pack_says_so(tmp_path, seeds_dir):
+    text, inputs = report(tmp_path, pack=seeds_dir / "002_1cad392b6b549eb0.txt", claims=())
+    assert inputs.fingerprint.status == "EXCERPT"
+    assert "EXCERPT: the pack holds only part of the chapter" in text
+    assert "please paste the remainder of the chapter" in text
+    assert len(inputs.claims) == 53
+    assert validation_problems(text) == []
+
+
+def test_report_cli_bad_pack_is_one_line_exit_2(tmp_path, cli):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("== 1. Identity ==\nChapter prose fingerprint (sha256, normalized): nothex\n== 2. Chapter text ==\nx\n")
+    result = cli("report", bad, "--offline", "--output", tmp_path / "r.md", "--log", tmp_path / "l.jsonl")
+    assert result.exit_code == 2
+    assert "bad.txt:" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "r.md").exists()
