@@ -139,9 +139,12 @@ def _encode(texts: list[str], encoder: Any) -> np.ndarray:
 
 
 def select_all(queries: list[str], candidates: dict[str, list[Candidate]],
-               vectors: dict[str, np.ndarray] | tuple[dict[str, int], np.ndarray] | None,
+               vectors: tuple[dict[str, int], np.ndarray] | None,
                params: BudgetParams, selectors: tuple[str, ...] = SELECTORS) -> dict[str, dict[str, list[Candidate]]]:
-    """``{selector: {query: packet}}`` for all queries at once (batched arrays)."""
+    """``{selector: {query: packet}}`` for all queries at once (batched arrays).
+
+    ``vectors`` is ``({doc: row}, L2-normalised matrix)``; it is needed only for MMR.
+    """
     depth = max((len(candidates[q]) for q in queries), default=0)
     rows = len(queries)
     lengths = np.zeros((rows, max(depth, 1)), dtype=np.int64)
@@ -162,6 +165,8 @@ def select_all(queries: list[str], candidates: dict[str, list[Candidate]],
         elif selector == "characters":
             picks = batch_characters(lengths, valid, params)
         else:
+            if vectors is None:
+                raise ValueError("MMR needs vectors")
             index, matrix = vectors
             cube = np.zeros((rows, lengths.shape[1], matrix.shape[1]), dtype=np.float32)
             for i, query in enumerate(queries):
