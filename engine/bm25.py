@@ -21,9 +21,15 @@ Conventions:
   constant factor only);
 * ties: score descending, then doc_id ascending (:func:`engine.ranking.order_by_score`).
 
-Speed: the term weight of every posting is precomputed once per (k1, b); a query adds the
-weights of its tokens' postings into one dense accumulator (indices within one posting list are
-unique, so plain fancy-index addition is exact), and top-k uses ``np.argpartition``.
+Speed (bench/bench_bm25.py): the term weight of every posting is precomputed once per
+(k1, b); a query adds the weights of its tokens' postings into one dense accumulator, in query
+order (indices within one posting list are unique, so fancy-index addition is exact). Tokens
+found in at least :data:`DENSE_FRACTION` of the documents are additionally stored as a dense
+weight row (within :data:`DENSE_BUDGET_BYTES`) and added with one vectorised addition; adding a
+row's exact zeros leaves every sum bit-for-bit what the postings loop gives. Top-k finds a lower
+bound for the k-th score from the maxima of disjoint groups of scores (:data:`TOP_K_BLOCK` per
+group), keeps only documents at or above it and sorts those exactly (score desc, doc_id asc);
+``np.argpartition`` when there are too few groups.
 """
 
 from __future__ import annotations
@@ -38,6 +44,10 @@ from engine.ranking import order_by_score
 
 DEFAULT_K1 = 1.2
 DEFAULT_B = 0.75
+DENSE_FRACTION = 1 / 16          # a token in >= 1/16 of the documents also gets a dense weight row
+DENSE_MIN_DOCS = 4096            # ... and only when the corpus has at least this many documents
+DENSE_BUDGET_BYTES = 256 << 20   # memory cap for all dense rows together
+TOP_K_BLOCK = 256                # scores per group for the top-k lower bound
 
 
 def idf(num_docs: int, doc_freq: int) -> float:
@@ -67,6 +77,16 @@ class BM25:
         norm = self.k1 * (1.0 - self.b + self.b * index.doc_lengths / index.avgdl)
         per_posting_idf = np.repeat(self.idf, np.diff(index.indptr))
         self.weights = per_posting_idf * ((tf * (self.k1 + 1.0)) / (tf + norm[index.doc_index]))
+        self._dense_rows: dict[int, np.ndarray] = {}
+        if n >= DENSE_MIN_DOCS:
+            counts = np.diff(index.indptr)
+            frequent = np.flatnonzero(counts >= DENSE_FRACTION * n)
+            budget = DENSE_BUDGET_BYTES // (8 * n)
+            for term in frequent[np.argsort(-counts[frequent], kind="stable")][:budget].tolist():
+                lo, hi = index.indptr[term], index.indptr[term + 1]
+                row = np.zeros(n, dtype=np.float64)
+                row[index.doc_index[lo:hi]] = self.weights[lo:hi]
+                self._dense_rows[term] = row
         # rank of each document position in doc_id order: the tie-break key for top-k
         self._id_rank = np.empty(n, dtype=np.int64)
         self._id_rank[np.argsort(np.asarray(index.doc_ids, dtype=object), kind="stable")] = np.arange(n)
@@ -86,11 +106,23 @@ class BM25:
         return self.score_ids(self.term_ids(query_tokens))
 
     def score_ids(self, term_ids: Sequence[int]) -> np.ndarray:
-        scores = np.zeros(self.index.num_docs, dtype=np.float64)
-        indptr, docs, weights = self.index.indptr, self.index.doc_index, self.weights
+        """Dense scores for index token ids (in query order, repeats counted)."""
+        indptr, docs, weights, dense = self.index.indptr, self.index.doc_index, self.weights, self._dense_rows
+        scores: np.ndarray | None = None
         for term in term_ids:
+            row = dense.get(term)
+            if row is not None:
+                if scores is None:
+                    scores = row.copy()
+                else:
+                    scores += row
+                continue
+            if scores is None:
+                scores = np.zeros(self.index.num_docs, dtype=np.float64)
             lo, hi = indptr[term], indptr[term + 1]
             scores[docs[lo:hi]] += weights[lo:hi]
+        if scores is None:
+            scores = np.zeros(self.index.num_docs, dtype=np.float64)
         return scores
 
     def scores(self, query_tokens: Sequence[str]) -> dict[str, float]:
@@ -119,13 +151,20 @@ class BM25:
         n = dense.shape[0]
         if k <= 0:
             return np.empty(0, dtype=np.int64)
-        if k < n:
-            part = np.argpartition(dense, n - k)[n - k:]
-            threshold = dense[part].min()
-            # every document tying the k-th score competes on doc_id, not on partition luck
-            cand = np.flatnonzero(dense >= threshold) if threshold > 0.0 else np.flatnonzero(dense > 0.0)
+        full = n // TOP_K_BLOCK * TOP_K_BLOCK
+        if full // TOP_K_BLOCK >= 4 * k:
+            # split the scores into disjoint groups (the columns of a TOP_K_BLOCK-row view, so the
+            # maximum is an element-wise reduction over contiguous rows). k groups have a maximum
+            # >= the k-th largest group maximum, so at least k scores are >= it: a lower bound
+            # for the k-th score
+            group_max = dense[:full].reshape(TOP_K_BLOCK, -1).max(axis=0)
+            threshold = np.partition(group_max, group_max.shape[0] - k)[group_max.shape[0] - k]
+        elif k < n:
+            threshold = dense[np.argpartition(dense, n - k)[n - k:]].min()
         else:
-            cand = np.flatnonzero(dense > 0.0)
+            threshold = 0.0
+        # every document tying the k-th score competes on doc_id, not on partition luck
+        cand = np.flatnonzero(dense >= threshold) if threshold > 0.0 else np.flatnonzero(dense > 0.0)
         cand = cand[dense[cand] > 0.0]
         order = np.lexsort((self._id_rank[cand], -dense[cand]))
         return cand[order[:k]]

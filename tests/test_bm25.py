@@ -115,3 +115,34 @@ def test_bad_parameters_and_empty_corpus():
         BM25(small_index(), b=1.5)
     with pytest.raises(ValueError):
         build_index([], [])
+
+
+def zipf_docs(seed: int, n_docs: int, vocab_size: int = 300):
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(vocab_size)]
+    weights = [1.0 / (r + 1) for r in range(vocab_size)]
+    docs = [rng.choices(vocab, weights, k=rng.randint(1, 12)) for _ in range(n_docs)]
+    for i in range(0, n_docs, 7):          # many exact duplicates: ties everywhere
+        docs[i] = list(docs[(i * 31) % n_docs])
+    ids = [f"id{rng.randrange(10**8):08d}" for _ in range(n_docs)]   # doc-id order != position order
+    assert len(set(ids)) == n_docs
+    queries = [rng.choices(vocab, weights, k=rng.randint(1, 5)) for _ in range(60)]
+    return ids, docs, queries
+
+
+def test_large_corpus_fast_paths_are_exact():
+    """Dense rows for frequent tokens and the grouped top-k bound give exactly the plain result."""
+    ids, docs, queries = zipf_docs(5, 12000)   # 46 score groups: the grouped bound serves k <= 11
+    scorer = BM25(build_index(ids, docs))
+    assert scorer._dense_rows                            # the dense-row path is exercised
+    index = scorer.index
+    for query in queries:
+        term_ids = scorer.term_ids(query)
+        plain = np.zeros(index.num_docs)
+        for term in term_ids:
+            lo, hi = index.indptr[term], index.indptr[term + 1]
+            plain[index.doc_index[lo:hi]] += scorer.weights[lo:hi]
+        assert np.array_equal(scorer.score_ids(term_ids), plain)    # bit for bit
+        ranked = scorer.ranked(query)
+        for k in (1, 3, 10, 25):
+            assert scorer.top_k(query, k) == ranked[:k]

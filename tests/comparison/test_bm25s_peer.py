@@ -73,3 +73,21 @@ def test_top10_identical_by_score(peers):
             dense = ours.score_array(query)
             for doc, score in peer:
                 assert dense[int(doc[1:])] == pytest.approx(score, abs=1e-9)
+
+
+def test_large_corpus_against_bm25s():
+    """6,000 documents: our dense-row and grouped top-k paths against bm25s."""
+    docs, queries = zipf_corpus(21, 6000)
+    ours = BM25(build_index([f"d{i:04d}" for i in range(len(docs))], docs), k1=K1, b=B)
+    assert ours._dense_rows
+    theirs = bm25s.BM25(method="lucene", k1=K1, b=B, dtype="float64")
+    theirs.index(docs, show_progress=False)
+    for query in queries:
+        np.testing.assert_allclose(ours.score_array(query),
+                                   np.asarray(theirs.get_scores(query), dtype=np.float64) * (K1 + 1),
+                                   rtol=0, atol=1e-9)
+        mine = ours.top_k(query, 10)
+        if not mine:
+            continue
+        docs_, scores = theirs.retrieve([query], k=10, show_progress=False)
+        np.testing.assert_allclose([s for _, s in mine], scores[0][:len(mine)] * (K1 + 1), rtol=0, atol=1e-9)
