@@ -241,8 +241,9 @@ def test_log_record(w03):
     assert record["status"] == "ok" and record["error"] is None
     assert record["command"] == "sandbox run"
     assert record["run_id"] == load(out, "run_manifest.json")["run_id"]
-    assert record["results"] == {"metrics": str((out / "metrics.json").resolve()),
-                                 "manifest": str((out / "run_manifest.json").resolve())}
+    assert record["results"] == {name: str((out / f"{file}").resolve()) for name, file in (
+        ("metrics", "metrics.json"), ("manifest", "run_manifest.json"), ("index_summary", "index_summary.json"),
+        ("rankings", "rankings.json"), ("stage_boundary", "stage_boundary.json"))}
     assert Path(record["results"]["metrics"]).is_absolute()
     assert record["inputs"][str(FIXTURE / "corpus.jsonl")] == sha256_file(FIXTURE / "corpus.jsonl")
     assert record["outputs"][str(out / "metrics.json")] == sha256_file(out / "metrics.json")
