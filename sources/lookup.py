@@ -79,8 +79,9 @@ def lookup_sources(candidates: Iterable[Any], *, offline: bool,
                    refresh: bool = False) -> list[SourceRecord]:
     """One :class:`SourceRecord` per candidate (objects with ``description``, ``url`` and
     optionally ``line``), in order. Never raises for network trouble; ``cache_dir=None`` disables
-    the cache."""
-    endpoints = endpoints or SourceEndpoints()
+    the cache. Endpoints and client settings default to the environment (``from_env``), so the
+    library and every command honour the same ``CHAPTER_AUDIT_*`` overrides."""
+    endpoints = endpoints or SourceEndpoints.from_env()
     cache = SourceCache(cache_dir) if cache_dir is not None else None
     client: PoliteClient | None = None
     done: dict[str, SourceRecord] = {}

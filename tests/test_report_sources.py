@@ -1,0 +1,80 @@
+"""The report with real look-ups against the loopback HTTPS server: verified rows carry their dates."""
+
+from __future__ import annotations
+
+import pytest
+
+from reports.validate import validation_problems
+from sources_server import SourcesServer
+
+PACK = """== 1. Identity ==
+Book:            Invented Book
+Chapter:         Budgets
+
+== 2. Chapter text ==
+
+Quillfeather and Oakhurst's BSE selects whole units under a cap.
+Nobody's lost paper reports a gain of 12 points.
+
+== 4. Existing evidence ==
+Unverified candidates and seeds (leads only — verify before relying on any of them):
+- Quillfeather and Oakhurst's BSE; an invented lead. (https://doi.org/10.9999/test.1)
+- Nobody's lost paper; an invented lead. (https://doi.org/10.9999/missing)
+"""
+
+
+@pytest.fixture(scope="module")
+def server():
+    with SourcesServer(tls=True) as running:
+        yield running
+
+
+@pytest.fixture
+def pack(server, monkeypatch, tmp_path):
+    server.reset()
+    monkeypatch.setenv("CHAPTER_AUDIT_CROSSREF_API", f"{server.url}/crossref")
+    monkeypatch.setenv("CHAPTER_AUDIT_ARXIV_API", f"{server.url}/arxiv/api")
+    monkeypatch.setenv("CHAPTER_AUDIT_GITHUB_API", f"{server.url}/github")
+    monkeypatch.setenv("CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP", "1" if not server.tls else "0")
+    if server.cert:
+        monkeypatch.setenv("CHAPTER_AUDIT_CA_FILE", str(server.cert))
+    path = tmp_path / "pack.txt"
+    path.write_text(PACK, encoding="utf-8")
+    return path
+
+
+def ledger_rows(text: str) -> list[str]:
+    section = text.split("## 3. Source ledger")[1].split("## 4.")[0]
+    return [line for line in section.splitlines() if line.startswith("| doi:")]
+
+
+def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
+    cache = tmp_path / "cache"
+    out = tmp_path / "online.md"
+    result = cli("report", pack, "--output", out, "--log", tmp_path / "log.jsonl", "--sources-cache", cache,
+                 "--date", "2026-11-29")
+    assert result.exit_code == 0, result.output
+    assert server.total_hits == 2
+    text = out.read_text(encoding="utf-8")
+    assert validation_problems(text) == []
+    verified, missing = ledger_rows(text)
+    assert "title: Budgeted Selection of Evidence Units" in verified and "issued: 2001-07" in verified
+    assert "| abstract only |" in verified and "C-001-01: mentions" in verified
+    access = verified.rsplit("|", 2)[1]
+    assert access.strip().startswith("verified 20") and "; accessed 20" in access
+    assert "UNVERIFIED: Crossref returned 404" in missing and "| not accessible |" in missing
+    assert "absence of a record is not evidence that the source is fabricated" in missing
+    # the attribution to a verified source becomes a citation proposal, flagged as metadata-only
+    claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
+    row = next(line for line in claims.splitlines() if line.startswith("| C-001-01"))
+    assert "| reported by a source |" in row and "add a citation to doi:10.9999/test.1" in row
+    # offline afterwards: no request, the cached verified record keeps its original access date
+    hits = server.total_hits
+    offline = tmp_path / "offline.md"
+    result = cli("report", pack, "--offline", "--output", offline, "--log", tmp_path / "log.jsonl",
+                 "--sources-cache", cache, "--date", "2026-11-29")
+    assert result.exit_code == 0, result.output
+    assert server.total_hits == hits
+    cached = ledger_rows(offline.read_text(encoding="utf-8"))[0]
+    assert "(from cache)" in cached and cached.rsplit("|", 2)[1] == access.replace("verified", "verified", 1).replace(
+        access.split(";")[0], access.split(";")[0] + " (from cache)")
