@@ -116,6 +116,7 @@ def main() -> None:
             numba_peer.retrieve(queries, k=args.k, show_progress=False, backend_selection="numba")
             qps_numba = args.queries / (time.perf_counter() - t)
             print(f"{'bm25s numba (warm)':<28} {'':>8} {qps_numba:>10.1f}")
+            print(f"throughput ratio ours/bm25s(numba): {qps_ours / qps_numba:.2f}x")
         except Exception as exc:  # noqa: BLE001 - optional row
             print(f"bm25s numba backend unavailable: {exc}")
     print(f"throughput ratio ours/bm25s(numpy): {qps_ours / qps_peer:.2f}x; "

@@ -152,19 +152,27 @@ class BM25:
         if k <= 0:
             return np.empty(0, dtype=np.int64)
         full = n // TOP_K_BLOCK * TOP_K_BLOCK
+        cand = None
         if full // TOP_K_BLOCK >= 4 * k:
-            # split the scores into disjoint groups (the columns of a TOP_K_BLOCK-row view, so the
+            # split the scores into disjoint groups: the columns of a TOP_K_BLOCK-row view (so the
             # maximum is an element-wise reduction over contiguous rows). k groups have a maximum
             # >= the k-th largest group maximum, so at least k scores are >= it: a lower bound
-            # for the k-th score
-            group_max = dense[:full].reshape(TOP_K_BLOCK, -1).max(axis=0)
+            # for the k-th score. Only groups reaching the bound (and the tail) are searched.
+            view = dense[:full].reshape(TOP_K_BLOCK, -1)
+            group_max = view.max(axis=0)
             threshold = np.partition(group_max, group_max.shape[0] - k)[group_max.shape[0] - k]
+            if threshold > 0.0:
+                columns = np.flatnonzero(group_max >= threshold)
+                rows, picked = np.nonzero(view[:, columns] >= threshold)
+                cand = np.concatenate((rows * view.shape[1] + columns[picked],
+                                       full + np.flatnonzero(dense[full:] >= threshold)))
         elif k < n:
             threshold = dense[np.argpartition(dense, n - k)[n - k:]].min()
         else:
             threshold = 0.0
-        # every document tying the k-th score competes on doc_id, not on partition luck
-        cand = np.flatnonzero(dense >= threshold) if threshold > 0.0 else np.flatnonzero(dense > 0.0)
+        if cand is None:
+            # every document tying the k-th score competes on doc_id, not on partition luck
+            cand = np.flatnonzero(dense >= threshold) if threshold > 0.0 else np.flatnonzero(dense > 0.0)
         cand = cand[dense[cand] > 0.0]
         order = np.lexsort((self._id_rank[cand], -dense[cand]))
         return cand[order[:k]]
