@@ -368,3 +368,26 @@ def test_cli_fixture_runs_the_same_command(cli, tmp_path):
     result = cli(*sandbox_args(tmp_path / "o", tmp_path / "log.jsonl"))
     assert result.exit_code == 0
     assert "0.888889" in result.stdout and "0.855971" in result.stdout
+
+
+def test_topic_matching_no_document_is_diagnosed_not_retrieved(tmp_path):
+    fixture = tmp_path / "fx"
+    shutil.copytree(FIXTURE, fixture, ignore=shutil.ignore_patterns("acquisition"))
+    with open(fixture / "topics.jsonl", "a") as handle:
+        handle.write('{"topic_id": "T-04", "query": "zebra xylophone"}\n')
+    with open(fixture / "qrels.txt", "a") as handle:
+        handle.write("T-04 0 D-007 2\n")
+    out = tmp_path / "out"
+    result = invoke(sandbox_args(out, tmp_path / "log.jsonl", fixture=fixture))
+    assert result.exit_code == 0, result.stderr
+    assert "T-04" not in (out / "runs" / "bm25.tsv").read_text()          # BM25 list is empty
+    rows = {(r["topic_id"], r["method"]): r for r in
+            csv.DictReader(io.StringIO((out / "topic_error_analysis.csv").read_text()))}
+    assert rows[("T-04", "bm25")]["diagnosis"] == "not retrieved"
+    assert rows[("T-04", "bm25")]["miss_ranks"] == "D-007@absent"
+    observations = [o["observation"] for o in load(out, "stage_boundary.json")["observations"]]
+    assert "D-007 shares no query token with T-04 and is not in the BM25 list" in observations
+    assert "D-007 is not in the hybrid list for T-04" in observations
+    metrics = load(out, "metrics.json")
+    assert metrics["per_topic"]["bm25"]["T-04"] == {"recall@3": 0.0, "ndcg@3": 0.0}
+    assert metrics["macro"]["bm25"]["recall@3"] == pytest.approx((1 + 1 + 2 / 3 + 0) / 4)
