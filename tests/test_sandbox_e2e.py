@@ -25,7 +25,8 @@ FIXTURE = REPO / "engine" / "fixtures" / "l03"
 W03 = ["--k", "3", "--candidate-depth", "5", "--hybrid-alpha", "0.55", "--rerank-weight", "0.25",
        "--k1", "1.2", "--b", "0.75"]
 DETERMINISTIC = ["runs/bm25.tsv", "runs/frozen_dense.tsv", "runs/hybrid.tsv", "runs/reranked.tsv",
-                 "metrics.json", "topic_error_analysis.csv", "stage_boundary.json", "index_summary.json"]
+                 "metrics.json", "topic_error_analysis.csv", "stage_boundary.json", "index_summary.json",
+                 "rankings.json"]
 METHODS = ("bm25", "frozen_dense", "hybrid", "reranked")
 
 
