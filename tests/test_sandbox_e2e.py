@@ -202,6 +202,9 @@ def test_stage_boundary_generated_from_results(w03):
     assert boundary["observations"][0]["evidence"]["matched_query_tokens"] == ["query"]
     assert boundary["observations"][1]["evidence"]["supplied_run_rank"] == 2
     assert boundary["methods"]["frozen_dense"] == "supplied opaque run"
+    change = boundary["macro_change_bm25_to_hybrid"]
+    assert round(change["recall@3"], 6) == 0.111111
+    assert round(change["ndcg@3"], 6) == round(0.8884384153476468 - 0.8559711705052736, 6)
 
 
 def test_no_output_calls_the_supplied_run_a_dense_model(w03):
