@@ -39,11 +39,14 @@ def count_cells(line: str) -> int:
     return len(_PIPE.split(stripped))
 
 
-def table_shapes(markdown: str) -> list[tuple[int, list[int]]]:
-    """For each table: (header cell count, [cell count of every other source row])."""
+def table_shapes(markdown: str, tokens: list | None = None) -> list[tuple[int, list[int]]]:
+    """For each table: (header cell count, [cell count of every other source row]).
+
+    ``tokens`` lets a caller that has already parsed ``markdown`` pass the token stream in.
+    """
     lines = markdown.splitlines()
     shapes = []
-    for token in _parser().parse(markdown):
+    for token in tokens if tokens is not None else _parser().parse(markdown):
         if token.type == "table_open" and token.map:
             start, end = token.map
             rows = [count_cells(line) for line in lines[start:end] if line.strip()]
@@ -59,7 +62,7 @@ def validation_problems(markdown: str) -> list[str]:
                 if tok.type == "heading_open" and tok.tag == "h2"]
     if tuple(headings) != REQUIRED_HEADINGS:
         problems.append(f"level-2 headings are {headings}, expected {list(REQUIRED_HEADINGS)}")
-    for index, (header, rows) in enumerate(table_shapes(markdown), start=1):
+    for index, (header, rows) in enumerate(table_shapes(markdown, tokens), start=1):
         for row_number, cells in enumerate(rows, start=1):
             if cells != header:
                 problems.append(f"table {index}: row {row_number} has {cells} cells, header has {header}")
