@@ -59,6 +59,7 @@ from markdown_it import MarkdownIt
 
 from engine.errors import InputError
 from engine.hashing import dump_json
+from engine.jsonl import read_text_file
 
 EPS = 1e-9
 SUBSET_NAMES = ("all", "final", "development")
@@ -444,12 +445,7 @@ def check_results_page(path: str | Path, *, tasks: dict[str, int] | None = None,
                        requirements: dict[str, int] | None = None) -> ConsistencyReport:
     """Parse a results page and run every applicable check (see module docstring)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
+    text = read_text_file(path, encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     tables = read_tables(text)
     metrics: list[Table] = []
     for table in tables:

@@ -26,7 +26,6 @@ baselines list five distinct members of the task's pool for every task.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import InputError
-from engine.jsonl import read_jsonl, require_fields
+from engine.jsonl import read_json_file, read_jsonl, require_fields
 
 BUDGET = 5
 UNIT_TOLERANCE = 1e-4
@@ -111,18 +110,9 @@ def _is_int(value: Any) -> bool:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists():
         raise InputError("required file is missing", path=path)
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})", path=path)
+    return read_json_file(path)
 
 
 def _read_matrix(path: Path) -> np.ndarray:

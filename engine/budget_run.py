@@ -33,6 +33,7 @@ from engine.outdir import check_target, publish, staged_directory
 from engine.runlog import recorded_run
 from engine.trec import read_qrels, read_run
 from engine.units import UNIT_TEXT_RULE, read_units
+from engine.jsonl import read_text_file
 
 COMMAND = "budget run"
 MANIFEST = "manifest.json"
@@ -79,12 +80,7 @@ def _run_line(path: Path, topic: str, doc: str) -> int | None:
 def read_vector_ids(path: str | Path) -> list[str]:
     """One id per line (surrounding whitespace ignored); empty lines and duplicates are errors."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
+    text = read_text_file(path)
     ids: list[str] = []
     seen: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):

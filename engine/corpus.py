@@ -14,13 +14,12 @@ raised before any computation. Formats (docs/sandbox.md, "Inputs"):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
-from engine.jsonl import read_jsonl, require_fields
+from engine.jsonl import read_json_file, read_jsonl, require_fields
 from engine.text import document_text, tokenize
 
 CORPUS_FIELDS = ("doc_id", "title", "text", "source_type", "license")
@@ -103,16 +102,7 @@ def read_topics(path: str | Path) -> list[Topic]:
 def read_metadata(path: str | Path) -> dict[str, Any]:
     """The supplied run's metadata: must be one JSON object."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=exc.lineno)
+    value = read_json_file(path)
     if not isinstance(value, dict):
         raise InputError(f"metadata must be a JSON object, got {type(value).__name__}", path=path, line=1)
     return value

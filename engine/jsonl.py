@@ -8,6 +8,30 @@ from pathlib import Path
 from typing import Any, Iterator
 
 
+def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
+    """A whole UTF-8 text file; unreadable or undecodable files are InputErrors naming the file."""
+    from engine.errors import InputError
+
+    path = Path(path)
+    try:
+        return path.read_text(encoding=encoding)
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path=path)
+    except UnicodeDecodeError:
+        raise InputError("file is not valid UTF-8", path=path)
+
+
+def read_json_file(path: str | Path) -> Any:
+    """A whole JSON file; a syntax error is an InputError naming FILE:LINE and the column."""
+    from engine.errors import InputError
+
+    text = read_text_file(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=exc.lineno)
+
+
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error."""
     from engine.errors import InputError

@@ -34,6 +34,7 @@ from engine.manifest import build_manifest, input_hashes
 from engine.outdir import check_target, publish, staged_directory
 from engine.runlog import DEFAULT_LOG, recorded_run
 from engine.text import tokenize
+from engine.jsonl import read_json_file
 
 COMMAND = "sandbox ledger"
 LOCATORS_FORMAT = "chapter-audit/locators@1"
@@ -128,16 +129,7 @@ def statement(counts: dict[str, int]) -> str:
 
 
 def _read_json_object(path: Path, expected_format: str) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=exc.lineno)
+    value = read_json_file(path)
     if not isinstance(value, dict):
         raise InputError("must be a JSON object", path=path, line=1)
     if value.get("format") != expected_format:

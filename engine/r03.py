@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import os
-import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any

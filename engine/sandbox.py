@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from engine.rerank import rerank
 from engine.runlog import DEFAULT_LOG, InvalidRun, recorded_run
 from engine.text import TOKEN_PATTERN, tokenizer_description
 from engine.trec import Qrels, Run, format_run, read_qrels, read_run
+from engine.jsonl import read_json_file
 
 COMMAND = "sandbox run"
 MANIFEST_NAME = "run_manifest.json"
@@ -473,12 +473,7 @@ def render_outputs(result: SandboxResult, manifest: dict[str, Any]) -> dict[str,
 
 
 def _read_frozen(path: Path) -> dict[str, Any]:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=exc.lineno)
+    value = read_json_file(path)
     if not isinstance(value, dict) or not isinstance(value.get("inputs"), dict) \
             or not isinstance(value.get("parameters"), dict):
         raise InputError("frozen manifest must be a JSON object with 'inputs' and 'parameters'", path=path)

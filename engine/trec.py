@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from engine.errors import InputError
-from engine.jsonl import parse_number
+from engine.jsonl import parse_number, read_text_file
 from engine.ranking import order_by_score
 
 SCORE_DECIMALS = 9
@@ -26,12 +26,7 @@ Run = dict[str, list[tuple[str, float]]]  # topic -> [(doc, score)] best first
 
 
 def _lines(path: Path) -> Iterable[tuple[int, list[str]]]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
+    text = read_text_file(path)
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("#"):
             yield number, line.split()
