@@ -28,19 +28,6 @@ def cli():
     return invoke
 
 
-@pytest.fixture
-def seeds_dir() -> Path:
-    """The shared specification seeds (read-only inputs); required in CI, skipped elsewhere if absent."""
-    import os
-
-    candidate = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR", REPO.parent / "shared" / "seeds"))
-    if not candidate.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"seed directory {candidate} is missing in CI")
-        pytest.skip(f"seed directory {candidate} not present")
-    return candidate
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """In CI every prerequisite (seeds, pinned model, peers) must be present: a skip there is a failure.

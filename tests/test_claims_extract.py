@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,12 @@ from claims.extract import extract_claims, format_claims, split_sentences
 from claims.quantities import find_quantities
 from reports.escape import escape_cell
 
+from support import seed
+
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "tests" / "data" / "packs"
 
 
-def seed(name: str) -> Path:
-    base = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR") or REPO.parent / "shared" / "seeds")
-    path = base / name
-    if not path.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"seed {path} is missing (CI is set, so this is an error)")
-        pytest.skip(f"seed {path} not present (set CHAPTER_AUDIT_SEEDS_DIR)")
-    return path
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -11,19 +10,13 @@ import pytest
 from claims.consistency import check_results_page, parse_counts, read_tables
 from engine.errors import InputError
 
+from support import seed
+
 REPO = Path(__file__).resolve().parents[1]
 SYNTHETIC = REPO / "tests" / "data" / "results" / "synthetic_results.md"
 SEED_RESULTS = "000_6e3ecf25d835ddc8.txt"
 
 
-def seed(name: str) -> Path:
-    base = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR") or REPO.parent / "shared" / "seeds")
-    path = base / name
-    if not path.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"seed {path} is missing (CI is set, so this is an error)")
-        pytest.skip(f"seed {path} not present (set CHAPTER_AUDIT_SEEDS_DIR)")
-    return path
 
 
 def test_seed_all_consistent(cli):

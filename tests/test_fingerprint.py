@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import unicodedata
 from pathlib import Path
 
-import pytest
 
 from audit.fingerprint import (EXCERPT, MATCH, MISMATCH, NO_FINGERPRINT, check_directory, check_file,
                                fingerprint_text, normalise_prose)
+
+from support import seed
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "tests" / "data" / "packs"
@@ -19,14 +19,6 @@ FULL_PACK_HASH = "5a4741c55954890f62a8df9715d3cb5aaf5732792980eb287d7e3cb7c954de
 CAFE = "793e7643ce558259f6fe71f9ecaaf268acbcd011a2bb4c7f561df05a133d4d08"
 
 
-def seed(name: str) -> Path:
-    base = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR") or REPO.parent / "shared" / "seeds")
-    path = base / name
-    if not path.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"seed {path} is missing (CI is set, so this is an error)")
-        pytest.skip(f"seed {path} not present (set CHAPTER_AUDIT_SEEDS_DIR)")
-    return path
 
 
 def test_hand_computed_hash():

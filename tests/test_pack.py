@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -10,19 +9,12 @@ import pytest
 from audit.pack import load_pack, parse_pack
 from engine.errors import InputError
 
+from support import seed
+
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "tests" / "data" / "packs"
 
 
-def seed(name: str) -> Path:
-    """A shared seed file: $CHAPTER_AUDIT_SEEDS_DIR or <repo>/../shared/seeds; skip if absent (fail in CI)."""
-    base = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR") or REPO.parent / "shared" / "seeds")
-    path = base / name
-    if not path.is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"seed {path} is missing (CI is set, so this is an error)")
-        pytest.skip(f"seed {path} not present (set CHAPTER_AUDIT_SEEDS_DIR)")
-    return path
 
 
 SEED_PACK = "002_1cad392b6b549eb0.txt"

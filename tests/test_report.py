@@ -11,6 +11,8 @@ from markdown_it import MarkdownIt
 from audit.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
 from engine.errors import InputError, RefusalError
 from reports.build import ReportOptions, write_report
+from support import seed
+
 from reports.validate import REQUIRED_HEADINGS, table_shapes, validation_problems
 
 HOSTILE = Path(__file__).parent / "data" / "report" / "hostile-pack.txt"
@@ -87,8 +89,8 @@ def test_report_is_deterministic_and_never_overwrites(tmp_path):
     assert not (tmp_path / "c.md").exists()
 
 
-def test_excerpt_pack_says_so(tmp_path, seeds_dir):
-    text, inputs = report(tmp_path, pack=seeds_dir / "002_1cad392b6b549eb0.txt", claims=())
+def test_excerpt_pack_says_so(tmp_path):
+    text, inputs = report(tmp_path, pack=seed("002_1cad392b6b549eb0.txt"), claims=())
     assert inputs.fingerprint.status == "EXCERPT"
     assert "EXCERPT: the pack holds only part of the chapter" in text
     assert "please paste the remainder of the chapter" in text

@@ -6,6 +6,7 @@ import pytest
 
 from reports.validate import validation_problems
 from sources_server import SourcesServer
+from support import point_sources_at
 
 PACK = """== 1. Identity ==
 Book:            Invented Book
@@ -32,12 +33,7 @@ def server():
 @pytest.fixture
 def pack(server, monkeypatch, tmp_path):
     server.reset()
-    monkeypatch.setenv("CHAPTER_AUDIT_CROSSREF_API", f"{server.url}/crossref")
-    monkeypatch.setenv("CHAPTER_AUDIT_ARXIV_API", f"{server.url}/arxiv/api")
-    monkeypatch.setenv("CHAPTER_AUDIT_GITHUB_API", f"{server.url}/github")
-    monkeypatch.setenv("CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP", "1" if not server.tls else "0")
-    if server.cert:
-        monkeypatch.setenv("CHAPTER_AUDIT_CA_FILE", str(server.cert))
+    point_sources_at(server, monkeypatch)
     path = tmp_path / "pack.txt"
     path.write_text(PACK, encoding="utf-8")
     return path

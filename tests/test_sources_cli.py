@@ -8,6 +8,7 @@ import re
 import pytest
 
 from sources_server import SourcesServer
+from support import point_sources_at
 
 PACK = """== 1. Identity ==
 Book:            Invented Book
@@ -37,12 +38,7 @@ def server():
 @pytest.fixture
 def env(server, monkeypatch, tmp_path):
     server.reset()
-    monkeypatch.setenv("CHAPTER_AUDIT_CROSSREF_API", f"{server.url}/crossref")
-    monkeypatch.setenv("CHAPTER_AUDIT_ARXIV_API", f"{server.url}/arxiv/api")
-    monkeypatch.setenv("CHAPTER_AUDIT_GITHUB_API", f"{server.url}/github")
-    monkeypatch.setenv("CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP", "1" if not server.tls else "0")
-    if server.cert:
-        monkeypatch.setenv("CHAPTER_AUDIT_CA_FILE", str(server.cert))
+    point_sources_at(server, monkeypatch)
     monkeypatch.delenv("CHAPTER_AUDIT_CONTACT", raising=False)
     pack = tmp_path / "pack.txt"
     pack.write_text(PACK, encoding="utf-8")
