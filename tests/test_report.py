@@ -11,9 +11,8 @@ from markdown_it import MarkdownIt
 from audit.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
 from engine.errors import InputError, RefusalError
 from reports.build import ReportOptions, write_report
-from support import seed
-
 from reports.validate import REQUIRED_HEADINGS, table_shapes, validation_problems
+from support import seed
 
 HOSTILE = Path(__file__).parent / "data" / "report" / "hostile-pack.txt"
 
