@@ -119,3 +119,20 @@ def test_graph_structure(files):
     assert ops.count("LayerNormalization") == 1 + 2 * 6
     assert ops.count("Erf") == 6 and ops.count("Softmax") == 6
     assert "pooler.dense.weight" not in {i.name for i in model.graph.initializer}
+
+
+def test_package_is_found_without_being_imported(tmp_path, monkeypatch, files):
+    """A package whose __init__ would fail (as one importing torch might) is still located."""
+    package = tmp_path / "fake_minilm_pkg"
+    data = package / "data" / "emb"
+    data.mkdir(parents=True)
+    (package / "__init__.py").write_text("raise ImportError('importing this package is not allowed')\n")
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        (data / name).symlink_to(files.directory / name)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv(model_files.MODEL_DIR_ENV, raising=False)
+    monkeypatch.setattr(model_files, "PACKAGES", (("no-such-dist", "no_such_module_xyz", "model"),
+                                                  ("fake-dist", "fake_minilm_pkg", "data/emb")))
+    located = locate_model_files()
+    assert located.source == "pinned package fake-dist"
+    assert located.directory == data
