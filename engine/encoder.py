@@ -196,7 +196,7 @@ def _load_pinned(config: EncoderConfig) -> Encoder:
         "model_sha256": files.safetensors_sha256,
         "tokenizer_path": str(files.tokenizer),
         "tokenizer_sha256": files.tokenizer_sha256,
-        "onnx_path": str(onnx_path),
+        "onnx_path": str(onnx_path) if onnx_path is not None else None,
         "onnx_sha256": ONNX_SHA256,
     }
     return Encoder(config, _session(onnx_bytes, config), tokenizer, info, OUTPUT_NAME,

@@ -26,6 +26,7 @@ of the graph version and the safetensors hash, written atomically.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -220,8 +221,10 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def ensure_onnx(files: ModelFiles, directory: str | Path | None = None,
-                expected_sha256: str | None = None) -> tuple[Path, bytes]:
+                expected_sha256: str | None = None) -> tuple[Path | None, bytes]:
     """Path and verified bytes of the cached graph, building (and caching) it when needed.
+
+    The path is None when the cache directory is not writable (the bytes are still verified).
 
     A cached file whose sha256 differs from the pin is rebuilt; a freshly built file that
     differs from the pin is refused (:class:`RefusalError`, naming both hashes).
@@ -237,5 +240,10 @@ def ensure_onnx(files: ModelFiles, directory: str | Path | None = None,
     if actual != expected:
         raise RefusalError(f"built ONNX graph has sha256 {actual}, expected the pinned {expected} "
                            f"(onnx/protobuf version change or graph edit?); not using it")
-    _atomic_write(path, data)
+    try:
+        _atomic_write(path, data)
+    except OSError as exc:  # an unwritable cache costs a rebuild next time, nothing else
+        print(f"warning: cannot cache the ONNX graph in {path.parent} ({exc.strerror}); using it from memory",
+              file=sys.stderr)
+        return None, data
     return path, data

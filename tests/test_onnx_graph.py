@@ -136,3 +136,11 @@ def test_package_is_found_without_being_imported(tmp_path, monkeypatch, files):
     located = locate_model_files()
     assert located.source == "pinned package fake-dist"
     assert located.directory == data
+
+
+def test_unwritable_cache_still_gives_verified_bytes(tmp_path, files, capsys):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    path, data = onnx_graph.ensure_onnx(files, directory=blocker / "onnx")
+    assert path is None and sha256_bytes(data) == onnx_graph.ONNX_SHA256
+    assert "cannot cache the ONNX graph" in capsys.readouterr().err
