@@ -144,3 +144,11 @@ def test_unwritable_cache_still_gives_verified_bytes(tmp_path, files, capsys):
     path, data = onnx_graph.ensure_onnx(files, directory=blocker / "onnx")
     assert path is None and sha256_bytes(data) == onnx_graph.ONNX_SHA256
     assert "cannot cache the ONNX graph" in capsys.readouterr().err
+
+
+def test_cache_dir_follows_xdg_cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert onnx_graph.cache_dir() == tmp_path / "chapter-audit" / "onnx"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert onnx_graph.cache_dir() == tmp_path / "home" / ".cache" / "chapter-audit" / "onnx"
