@@ -262,8 +262,11 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             if record is None:
                 status = f"{UNRUN}: the log holds no ok run of '{experiment.command}' with these parameters"
             else:
+                results = "; ".join(f"{v.binding.key} = {_format_value(v.reproduced)} ({v.status})"
+                                    for v in verdicts if v.run_id == record["run_id"])
                 status = (f"ran: run {record['run_id']}, {record.get('ended_at', UNVERIFIED)}, status ok; "
-                          f"{matched} of {len(verdicts)} bound numbers match")
+                          f"{matched} of {len(verdicts)} bound numbers match"
+                          + (f"; results: {results}" if results else ""))
             method = f"chapter-audit {experiment.command}"
             if experiment.match:
                 method += " with " + ", ".join(f"{k}={v}" for k, v in sorted(experiment.match.items()))

@@ -31,6 +31,8 @@ def test_demo_end_to_end(tmp_path, cli):
     # both bound experiments ran; both gaps stay UNRUN
     section6 = text.split("## 6. Experiment opportunities")[1].split("## 7.")[0]
     assert f"ran: run {sandbox_id}" in section6 and "5 of 6 bound numbers match" in section6
+    assert "results: macro.bm25.recall@3 = 0.888888889 (MATCH)" in section6
+    assert "macro.hybrid.ndcg@3 = 0.888438415 (MISMATCH)" in section6
     assert f"ran: run {records[2]['run_id']}" in section6 and "5 of 5 bound numbers match" in section6
     assert section6.count("UNRUN") == 2
     # offline: every source UNVERIFIED, attribution rows name their sources
