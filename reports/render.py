@@ -161,6 +161,9 @@ def _link_text(link: Any, sources: dict[str, Any]) -> str:
     state = source.status if source is not None else UNVERIFIED
     if link.kind == "topical-only":
         return f"{_link_key(link)}: topical only — supports nothing"
+    if link.kind == "similarity":
+        return (f"{_link_key(link)} ({link.reason}; source {state}; a candidate for a human check — "
+                "similarity alone supports nothing)")
     return f"{_link_key(link)} ({link.reason}; source {state})"
 
 
@@ -174,7 +177,7 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
                             f" — {v.status}")
         else:
             evidence.append(f"bound to experiment {v.binding.experiment}: {UNRUN} ({v.status})")
-    support = [l for l in links if l.kind != "topical-only"]
+    support = [l for l in links if l.kind == "mention"]  # only a named source can back a claim
     for link in links:
         evidence.append(_link_text(link, sources))
     kind = claim.kind
@@ -361,6 +364,15 @@ def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> 
     return summary + "\n\n" + table(head, rows)
 
 
+def _bears_on(link: Any) -> str:
+    """How one claim link reads in the ledger's "Bears on" column."""
+    if link.kind == "topical-only":
+        return f"{link.claim_id}: topical only — supports nothing"
+    if link.kind == "similarity":
+        return f"{link.claim_id}: {link.reason} (a candidate to check; similarity alone supports nothing)"
+    return f"{link.claim_id}: {link.reason}"
+
+
 def section_sources(inputs: ReportInputs) -> str:
     if not inputs.sources:
         return "The pack lists no candidate sources; no source was looked up."
@@ -377,8 +389,7 @@ def section_sources(inputs: ReportInputs) -> str:
             verified_at = UNVERIFIED
         accessed = f"accessed {_date(s.accessed_at)}" if s.accessed_at else "not accessed"
         links = by_source.get(_source_label(s), [])
-        bears = "; ".join(f"{l.claim_id}: {l.reason}" if l.kind != "topical-only"
-                          else f"{l.claim_id}: topical only — supports nothing" for l in links) or "no claim linked"
+        bears = "; ".join(_bears_on(l) for l in links) or "no claim linked"
         limits = ["metadata record only: it identifies the source but cannot support a claim's content"
                   if s.reading_status == "abstract only" else "nothing was read"]
         if s.status != "VERIFIED":
@@ -408,6 +419,9 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
         for link in a.links:
             if link.kind == "topical-only":
                 qualifying.append(f"[{cid}] {_link_key(link)}: topical only — supports nothing.")
+            elif link.kind == "similarity":
+                qualifying.append(f"[{cid}] {_link_key(link)}: {link.reason}; a candidate for a human check, "
+                                  "not support.")
             elif a.evidence_class == REPORTED:
                 qualifying.append(f"[{cid}] {REPORTED}: {_link_key(link)} is named ({link.reason}); its "
                                   f"metadata is verified but its full text was not read.")

@@ -104,3 +104,23 @@ def test_report_cli_bad_pack_is_one_line_exit_2(tmp_path, cli):
     assert result.exit_code == 2
     assert "bad.txt:" in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "r.md").exists()
+
+
+def test_similarity_links_are_candidates_never_support(tmp_path):
+    """A similarity link is shown for a human check; only a named (mention) source can back a claim."""
+    from types import SimpleNamespace
+
+    from reports.render import assess_claim
+
+    claim = SimpleNamespace(claim_id="C-001-01", kind="attribution", text="Smith showed it.", quantities=[],
+                            cited_names=["Smith"], paragraph=1, sentence=1)
+    source = SimpleNamespace(kind="doi", identifier="10.9999/x", status="VERIFIED")
+    link = SimpleNamespace(claim_id="C-001-01", source="10.9999/x", source_kind="doi", kind="similarity",
+                           reason="embedding similarity 0.62 ≥ 0.50")
+    assessed = assess_claim(claim, [], [link], {"doi:10.9999/x": source})
+    assert assessed.evidence_class == "none held — UNVERIFIED"
+    assert "similarity alone supports nothing" in assessed.evidence[0]
+    mention = SimpleNamespace(**{**vars(link), "kind": "mention", "reason": "mentions 'Smith'"})
+    assessed = assess_claim(claim, [], [mention], {"doi:10.9999/x": source})
+    assert assessed.evidence_class == "reported by a source"
+    assert assessed.response == "add a citation to doi:10.9999/x"
