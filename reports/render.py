@@ -316,6 +316,11 @@ def section_context(inputs: ReportInputs) -> str:
     rows.append(["report date", inputs.report_date])
     ok_runs = [r for r in inputs.log_records if r.get("status") == "ok"]
     rows.append(["execution log", f"{inputs.log_path} ({len(inputs.log_records)} records, {len(ok_runs)} ok)"])
+    bound = sum(len(cf.bindings) for cf in inputs.claims_files)
+    rows.append(["claims files", "; ".join(f"{Path(cf.path).name} ({len(cf.bindings)} bindings)"
+                                           for cf in inputs.claims_files)
+                 + f" — {bound} printed numbers bound to runs" if inputs.claims_files
+                 else "none given: no printed number is bound to a run"])
     verified = sum(1 for s in inputs.sources if s.status == "VERIFIED")
     lookups = ("offline: no source was looked up in this run (cached records are used where they exist)"
                if inputs.offline else "online: each candidate looked up with httpx (see section 3)")
