@@ -285,9 +285,51 @@ def _ordered(candidates: Sequence[Candidate]) -> list[Candidate]:
     return ordered
 
 
+def select_batch(candidates: Mapping[str, Sequence[Candidate]], params: BudgetParams,
+                 vectors: tuple[Mapping[str, int], np.ndarray] | None = None,
+                 selectors: Sequence[str] = SELECTORS) -> dict[str, dict[str, list[Candidate]]]:
+    """``{selector: {query: packet}}`` for many queries at once (one padded array per selector).
+
+    Each query's candidates must already be in rank order (:func:`_ordered`). ``vectors`` is
+    ``({doc: row}, L2-normalised matrix)`` and is needed only for MMR.
+    """
+    queries = list(candidates)
+    depth = max((len(candidates[q]) for q in queries), default=0)
+    lengths = np.zeros((len(queries), max(depth, 1)), dtype=np.int64)
+    valid = np.zeros_like(lengths, dtype=bool)
+    ranks = np.ones_like(lengths, dtype=np.float64)
+    keys = np.zeros_like(lengths)
+    for i, query in enumerate(queries):
+        row = candidates[query]
+        n = len(row)
+        lengths[i, :n] = [c.length for c in row]
+        valid[i, :n] = True
+        ranks[i, :n] = [c.rank for c in row]
+        keys[i, :n] = tie_order([c.doc for c in row])
+    out: dict[str, dict[str, list[Candidate]]] = {}
+    for selector in selectors:
+        if selector not in SELECTORS:
+            raise ValueError(f"unknown selector {selector!r}; expected one of {SELECTORS}")
+        if selector == "count":
+            picks = batch_count(lengths, valid, params)
+        elif selector == "characters":
+            picks = batch_characters(lengths, valid, params)
+        else:
+            if vectors is None:
+                raise ValueError("MMR needs a vector for every candidate")
+            index, matrix = vectors
+            cube = np.zeros((len(queries), lengths.shape[1], matrix.shape[1]), dtype=np.float32)
+            for i, query in enumerate(queries):
+                rows_of = [index[c.doc] for c in candidates[query]]
+                cube[i, :len(rows_of)] = matrix[rows_of]
+            picks = batch_mmr(lengths, valid, ranks, keys, cube, params)
+        out[selector] = {q: [candidates[q][int(j)] for j in picks[i] if j >= 0] for i, q in enumerate(queries)}
+    return out
+
+
 def select(selector: str, candidates: Sequence[Candidate], params: BudgetParams,
            vectors: Mapping[str, np.ndarray] | None = None) -> list[Candidate]:
-    """The packet of one query, in selection order.
+    """The packet of one query, in selection order (:func:`select_batch` with one row).
 
     ``candidates`` may be given in any order: the declared ``rank`` orders them. ``vectors``
     (MMR only) maps each document reference to its vector, which must already be
@@ -298,20 +340,13 @@ def select(selector: str, candidates: Sequence[Candidate], params: BudgetParams,
     ordered = _ordered(candidates)
     if not ordered:
         return []
-    lengths = np.array([[c.length for c in ordered]], dtype=np.int64)
-    valid = np.ones_like(lengths, dtype=bool)
-    if selector == "count":
-        picks = batch_count(lengths, valid, params)
-    elif selector == "characters":
-        picks = batch_characters(lengths, valid, params)
-    else:
+    indexed = None
+    if selector == "mmr":
         if vectors is None:
             raise ValueError("MMR needs a vector for every candidate")
-        matrix = np.stack([np.asarray(vectors[c.doc], dtype=np.float32) for c in ordered])[None]
-        ranks = np.array([[c.rank for c in ordered]], dtype=np.float64)
-        keys = np.array([tie_order([c.doc for c in ordered])], dtype=np.int64)
-        picks = batch_mmr(lengths, valid, ranks, keys, matrix, params)
-    return [ordered[int(i)] for i in picks[0] if i >= 0]
+        indexed = ({c.doc: i for i, c in enumerate(ordered)},
+                   np.stack([np.asarray(vectors[c.doc], dtype=np.float32) for c in ordered]))
+    return select_batch({"query": ordered}, params, indexed, (selector,))[selector]["query"]
 
 
 class BadVector(ValueError):

@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from engine.budget import (ALLOWANCE, CAPPED, LABELS, NEVER_FITS, SELECTORS, UNIT_CAP, BadVector,
-                           BudgetParams, Candidate, batch_characters, batch_count, batch_mmr, cumulative_costs,
-                           explain, loss_reason, normalise_rows, packet_cost, tie_order)
+from engine.budget import (ALLOWANCE, CAPPED, LABELS, NEVER_FITS, UNIT_CAP, BadVector,
+                           BudgetParams, Candidate, cumulative_costs, explain, loss_reason, normalise_rows,
+                           packet_cost, select_batch)
 from engine.errors import InputError
 from engine.hashing import dump_json
 from engine.manifest import build_manifest, input_hashes
@@ -132,45 +132,6 @@ def _encode(texts: list[str], encoder: Any) -> np.ndarray:
 
 # ----------------------------------------------------------------------------------------------
 # selection and accounting
-
-
-def select_all(queries: list[str], candidates: dict[str, list[Candidate]],
-               vectors: tuple[dict[str, int], np.ndarray] | None,
-               params: BudgetParams, selectors: tuple[str, ...] = SELECTORS) -> dict[str, dict[str, list[Candidate]]]:
-    """``{selector: {query: packet}}`` for all queries at once (batched arrays).
-
-    ``vectors`` is ``({doc: row}, L2-normalised matrix)``; it is needed only for MMR.
-    """
-    depth = max((len(candidates[q]) for q in queries), default=0)
-    rows = len(queries)
-    lengths = np.zeros((rows, max(depth, 1)), dtype=np.int64)
-    valid = np.zeros_like(lengths, dtype=bool)
-    ranks = np.ones_like(lengths, dtype=np.float64)
-    keys = np.zeros_like(lengths)
-    for i, query in enumerate(queries):
-        row = candidates[query]
-        n = len(row)
-        lengths[i, :n] = [c.length for c in row]
-        valid[i, :n] = True
-        ranks[i, :n] = [c.rank for c in row]
-        keys[i, :n] = tie_order([c.doc for c in row])
-    out: dict[str, dict[str, list[Candidate]]] = {}
-    for selector in selectors:
-        if selector == "count":
-            picks = batch_count(lengths, valid, params)
-        elif selector == "characters":
-            picks = batch_characters(lengths, valid, params)
-        else:
-            if vectors is None:
-                raise ValueError("MMR needs vectors")
-            index, matrix = vectors
-            cube = np.zeros((rows, lengths.shape[1], matrix.shape[1]), dtype=np.float32)
-            for i, query in enumerate(queries):
-                rows_of = [index[c.doc] for c in candidates[query]]
-                cube[i, :len(rows_of)] = matrix[rows_of]
-            picks = batch_mmr(lengths, valid, ranks, keys, cube, params)
-        out[selector] = {q: [candidates[q][int(j)] for j in picks[i] if j >= 0] for i, q in enumerate(queries)}
-    return out
 
 
 def summarise(queries: list[str], candidates: dict[str, list[Candidate]],
@@ -339,7 +300,7 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
             docs = sorted(needed)
             matrix = _encode([units[d] for d in docs], encoder)
             index = {doc: row for row, doc in enumerate(docs)}
-        packets = select_all(queries, candidates, (index, matrix), params)
+        packets = select_batch({q: candidates[q] for q in queries}, params, (index, matrix))
         summary = summarise(queries, candidates, packets, positives, params)
         with staged_directory(output) as staging:
             (staging / "selections.tsv").write_text(selections_tsv(queries, packets, params), encoding="utf-8")
