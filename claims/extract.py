@@ -126,7 +126,11 @@ def claim_id(paragraph: int, sentence: int) -> str:
 
 
 def split_paragraphs(text: str, rule: str = "line") -> list[str]:
-    """Paragraphs of chapter prose: ``"line"`` = each non-blank line; ``"block"`` = blank-line blocks."""
+    """Paragraphs of chapter prose: ``"line"`` = each non-blank line; ``"block"`` = blank-line blocks.
+
+    Under ``"block"`` (Markdown snapshots) an ATX heading line (``# Title``) ends the current
+    block and is not a paragraph: a heading states no claim, and paragraph numbers count prose only.
+    """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if rule == "line":
         return [line.strip() for line in lines if line.strip()]
@@ -140,8 +144,6 @@ def split_paragraphs(text: str, rule: str = "line") -> list[str]:
             if current:
                 paragraphs.append(" ".join(current))
                 current = []
-            if stripped:
-                paragraphs.append(stripped)
             continue
         current.append(stripped)
     return paragraphs

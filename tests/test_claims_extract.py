@@ -177,3 +177,12 @@ def test_by_pair_and_latin1_names_are_attributions():
     assert classify("BM25 with k1 = 1.2, as popularised by Robertson and Zaragoza.", [], True)[0] == "attribution"
     # a pair that is not introduced as a source stays unattributed
     assert cited_names("Bread and Butter are sold here.") == ([], False)
+
+
+def test_markdown_headings_are_not_claim_rows(tmp_path):
+    snapshot = tmp_path / "chapter.md"
+    snapshot.write_text("# Chapter 4\n\nFirst paragraph, one sentence.\n## Part two\nSecond block here.\n",
+                        encoding="utf-8")
+    rows = extract_claims(load_pack(snapshot))
+    assert [(r.claim_id, r.text) for r in rows] == [("C-001-01", "First paragraph, one sentence."),
+                                                    ("C-002-01", "Second block here.")]
