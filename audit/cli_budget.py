@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -26,6 +27,12 @@ def run(
     relevance_weight: float = typer.Option(0.7, "--relevance-weight", help="MMR weight of 1/rank."),
     redundancy_weight: float = typer.Option(0.3, "--redundancy-weight", help="MMR weight of redundancy."),
     separator: str = typer.Option(r"\n\n", "--separator", help=r"Text charged between units (escapes \n \t \r \\)."),
+    model: Optional[Path] = typer.Option(None, "--model", help="Without --vectors: your own ONNX model (with --tokenizer)."),
+    tokenizer: Optional[Path] = typer.Option(None, "--tokenizer", help="tokenizer.json for --model."),
+    batch_size: int = typer.Option(16, "--batch-size", help="Without --vectors: texts per onnxruntime call."),
+    max_wordpieces: int = typer.Option(256, "--max-wordpieces", help="Without --vectors: truncation length."),
+    intra_op_threads: int = typer.Option(4, "--intra-op-threads", help="Without --vectors: onnxruntime intra-op threads."),
+    inter_op_threads: int = typer.Option(1, "--inter-op-threads", help="Without --vectors: onnxruntime inter-op threads."),
     log: Path = LogOption,
 ) -> None:
     """Select Count, Characters and MMR packets under a character allowance and account for lost positives."""
@@ -34,8 +41,17 @@ def run(
 
     params = BudgetParams(unit_cap=unit_cap, char_cap=char_cap, separator=unescape_separator(separator),
                           relevance_weight=relevance_weight, redundancy_weight=redundancy_weight)
+    config = dict(model=model, tokenizer=tokenizer, max_wordpieces=max_wordpieces, batch_size=batch_size,
+                  intra_op_threads=intra_op_threads, inter_op_threads=inter_op_threads)
+
+    def encoder_factory():
+        from engine.encoder import EncoderConfig, load_encoder
+
+        return load_encoder(EncoderConfig(**config))
+
     summary = run_budget(corpus=corpus, run=run_file, qrels=qrels, output=output, vectors=vectors,
-                         vector_ids=vector_ids, depth=depth, params=params, log=log_path(log), warn=echo_err)
+                         vector_ids=vector_ids, depth=depth, params=params, log=log_path(log), warn=echo_err,
+                         encoder_factory=encoder_factory)
     for name, values in summary["selectors"].items():
         typer.echo(f"{values['label']}\tmean units {values['mean_units']:.3f}\tmean characters "
                    f"{values['mean_characters']:.1f}\tmax {values['max_characters']}\tpositives selected "

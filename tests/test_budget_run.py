@@ -337,3 +337,14 @@ def test_budget_run_with_the_encoder(cli, data, tmp_path):
     assert "vectors" not in manifest["inputs"]
     (record,) = read_records(log)
     assert record["status"] == "ok"
+
+
+def test_encoder_settings_reach_the_manifest(cli, data, tmp_path):
+    """Without --vectors the encoder's batch and thread settings are options, recorded in the manifest."""
+    out = tmp_path / "enc-settings"
+    result = cli(*args(data, out, tmp_path / "log.jsonl", vectors=False), "--batch-size", "4",
+                 "--intra-op-threads", "2", "--inter-op-threads", "1")
+    assert result.exit_code == 0, result.output
+    encoder = json.loads((out / "manifest.json").read_text())["parameters"]["vectors"]["encoder"]
+    assert (encoder["batch_size"], encoder["intra_op_threads"], encoder["inter_op_threads"]) == (4, 2, 1)
+    assert encoder["max_wordpieces"] == 256
