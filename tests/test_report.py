@@ -110,7 +110,7 @@ def test_similarity_links_are_candidates_never_support(tmp_path):
     """A similarity link is shown for a human check; only a named (mention) source can back a claim."""
     from types import SimpleNamespace
 
-    from reports.render import assess_claim
+    from reports.assess import assess_claim
 
     claim = SimpleNamespace(claim_id="C-001-01", kind="attribution", text="Smith showed it.", quantities=[],
                             cited_names=["Smith"], paragraph=1, sentence=1)

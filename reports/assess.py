@@ -1,0 +1,331 @@
+"""The report's rules: what evidence each claim has, its concern, priority and response;
+which experiments ran; which minimal changes follow. Pure functions of the report's inputs.
+
+Evidence classes (the pack's vocabulary, never blurred) label every piece of evidence:
+``background`` (the chapter's own method, definition or limit statements), ``reported by a
+source`` (a verified source the claim names), ``reproduced locally`` (a logged ok run),
+``hypothesis`` (an interpretation not yet tested; this rule-based report states none of its
+own, so the label appears only where a pack or claims file supplies one) and ``proposed
+experiment`` (UNRUN work). A claim with no evidence of any class says so: "none held — UNVERIFIED".
+
+Priorities: ``high`` — a reproduced number contradicts the chapter, or a binding cannot be
+checked; ``medium`` — a measured result or attribution has no verified evidence; ``low`` —
+everything else. Only a *mention* link (the claim names the source) can back a claim; a
+similarity link is a candidate for a human check and a topical link supports nothing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BACKGROUND = "background"
+REPORTED = "reported by a source"
+REPRODUCED = "reproduced locally"
+HYPOTHESIS = "hypothesis"
+PROPOSED = "proposed experiment"
+NO_EVIDENCE = "none held — UNVERIFIED"
+EVIDENCE_CLASSES = (BACKGROUND, REPORTED, REPRODUCED, HYPOTHESIS, PROPOSED)
+
+UNVERIFIED = "UNVERIFIED"
+UNRUN = "UNRUN"
+
+
+@dataclass
+class Fingerprint:
+    computed: str
+    stated: str | None
+    status: str            # MATCH | MISMATCH | EXCERPT | NO-FINGERPRINT
+
+
+@dataclass
+class ReportInputs:
+    """Everything the renderer reads; assembled by :func:`reports.build.build_report_inputs`."""
+
+    pack: Any
+    pack_path: Path
+    pack_sha256: str
+    claims: list[Any]
+    fingerprint: Fingerprint
+    report_date: str
+    offline: bool
+    log_path: Path
+    log_records: list[dict[str, Any]]
+    verdicts: list[Any] = field(default_factory=list)
+    claims_files: list[Any] = field(default_factory=list)
+    sources: list[Any] = field(default_factory=list)
+    links: list[Any] = field(default_factory=list)
+    similarity_links: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+# Small readers that tolerate the pack's identity being a dataclass or a mapping.
+
+def attribute(obj: Any, name: str, default: Any = None) -> Any:
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def identity_fields(pack: Any) -> dict[str, str]:
+    identity = attribute(pack, "identity", {})
+    fields = ("book", "chapter", "chapter_number", "stable_id", "chapter_url", "research_pack_url",
+              "fingerprint")
+    out = {name: attribute(identity, name) for name in fields}
+    extra = attribute(pack, "identity_extra", {}) or {}
+    out.update({k: v for k, v in dict(extra).items() if k not in out})
+    return {k: str(v) for k, v in out.items() if v not in (None, "")}
+
+
+def date_part(iso: str | None) -> str:
+    return iso[:10] if iso else UNVERIFIED
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, float):
+        text = f"{value:.9f}".rstrip("0").rstrip(".")
+        return text if text not in ("", "-") else "0"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def same_precision(claimed: str, value: Any) -> str:
+    """Format a reproduced number at the claim's printed precision (for a proposed correction)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return format_value(value)
+    digits = claimed.split(".")[1] if "." in claimed else ""
+    decimals = len("".join(ch for ch in digits if ch.isdigit()))
+    text = f"{value:,.{decimals}f}" if "," in claimed else f"{value:.{decimals}f}"
+    if claimed.startswith(".") and text.startswith("0."):
+        text = text[1:]
+    return text
+
+
+def normalise_quote(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+# ---------------------------------------------------------------------------------------------
+# Claim-level evidence.
+
+@dataclass
+class ClaimAssessment:
+    claim: Any
+    evidence: list[str]
+    evidence_class: str
+    concern: str
+    priority: str
+    response: str
+    verdicts: list[Any]
+    links: list[Any]
+
+
+def verdicts_by_claim(claims: list[Any], verdicts: list[Any]) -> tuple[dict[str, list[Any]], list[Any]]:
+    """Attach each verdict to the claim rows whose text contains its quote (else: unplaced)."""
+    placed: dict[str, list[Any]] = defaultdict(list)
+    unplaced = []
+    for verdict in verdicts:
+        quote = normalise_quote(verdict.binding.quote or verdict.binding.claimed)
+        hits = [c for c in claims if quote and quote in normalise_quote(c.text)]
+        for claim in hits:
+            placed[claim.claim_id].append(verdict)
+        if not hits:
+            unplaced.append(verdict)
+    return placed, unplaced
+
+
+def source_label(source: Any) -> str:
+    return f"{source.kind}:{source.identifier}"
+
+
+def link_key(link: Any) -> str:
+    """``kind:identifier`` of the source a claim link points at (as :func:`source_label`)."""
+    return f"{link.source_kind}:{link.source}"
+
+
+def link_text(link: Any, sources: dict[str, Any]) -> str:
+    source = sources.get(link_key(link))
+    state = source.status if source is not None else UNVERIFIED
+    if link.kind == "topical-only":
+        return f"{link_key(link)}: topical only — supports nothing"
+    if link.kind == "similarity":
+        return (f"{link_key(link)} ({link.reason}; source {state}; a candidate for a human check — "
+                "similarity alone supports nothing)")
+    return f"{link_key(link)} ({link.reason}; source {state})"
+
+
+def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any]) -> ClaimAssessment:
+    """Rule-based evidence, concern, priority and response for one claim row."""
+    evidence: list[str] = []
+    for v in verdicts:
+        if v.run_id:
+            evidence.append(f"{REPRODUCED}: run {v.run_id} ({date_part(v.run_ended_at)}) gives "
+                            f"{v.binding.key} = {format_value(v.reproduced) if v.reproduced is not None else '—'}"
+                            f" — {v.status}")
+        else:
+            evidence.append(f"bound to experiment {v.binding.experiment}: {UNRUN} ({v.status})")
+    support = [l for l in links if l.kind == "mention"]  # only a named source can back a claim
+    for link in links:
+        evidence.append(link_text(link, sources))
+    kind = claim.kind
+    statuses = {v.status for v in verdicts}
+    verified_support = [l for l in support if getattr(sources.get(link_key(l)), "status", "") == "VERIFIED"]
+    if "MISMATCH" in statuses:
+        bad = next(v for v in verdicts if v.status == "MISMATCH")
+        concern = (f"the chapter prints {bad.claimed.text}; the logged run gives "
+                   f"{format_value(bad.reproduced)} (difference {bad.difference:+.2e}, tolerance "
+                   f"{bad.claimed.tolerance:.1e})")
+        return ClaimAssessment(claim, evidence, REPRODUCED, concern, "high",
+                               f"correct {bad.claimed.text} to {same_precision(bad.claimed.text, bad.reproduced)}",
+                               verdicts, links)
+    if statuses & {"CHANGED", "MISSING KEY"}:
+        bad = next(v for v in verdicts if v.status in ("CHANGED", "MISSING KEY"))
+        return ClaimAssessment(claim, evidence, NO_EVIDENCE, f"binding cannot be checked: {bad.note}", "high",
+                               "repair the binding or re-run the experiment", verdicts, links)
+    if "NO RUN" in statuses:
+        return ClaimAssessment(claim, evidence, PROPOSED,
+                               f"bound experiment not run: {UNRUN}; the number is {UNVERIFIED}", "medium",
+                               "run the bound experiment (chapter-audit verify --rerun)", verdicts, links)
+    if verdicts:
+        return ClaimAssessment(claim, evidence, REPRODUCED,
+                               "none: every bound number reproduced within its printed precision", "low",
+                               "keep", verdicts, links)
+    if not evidence:
+        evidence.append("none recorded")
+    if kind == "measured result":
+        return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                               f"measured result with no logged run or verified source: {UNVERIFIED}", "medium",
+                               "bind it to a reproducible run, or cite the source that reports it", verdicts, links)
+    if kind == "attribution":
+        if verified_support:
+            names = ", ".join(sorted({link_key(l) for l in verified_support}))
+            return ClaimAssessment(claim, evidence, REPORTED,
+                                   "source metadata verified; its full text was not read, so what it says "
+                                   f"about this claim is {UNVERIFIED}", "medium", f"add a citation to {names}",
+                                   verdicts, links)
+        named = ", ".join(getattr(claim, "cited_names", []) or []) or "a source"
+        return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                               f"attributes to {named}; no verified source record: {UNVERIFIED}", "medium",
+                               "verify and cite the primary source", verdicts, links)
+    if kind == "scope or limitation":
+        return ClaimAssessment(claim, evidence, BACKGROUND, "none: states a limit of the chapter's evidence",
+                               "low", "keep", verdicts, links)
+    if kind == "recommendation":
+        return ClaimAssessment(claim, evidence, BACKGROUND, "recommendation without stated evidence", "low",
+                               "keep; support it if a reader could dispute it", verdicts, links)
+    if getattr(claim, "quantities", None):
+        return ClaimAssessment(claim, evidence, BACKGROUND,
+                               "states a parameter or count; not checked against an implementation", "low",
+                               "keep; bind it if the chapter's code is available", verdicts, links)
+    return ClaimAssessment(claim, evidence, BACKGROUND, "none", "low", "keep", verdicts, links)
+
+
+# ---------------------------------------------------------------------------------------------
+# Experiments: one per claims-file experiment, plus one per unresolved gap of the pack.
+
+@dataclass
+class ExperimentRow:
+    name: str
+    tests: str
+    method: str
+    success: str
+    failure: str
+    status: str
+
+
+def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
+    from claims.verify import find_run
+
+    rows = []
+    by_experiment: dict[str, list[Any]] = defaultdict(list)
+    for verdict in inputs.verdicts:
+        by_experiment[verdict.binding.experiment].append(verdict)
+    seen = set()
+    for claims_file in inputs.claims_files:
+        for exp_id, experiment in sorted(claims_file.experiments.items()):
+            if exp_id in seen:
+                continue
+            seen.add(exp_id)
+            record = find_run(inputs.log_records, experiment)
+            verdicts = by_experiment.get(exp_id, [])
+            matched = sum(v.status == "MATCH" for v in verdicts)
+            if record is None:
+                status = f"{UNRUN}: the log holds no ok run of '{experiment.command}' with these parameters"
+            else:
+                results = "; ".join(f"{v.binding.key} = {format_value(v.reproduced)} ({v.status})"
+                                    for v in verdicts if v.run_id == record["run_id"])
+                status = (f"ran: run {record['run_id']}, {record.get('ended_at', UNVERIFIED)}, status ok; "
+                          f"{matched} of {len(verdicts)} bound numbers match"
+                          + (f"; results: {results}" if results else ""))
+            method = f"chapter-audit {experiment.command}"
+            if experiment.match:
+                method += " with " + ", ".join(f"{k}={v}" for k, v in sorted(experiment.match.items()))
+            rows.append(ExperimentRow(
+                name=f"{PROPOSED}: {exp_id}" if record is None else exp_id,
+                tests=experiment.description or f"the numbers bound to {exp_id}",
+                method=method,
+                success=experiment.success or "every bound number matches within its printed precision",
+                failure=experiment.failure or "any bound number differs beyond its printed precision",
+                status=status))
+    for index, gap in enumerate(attribute(inputs.pack, "unresolved_gaps", []) or [], start=1):
+        rows.append(ExperimentRow(
+            name=f"{PROPOSED}: gap {index}",
+            tests=str(gap),
+            method="not yet specified: design a run that measures it and bind its numbers in a claims file",
+            success="a logged ok run whose bound numbers answer the gap",
+            failure="no run can be specified from the available data",
+            status=f"{UNRUN}: no experiment has been specified or run"))
+    return rows
+
+
+@dataclass
+class Proposal:
+    proposal_id: str
+    claim_id: str
+    change: str
+    rationale: str
+    tradeoff: str
+    recommendation: str
+    reason: str
+
+
+def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[Proposal]:
+    out: list[Proposal] = []
+
+    def add(claim_id: str, change: str, rationale: str, tradeoff: str, recommendation: str, reason: str) -> None:
+        out.append(Proposal(f"P-{len(out) + 1}", claim_id, change, rationale, tradeoff, recommendation, reason))
+
+    for a in assessments:
+        cid = a.claim.claim_id
+        mismatches = [v for v in a.verdicts if v.status == "MISMATCH"]
+        if mismatches:
+            v = mismatches[0]
+            new = same_precision(v.claimed.text, v.reproduced)
+            add(cid, f"correction: replace \"{v.claimed.text}\" with \"{new}\" in: {a.claim.text}",
+                f"run {v.run_id} logs {v.binding.key} = {format_value(v.reproduced)}",
+                "none beyond the edit; if the printed value came from another run, name that run instead",
+                "accept", "the logged run contradicts the printed value beyond its precision")
+        elif a.evidence_class == REPORTED and a.response.startswith("add a citation"):
+            add(cid, f"citation: {a.response[len('add a '):]} for: {a.claim.text}",
+                "the claim names this source and its metadata is verified",
+                "the source's full text was not read: check the cited passage before publishing", "revise",
+                "metadata verified, content not read")
+        elif a.claim.kind == "attribution" and a.priority == "medium":
+            add(cid, f"citation needed: {a.claim.text}", a.concern,
+                "an unverified citation could be wrong; verify before adding", "defer",
+                "no verified source record yet")
+        elif a.claim.kind == "measured result" and a.priority == "medium":
+            add(cid, f"evidence: bind or cite the measured result: {a.claim.text}", a.concern,
+                "binding needs the run's result key; citing needs a verified source", "defer",
+                "no logged run or verified source holds this number")
+    for row in experiment_rows(inputs):
+        if row.status.startswith(UNRUN):
+            add("—", f"experiment: {row.tests}", f"{PROPOSED}; {row.status}",
+                "costs a run; the chapter stays as it is until results exist", "defer",
+                "proposed experiments are not results")
+    return out
