@@ -4,8 +4,6 @@ library (audit.fingerprint, claims.extract, claims.consistency)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -13,6 +11,7 @@ import typer
 
 from audit.cli_common import cli_errors
 from engine.errors import InputError, RefusalError
+from engine.outdir import write_file_atomically
 
 
 def write_output(path: Path, text: str, force: bool) -> None:
@@ -22,15 +21,7 @@ def write_output(path: Path, text: str, force: bool) -> None:
         raise RefusalError(f"{path}: output file exists; refusing to overwrite it (use --force)")
     if path.exists() and path.is_dir():
         raise RefusalError(f"{path}: output path is a directory")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    write_file_atomically(path, text)
 
 
 def register(app: typer.Typer) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 
 from engine.errors import InputError
 from engine.hashing import sha256_file
+from engine.outdir import write_files_atomically
 
 MAX_POSITIONS = 512
 POOLING = "mean over attention mask"
@@ -326,28 +327,6 @@ def _check_outputs(paths: tuple[Path, Path, Path], run_id: str) -> None:
                            f"{previous}); refusing to overwrite it (choose another --output)")
 
 
-def _write_atomically(contents: dict[Path, bytes]) -> None:
-    import os
-    import tempfile
-
-    staged: list[tuple[str, Path]] = []
-    try:
-        for path, data in contents.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            staged.append((tmp, path))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-        for tmp, path in staged:  # the manifest is last in `contents`: it marks a complete output
-            os.replace(tmp, path)
-    finally:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-
-
 def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                ids_output: str | Path | None = None, id_field: str | None = None,
                config: EncoderConfig | None = None, log: str | Path | None = None,
@@ -393,7 +372,7 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
             "ids": {"path": str(ids_path), "sha256": sha256_bytes(id_bytes), "count": len(ids)},
         }
         manifest_bytes = dump_json(manifest).encode("utf-8")
-        _write_atomically({vectors_path: vector_bytes, ids_path: id_bytes, manifest_path: manifest_bytes})
+        write_files_atomically({vectors_path: vector_bytes, ids_path: id_bytes, manifest_path: manifest_bytes})
         for path, data in ((vectors_path, vector_bytes), (ids_path, id_bytes), (manifest_path, manifest_bytes)):
             rec.outputs[str(path)] = sha256_bytes(data)
         rec.results = {"vectors": str(vectors_path.resolve()), "ids": str(ids_path.resolve()),

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +34,7 @@ import numpy as np
 from engine.errors import RefusalError
 from engine.hashing import sha256_bytes
 from engine.model_files import EXPECTED_CONFIG, ModelFiles, read_safetensors
+from engine.outdir import write_file_atomically
 
 OPSET = 17
 IR_VERSION = 8
@@ -205,21 +205,6 @@ def build_bytes(files: ModelFiles) -> bytes:
     return model.SerializeToString(deterministic=True)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def ensure_onnx(files: ModelFiles, directory: str | Path | None = None,
                 expected_sha256: str | None = None) -> tuple[Path | None, bytes]:
     """Path and verified bytes of the cached graph, building (and caching) it when needed.
@@ -241,7 +226,7 @@ def ensure_onnx(files: ModelFiles, directory: str | Path | None = None,
         raise RefusalError(f"built ONNX graph has sha256 {actual}, expected the pinned {expected} "
                            f"(onnx/protobuf version change or graph edit?); not using it")
     try:
-        _atomic_write(path, data)
+        write_file_atomically(path, data)
     except OSError as exc:  # an unwritable cache costs a rebuild next time, nothing else
         print(f"warning: cannot cache the ONNX graph in {path.parent} ({exc.strerror}); using it from memory",
               file=sys.stderr)

@@ -10,6 +10,7 @@ is a refusal: nothing a user wrote is overwritten silently.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from contextlib import contextmanager
@@ -65,3 +66,34 @@ def publish(staging: Path, target: str | Path) -> None:
         shutil.rmtree(backup, ignore_errors=True)
     else:
         staging.rename(target)
+
+
+def write_files_atomically(contents: dict[Path, bytes | str]) -> None:
+    """Write several files whole: each to a temp file beside it (fsynced, mode 0644), then all
+    renamed into place in the given order; on any failure no temp file is left behind.
+
+    Put the file that marks a complete output (a manifest) last. Text is written as UTF-8
+    exactly as given (no newline translation).
+    """
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in contents.items():
+            path = Path(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            staged.append((temporary, path))
+            with os.fdopen(handle, "wb") as out:
+                out.write(data.encode("utf-8") if isinstance(data, str) else data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(temporary, 0o644)
+        for temporary, path in staged:
+            os.replace(temporary, path)
+    finally:
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+
+
+def write_file_atomically(path: str | Path, data: bytes | str) -> None:
+    """One file, whole or not at all (:func:`write_files_atomically`)."""
+    write_files_atomically({Path(path): data})

@@ -8,8 +8,6 @@ is written, and an existing report file is never overwritten silently.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -17,6 +15,7 @@ from typing import Any
 
 from engine.errors import InputError, RefusalError
 from engine.hashing import sha256_file
+from engine.outdir import write_file_atomically
 from engine.runlog import read_records
 from reports.render import Fingerprint, ReportInputs, render_report
 from reports.validate import validation_problems
@@ -87,13 +86,5 @@ def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path
     problems = validation_problems(markdown)
     if problems:  # a renderer defect, never the user's: fail loudly, write nothing
         raise RuntimeError("rendered report failed its structure check: " + "; ".join(problems))
-    options.output.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{options.output.name}.", dir=options.output.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(markdown)
-        os.replace(temp, options.output)
-    finally:
-        if os.path.exists(temp):
-            os.unlink(temp)
+    write_file_atomically(options.output, markdown)
     return options.output, inputs

@@ -13,12 +13,11 @@ treated as a miss (and overwritten by the next write), never as evidence about t
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from engine.errors import InputError
 from engine.hashing import dump_json, sha256_bytes
+from engine.outdir import write_file_atomically
 from sources.records import SourceRecord
 
 DEFAULT_CACHE_DIR = Path(".chapter-audit/sources")
@@ -51,17 +50,5 @@ class SourceCache:
         path = self.path(record.kind, record.identifier)
         data = record.to_dict()
         data["from_cache"] = False
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(dump_json(data))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
+        write_file_atomically(path, dump_json(data))
         return path

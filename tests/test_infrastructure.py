@@ -87,3 +87,20 @@ def test_user_directory_without_manifest_is_refused(tmp_path):
     (target / "notes.txt").write_text("my notes")
     with pytest.raises(RefusalError, match="holds no manifest.json"):
         check_target(target, "manifest.json", "r1")
+
+
+def test_atomic_writes_leave_nothing_behind_on_failure(tmp_path):
+    from engine.outdir import write_file_atomically, write_files_atomically
+
+    target = tmp_path / "report.md"
+    write_file_atomically(target, "first\r\nline é")
+    assert target.read_bytes() == "first\r\nline é".encode("utf-8")  # no newline translation
+    assert oct(target.stat().st_mode & 0o777) == "0o644"
+
+    class Unwritable:  # a payload that fails half-way through a two-file write
+        pass
+
+    with pytest.raises(TypeError):
+        write_files_atomically({tmp_path / "a.npy": b"vectors", tmp_path / "m.json": Unwritable()})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]  # no temp file, no partial a.npy
+    assert target.read_bytes() == "first\r\nline é".encode("utf-8")  # the earlier file is intact
