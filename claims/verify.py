@@ -120,9 +120,14 @@ def _load_result(record: dict[str, Any], name: str) -> tuple[Any, str, str]:
     return json.loads(file.read_text(encoding="utf-8")), path, ""
 
 
-def verify_bindings(claims: ClaimsFile, log_path: str | Path) -> list[Verdict]:
-    """One verdict per binding, in file order, from the log alone."""
-    records = read_records(log_path)
+def verify_bindings(claims: ClaimsFile, log_path: str | Path,
+                    records: list[dict[str, Any]] | None = None) -> list[Verdict]:
+    """One verdict per binding, in file order, from the log alone.
+
+    ``records`` lets a caller that has already read ``log_path`` pass its records in.
+    """
+    if records is None:
+        records = read_records(log_path)
     verdicts = []
     cache: dict[tuple[str, str], tuple[Any, str, str]] = {}
     for binding in claims.bindings:

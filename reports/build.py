@@ -59,7 +59,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     claims = extract_claims(pack)
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
-    verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log)]
+    verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
     sources = lookup_sources(pack.candidate_sources, offline=options.offline, cache_dir=options.sources_cache,
                              endpoints=endpoints)
     encoder = None
