@@ -4,8 +4,8 @@
 2. ``r03 prepare`` then ``r03 evaluate`` on the bundled R03 mini benchmark (A21, B18);
 3. ``report`` on the bundled example pack, binding its numbers to those logged runs.
 
-Every step is the same library call the CLI command makes, so each run is logged in the demo's
-own execution log (``WORKDIR/log.jsonl``) and the report reads only that log.
+Every step is the registered experiment the CLI command runs (:mod:`engine.experiments`), so each
+run is logged in the demo's own execution log (``WORKDIR/log.jsonl``) and the report reads only that log.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.errors import RefusalError
-from engine.fixtures_path import fixtures_dir
+from engine.runs.errors import RefusalError
+from engine.runs.fixtures_path import fixtures_dir
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 EXAMPLE_PACK = EXAMPLES / "sandbox-chapter-pack.txt"
@@ -42,8 +42,7 @@ class DemoResult:
 
 def run_demo(workdir: str | Path, report_date: str | None = None) -> DemoResult:
     """Run the three steps into a new ``workdir`` (refused if it exists and is not empty)."""
-    from engine import r03
-    from engine.sandbox import SandboxInputs, SandboxParameters, run_sandbox
+    from engine.experiments import run_experiment
     from reports.build import ReportOptions, parse_report_date, write_report
 
     workdir = Path(workdir)
@@ -55,16 +54,16 @@ def run_demo(workdir: str | Path, report_date: str | None = None) -> DemoResult:
     l03 = fixtures_dir() / "l03"
     mini = fixtures_dir() / "r03_mini"
     result = DemoResult(workdir=workdir, report=workdir / "report.md", log=log)
-    sandbox = run_sandbox(
-        SandboxInputs(corpus=l03 / "corpus.jsonl", topics=l03 / "topics.jsonl", qrels=l03 / "qrels.txt",
-                      supplied_run=l03 / "supplied_run.tsv", supplied_metadata=l03 / "supplied_run_metadata.json"),
-        workdir / "sandbox", SandboxParameters(k=3, candidate_depth=5, hybrid_alpha=0.55, rerank_weight=0.25),
-        log=log)
-    result.run_ids["sandbox run"] = sandbox["run_id"]
-    prepared = r03.prepare(mini, workdir / "r03-freeze", log=log)
-    result.run_ids["r03 prepare"] = prepared["run_id"]
-    evaluated = r03.evaluate(mini, workdir / "r03-freeze", workdir / "r03-results", log=log)
-    result.run_ids["r03 evaluate"] = evaluated["run_id"]
+    steps = {
+        "sandbox run": dict(corpus=l03 / "corpus.jsonl", topics=l03 / "topics.jsonl", qrels=l03 / "qrels.txt",
+                            dense_run=l03 / "supplied_run.tsv", dense_metadata=l03 / "supplied_run_metadata.json",
+                            output=workdir / "sandbox", k=3, candidate_depth=5, hybrid_alpha=0.55,
+                            rerank_weight=0.25),
+        "r03 prepare": dict(benchmark=mini, freeze=workdir / "r03-freeze"),
+        "r03 evaluate": dict(benchmark=mini, freeze=workdir / "r03-freeze", output=workdir / "r03-results"),
+    }
+    for command, values in steps.items():
+        result.run_ids[command] = run_experiment(command, values, log=log)["run_id"]
     _, inputs = write_report(ReportOptions(
         pack=EXAMPLE_PACK, output=result.report, log=log, claims_files=(EXAMPLE_CLAIMS,),
         sources_cache=workdir / "sources", offline=True, report_date=report_date))

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from audit.pack import PACK_SUFFIXES, Pack, load_pack
-from engine.errors import InputError
+from engine.runs.errors import InputError
 
 MATCH = "MATCH"
 MISMATCH = "MISMATCH"

@@ -22,7 +22,7 @@ required_output   ``required output``, ``output``
 A section whose title matches none of them is kept verbatim in ``unknown_sections``; nothing
 is dropped. Two sections of the same kind, a header without a number or title, a chapter
 text section with no prose, a missing chapter text section, or a stated fingerprint that is
-not 64 hex digits is an :class:`engine.errors.InputError` naming the file and line.
+not 64 hex digits is an :class:`engine.runs.errors.InputError` naming the file and line.
 
 A file with no ``== … ==`` header at all is a plain chapter *snapshot* (Markdown or text):
 its whole text is the chapter prose, except that a leading YAML front matter block
@@ -37,8 +37,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.errors import InputError
-from engine.hashing import sha256_bytes
+from engine.runs.errors import InputError
+from engine.runs.hashing import sha256_bytes
 
 HEADER = re.compile(r"^==(?P<body>.*)==\s*$")
 NUMBERED = re.compile(r"^\s*(?P<number>\d+)\s*[.)]?\s+(?P<title>\S.*?)\s*$")

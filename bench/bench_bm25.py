@@ -1,4 +1,4 @@
-"""Benchmark: our BM25 (engine.bm25) against bm25s on the same tokens, same run.
+"""Benchmark: our BM25 (engine.retrieval.bm25) against bm25s on the same tokens, same run.
 
     python bench/bench_bm25.py [--docs 100000] [--queries 1000] [--seed 13] [--k 10]
 
@@ -25,8 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DISABLE_TQDM", "1")
 
-from engine.bm25 import BM25  # noqa: E402
-from engine.index import build_index  # noqa: E402
+from engine.retrieval.bm25 import BM25  # noqa: E402
+from engine.retrieval.index import build_index  # noqa: E402
 
 K1, B = 1.2, 0.75
 
@@ -105,7 +105,7 @@ def main() -> None:
 
     qps_ours, qps_peer = args.queries / time_ours, args.queries / time_peer
     print(f"{'engine':<28} {'build s':>8} {'queries/s':>10}")
-    print(f"{'ours (engine.bm25)':<28} {build_ours:>8.2f} {qps_ours:>10.1f}")
+    print(f"{'ours (engine.retrieval.bm25)':<28} {build_ours:>8.2f} {qps_ours:>10.1f}")
     print(f"{'bm25s ' + bm25s.__version__ + ' numpy':<28} {build_peer:>8.2f} {qps_peer:>10.1f}")
     if not args.no_numba:
         try:

@@ -4,9 +4,9 @@ Default workload: 10,000 queries x depth 100 candidates, 384-d L2-normalised flo
 vectors (seeded standard normal), unit lengths uniform on [50, 1,500] codepoints, unit cap 3,
 allowance 1,200, separator 2. The goal is all 10,000 MMR selections in under one second.
 
-Timed: the batched selector calls of engine.budget on arrays already in memory (lengths
-(Q, D), vectors (Q, D, dim)) -- the form engine.budget_run builds before selecting. Data
-generation is not timed. Also reported: the per-query path (engine.budget.select, one query
+Timed: the batched selector calls of engine.budget.selection on arrays already in memory (lengths
+(Q, D), vectors (Q, D, dim)) -- the form engine.budget.run builds before selecting. Data
+generation is not timed. Also reported: the per-query path (engine.budget.selection.select, one query
 at a time) on a subset, as a ratio, and an agreement check between the two.
 
     python bench/bench_budget.py [--queries 10000] [--depth 100] [--dim 384] [--repeats 3]
@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from engine.budget import BudgetParams, Candidate, batch_characters, batch_count, batch_mmr, select
+from engine.budget.selection import BudgetParams, Candidate, batch_characters, batch_count, batch_mmr, select
 
 
 def make_data(queries: int, depth: int, dim: int, seed: int):

@@ -4,7 +4,7 @@
 
 Texts: ``--n`` generated texts (seeded) of mixed length: 40 % short (3-15 words), 40 % medium
 (20-80 words), 20 % long (150-350 words, most beyond 256 wordpieces and so truncated).
-Ours: :func:`engine.encoder.load_encoder` at each intra/inter thread setting (length-sorted
+Ours: :func:`engine.encoder.encode.load_encoder` at each intra/inter thread setting (length-sorted
 batching, ORT graph optimisation ALL, sequential execution), plus one run in input order
 (batches of ``--batch-size`` consecutive texts) to show what length sorting buys.
 Peer (when importable): sentence-transformers loading the model from the local package
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from engine.encoder import EncoderConfig, load_encoder  # noqa: E402
+from engine.encoder.encode import EncoderConfig, load_encoder  # noqa: E402
 
 WORDS = """retrieval evaluation corpus query document relevance judgment ranking score baseline
 dense sparse lexical semantic vector embedding encoder transformer attention layer token wordpiece
@@ -83,7 +83,7 @@ def peer_model():
         return None
     from sentence_transformers import SentenceTransformer
 
-    from engine.model_files import locate_model_files
+    from engine.encoder.model_files import locate_model_files
 
     model = SentenceTransformer(str(locate_model_files().directory), device="cpu")
     model.max_seq_length = 256

@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from engine.bootstrap import paired_bootstrap
-from engine.oracle import oracle_select
-from engine.r03 import CONTRASTS
+from engine.r03.bootstrap import paired_bootstrap
+from engine.r03.oracle import oracle_select
+from engine.r03.pipeline import CONTRASTS
 
 
 def best_time(func, repeats: int) -> float:

@@ -62,7 +62,7 @@ def main() -> None:
         if args.no_embeddings:
             return
         seconds, inputs = timed_report(pack, Path(tmp) / "embed.md", similarity=True)
-        from engine.encoder import EncoderConfig, load_encoder
+        from engine.encoder.encode import EncoderConfig, load_encoder
 
         distinct = sorted({c.text for c in inputs.claims})
         encoder = load_encoder(EncoderConfig())

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.errors import InputError
+from engine.runs.errors import InputError
 
 NUMBER = re.compile(r"^[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?%?$")
 FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")

@@ -57,9 +57,9 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from engine.errors import InputError
-from engine.hashing import dump_json
-from engine.jsonl import read_text_file
+from engine.runs.errors import InputError
+from engine.runs.hashing import dump_json
+from engine.runs.jsonl import read_text_file
 
 EPS = 1e-9
 SUBSET_NAMES = ("all", "final", "development")

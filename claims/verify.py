@@ -7,8 +7,9 @@ file's sha256 is still the one the run logged (otherwise ``CHANGED``); and reads
 key. Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
 ``CHANGED`` (result file altered or removed since the run).
 
-``--rerun`` runs each experiment's declared command(s) first, through the same CLI function a
-user would call, so the rerun is logged like any other run; the verdicts still come from the log.
+``--rerun`` runs each experiment's declared step(s) first through the experiment registry
+(:mod:`engine.experiments`, the same entry points the command line calls), so the rerun is
+logged like any other run; the verdicts still come from the log.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from claims.bindings import Binding, ClaimedValue, ClaimsFile, Experiment, parse_claimed
-from engine.hashing import sha256_file
-from engine.runlog import read_records
+from engine.runs.hashing import sha256_file
+from engine.runs.runlog import read_records
 
 VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "CHANGED")
 
@@ -189,42 +190,45 @@ def fill_placeholders(argv: tuple[str, ...], values: dict[str, str]) -> list[str
     return out
 
 
-def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | Path) -> list[tuple[str, int]]:
-    """Run each experiment's declared commands through the CLI; returns (experiment, exit code).
+@dataclass(frozen=True)
+class RerunOutcome:
+    """What re-running one experiment of a claims file did: exit code 0 ok, -1 none declared."""
 
-    Placeholders: ``{fixtures}`` (bundled engine fixtures), ``{workdir}`` (a fresh directory per
-    experiment under ``workdir``), ``{log}`` (the log path). Each command logs itself.
+    experiment: str
+    code: int
+    message: str = ""
+
+
+def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | Path) -> list[RerunOutcome]:
+    """Run each bound experiment's declared steps through the experiment registry.
+
+    Each step is an argument list naming a registered experiment (``["sandbox", "run", ...]``);
+    its options are parsed by the experiment's schema (:mod:`engine.experiments`), never by the
+    command line, and the run logs itself in ``log_path``. Placeholders: ``{fixtures}`` (bundled
+    engine fixtures), ``{workdir}`` (a fresh directory per experiment under ``workdir``),
+    ``{log}`` (the log path). A step that fails stops its experiment's remaining steps.
     """
-    import click
-    from typer.main import get_command
+    from engine.experiments import exit_code, parse_arguments, run_experiment, split_command
+    from engine.runs.fixtures_path import fixtures_dir
+    from engine.runs.runlog import utc_now
 
-    from audit.cli import app
-    from engine.fixtures_path import fixtures_dir
-    from engine.runlog import utc_now
-
-    command = get_command(app)
     stamp = utc_now().replace(":", "").replace("-", "")
     outcomes = []
     used = {b.experiment for b in claims.bindings}
     for exp_id in sorted(used):
         experiment = claims.experiments[exp_id]
         if not experiment.rerun:
-            outcomes.append((exp_id, -1))
+            outcomes.append(RerunOutcome(exp_id, -1))
             continue
         target = Path(workdir) / exp_id / stamp
         values = {"fixtures": str(fixtures_dir()), "workdir": str(target), "log": str(log_path)}
-        code = 0
+        outcome = RerunOutcome(exp_id, 0)
         for step in experiment.rerun:
-            argv = fill_placeholders(step, values) + ["--log", str(log_path)]
             try:
-                command.main(args=argv, prog_name="chapter-audit", standalone_mode=False)
-            except click.exceptions.Exit as exc:
-                code = exc.exit_code
-            except SystemExit as exc:
-                code = int(exc.code or 0)
-            except click.ClickException as exc:
-                code = exc.exit_code
-            if code:
+                registered, args = split_command(fill_placeholders(step, values))
+                run_experiment(registered.command, parse_arguments(registered, args), log=log_path)
+            except Exception as exc:  # every failure is reported with its exit code, none hidden
+                outcome = RerunOutcome(exp_id, exit_code(exc), " ".join(str(exc).split()) or type(exc).__name__)
                 break
-        outcomes.append((exp_id, code))
+        outcomes.append(outcome)
     return outcomes

@@ -13,10 +13,10 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from engine.errors import InputError, RefusalError
-from engine.hashing import sha256_file
-from engine.outdir import write_file_atomically
-from engine.runlog import read_records
+from engine.runs.errors import InputError, RefusalError
+from engine.runs.hashing import sha256_file
+from engine.runs.outdir import write_file_atomically
+from engine.runs.runlog import read_records
 from reports.render import Fingerprint, ReportInputs, render_report
 from reports.validate import validation_problems
 
@@ -64,7 +64,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
                              endpoints=endpoints)
     encoder = None
     if options.similarity_links:
-        from engine.encoder import EncoderConfig, load_encoder
+        from engine.encoder.encode import EncoderConfig, load_encoder
 
         encoder = load_encoder(EncoderConfig())
     links = link_claims(claims, sources, encoder=encoder)

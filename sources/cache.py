@@ -2,7 +2,7 @@
 
 File name: ``sha256("kind:identifier").json`` inside the cache directory (default
 ``.chapter-audit/sources/``), written atomically (temporary file in the same directory, fsync,
-``os.replace``) in the canonical on-disk JSON form (:func:`engine.hashing.dump_json`).
+``os.replace``) in the canonical on-disk JSON form (:func:`engine.runs.hashing.dump_json`).
 
 Reuse policy (applied by :func:`sources.lookup.lookup_sources`): a cached VERIFIED record is
 reused with its original ``accessed_at`` unless ``--refresh``; a cached UNVERIFIED record is not
@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.errors import InputError
-from engine.hashing import dump_json, sha256_bytes
-from engine.outdir import write_file_atomically
+from engine.runs.errors import InputError
+from engine.runs.hashing import dump_json, sha256_bytes
+from engine.runs.outdir import write_file_atomically
 from sources.records import SourceRecord
 
 DEFAULT_CACHE_DIR = Path(".chapter-audit/sources")

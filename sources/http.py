@@ -36,7 +36,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from engine.runlog import utc_now
+from engine.runs.runlog import utc_now
 
 LOOPBACK_HOSTS = {"127.0.0.1", "::1", "localhost"}
 MiB = 1 << 20

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
-from engine.errors import InputError
+from engine.runs.errors import InputError
 
 DOI_RE = re.compile(r"^(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 PUBLISHER_DOI_RE = re.compile(r"/doi/(?:abs/|full/|pdf/|epdf/|fullHtml/|book/)?(10\.\d{4,9}/.+)$",

@@ -223,6 +223,6 @@ def _similarities(claim_texts: list[str], source_texts: list[str],
 
 def load_default_encoder() -> Any:
     """The project's encoder (imported lazily: onnxruntime is only needed for similarity links)."""
-    from engine.encoder import EncoderConfig, load_encoder
+    from engine.encoder.encode import EncoderConfig, load_encoder
 
     return load_encoder(EncoderConfig())

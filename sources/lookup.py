@@ -161,6 +161,6 @@ def render_table(records: Iterable[SourceRecord]) -> str:
 
 
 def render_json(records: Iterable[SourceRecord]) -> str:
-    from engine.hashing import dump_json
+    from engine.runs.hashing import dump_json
 
     return dump_json([r.to_dict() for r in records])

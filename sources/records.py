@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.errors import InputError
+from engine.runs.errors import InputError
 
 KINDS = ("doi", "arxiv", "github", "url")
 VERIFIED = "VERIFIED"

@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from engine.bm25 import BM25, idf, term_weight
-from engine.index import build_index
+from engine.retrieval.bm25 import BM25, idf, term_weight
+from engine.retrieval.index import build_index
 
 
 def test_w03_idf_values():

@@ -8,12 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from engine.budget import (ALLOWANCE, NEVER_FITS, UNIT_CAP, BudgetParams, Candidate, batch_mmr,
+from engine.budget.selection import (ALLOWANCE, NEVER_FITS, UNIT_CAP, BudgetParams, Candidate, batch_mmr,
                            cumulative_costs, explain, fits, loss_reason, mmr_marginals, normalise_rows,
                            packet_cost, select)
-from engine.budget_run import read_vector_ids, unescape_separator
-from engine.errors import InputError
-from engine.units import read_units, unit_text
+from engine.budget.run import read_vector_ids, unescape_separator
+from engine.runs.errors import InputError
+from engine.budget.units import read_units, unit_text
 
 P = BudgetParams()
 

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.budget import BudgetParams, Candidate, fits, packet_cost, select
+from engine.budget.selection import BudgetParams, Candidate, fits, packet_cost, select
 
 DOC_IDS = st.text(alphabet="abcxyz019", min_size=1, max_size=4)
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.budget import BudgetParams
-from engine.budget_run import run_budget
-from engine.runlog import read_records
+from engine.budget.selection import BudgetParams
+from engine.budget.run import run_budget
+from engine.runs.runlog import read_records
 
 DATA = Path(__file__).resolve().parent / "data" / "budget"
 
@@ -308,13 +308,13 @@ def test_library_call_matches_cli_summary(data, tmp_path):
 
 def _encoder_available() -> bool:
     try:
-        from engine.encoder import EncoderConfig, load_encoder  # noqa: F401
+        from engine.encoder.encode import EncoderConfig, load_encoder  # noqa: F401
     except ImportError:
         return False
     return True
 
 
-@pytest.mark.skipif(not _encoder_available(), reason="engine/encoder.py not importable yet")
+@pytest.mark.skipif(not _encoder_available(), reason="engine/encoder/encode.py not importable yet")
 def test_budget_run_with_the_encoder(cli, data, tmp_path):
     out, log = tmp_path / "enc", tmp_path / "log.jsonl"
     result = cli(*args(data, out, log, vectors=False))

@@ -11,7 +11,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from audit.pack import load_pack
-from claims.extract import extract_claims, format_claims, split_sentences
+from claims.extract import extract_claims, split_sentences
+from reports.claims_table import format_claims
 from claims.quantities import find_quantities
 from reports.escape import escape_cell
 

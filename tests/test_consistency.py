@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from claims.consistency import check_results_page, parse_counts, read_tables
-from engine.errors import InputError
+from engine.runs.errors import InputError
 
 from support import seed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.coverage import greedy_select, normalised_scores, objective, pair_cosines
+from engine.r03.coverage import greedy_select, normalised_scores, objective, pair_cosines
 
 
 def test_normaliser_divides_by_pool_maximum_and_keeps_all_zero_facet_zero():

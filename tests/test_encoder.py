@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import model_files
-from engine.encoder import EncoderConfig, load_encoder
-from engine.errors import InputError
+from engine.encoder import model_files
+from engine.encoder.encode import EncoderConfig, load_encoder
+from engine.runs.errors import InputError
 
 REPO = Path(__file__).resolve().parents[1]
 TOLERANCE = 1e-5          # the reference README's bar (max absolute difference)
@@ -99,7 +99,7 @@ def test_empty_list_and_non_string(encoder):
 
 
 def test_describe_is_json_and_names_pins(encoder):
-    from engine.onnx_graph import ONNX_SHA256
+    from engine.encoder.onnx_graph import ONNX_SHA256
 
     info = json.loads(json.dumps(encoder.describe()))
     assert info["source"].startswith("pinned package ")
@@ -193,7 +193,7 @@ def _jsonl(path: Path, *lines: str) -> Path:
 
 
 def test_cli_encode_writes_vectors_ids_manifest_and_log(tmp_path, cli, encoder):
-    from engine.runlog import read_records
+    from engine.runs.runlog import read_records
 
     source = _jsonl(tmp_path / "docs.jsonl",
                     json.dumps({"_id": "d2", "doc_id": "x", "body": "This is a test sentence."}),

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.freeze import JudgmentBarrierError, barred, judgment_barrier, write_exclusive
-from engine.runlog import read_records
+from engine.r03.freeze import JudgmentBarrierError, barred, judgment_barrier, write_exclusive
+from engine.runs.runlog import read_records
 
 FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "r03_mini"
 
@@ -61,16 +61,16 @@ def test_custom_barrier_patterns(tmp_path):
 
 
 def test_prepare_that_tries_to_open_judgments_fails_and_is_logged(tmp_path, monkeypatch, cli):
-    import engine.coverage
+    import engine.r03.coverage
 
     bench = bench_copy(tmp_path)
-    real = engine.coverage.greedy_select
+    real = engine.r03.coverage.greedy_select
 
     def peeking(*args, **kwargs):
         (bench / "judgments.jsonl").read_text()  # a leak: prepare must not see labels
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(engine.coverage, "greedy_select", peeking)
+    monkeypatch.setattr(engine.r03.coverage, "greedy_select", peeking)
     log = tmp_path / "log.jsonl"
     result = cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze", "--log", log)
     assert result.exit_code == 1
@@ -151,7 +151,7 @@ def test_evaluate_refuses_a_changed_freeze_naming_the_file(tmp_path, cli, what):
 
 def test_evaluate_refuses_computed_requirement_vectors_tampered(tmp_path, cli):
     try:
-        from engine.encoder import EncoderConfig, load_encoder
+        from engine.encoder.encode import EncoderConfig, load_encoder
 
         load_encoder(EncoderConfig())
     except Exception:  # noqa: BLE001 - any failure to load means: skip
@@ -193,10 +193,10 @@ def test_configurable_barrier_pattern_also_guards_reading_the_inputs(tmp_path, c
 
 
 def test_a_swallowed_barrier_error_still_fails_prepare(tmp_path, monkeypatch, cli):
-    import engine.coverage
+    import engine.r03.coverage
 
     bench = bench_copy(tmp_path)
-    real = engine.coverage.greedy_select
+    real = engine.r03.coverage.greedy_select
 
     def sneaky(*args, **kwargs):
         try:
@@ -205,7 +205,7 @@ def test_a_swallowed_barrier_error_still_fails_prepare(tmp_path, monkeypatch, cl
             pass
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(engine.coverage, "greedy_select", sneaky)
+    monkeypatch.setattr(engine.r03.coverage, "greedy_select", sneaky)
     log = tmp_path / "log.jsonl"
     result = cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze", "--log", log)
     assert result.exit_code == 1 and not (tmp_path / "freeze").exists()

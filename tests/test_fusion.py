@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.fusion import fuse, min_max_normalise
+from engine.retrieval.fusion import fuse, min_max_normalise
 
 
 def test_min_max_maps_max_to_one_and_min_to_zero():

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engine.errors import InputError, RefusalError
-from engine.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
-from engine.outdir import check_target, publish, staged_directory
-from engine.runlog import InvalidRun, latest_ok, read_records, recorded_run
+from engine.runs.errors import InputError, RefusalError
+from engine.runs.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
+from engine.runs.outdir import check_target, publish, staged_directory
+from engine.runs.runlog import InvalidRun, latest_ok, read_records, recorded_run
 
 
 def test_run_id_depends_on_content_not_path(tmp_path):
@@ -90,7 +90,7 @@ def test_user_directory_without_manifest_is_refused(tmp_path):
 
 
 def test_atomic_writes_leave_nothing_behind_on_failure(tmp_path):
-    from engine.outdir import write_file_atomically, write_files_atomically
+    from engine.runs.outdir import write_file_atomically, write_files_atomically
 
     target = tmp_path / "report.md"
     write_file_atomically(target, "first\r\nline é")

@@ -44,12 +44,12 @@ def test_standalone_check_script_passes_every_figure():
 # ---------------------------------------------------------------- engine route
 @pytest.fixture(scope="module")
 def engine_runs():
-    from engine.bm25 import BM25
-    from engine.corpus import read_corpus, read_metadata, read_topics
-    from engine.fusion import fuse
-    from engine.index import build_index
-    from engine.rerank import rerank
-    from engine.trec import read_qrels, read_run
+    from engine.retrieval.bm25 import BM25
+    from engine.retrieval.corpus import read_corpus, read_metadata, read_topics
+    from engine.retrieval.fusion import fuse
+    from engine.retrieval.index import build_index
+    from engine.retrieval.rerank import rerank
+    from engine.retrieval.trec import read_qrels, read_run
 
     docs = read_corpus(FIXTURE / "corpus.jsonl")
     topics = read_topics(FIXTURE / "topics.jsonl")
@@ -137,7 +137,7 @@ def test_reranker_keeps_hybrid_top_three(engine_runs):
     ("T-01", "1.000000", "0.955831"), ("T-02", "1.000000", "0.665315"), ("T-03", "0.666667", "0.946768"),
 ])
 def test_bm25_per_topic_metrics(engine_runs, topic, recall, ndcg):
-    from engine.metrics import ndcg_at_k, recall_at_k
+    from engine.retrieval.metrics import ndcg_at_k, recall_at_k
 
     ranking = _top(engine_runs["runs"]["bm25"][topic], 1000)
     assert f"{recall_at_k(ranking, QRELS[topic], K):.6f}" == recall
@@ -146,7 +146,7 @@ def test_bm25_per_topic_metrics(engine_runs, topic, recall, ndcg):
 
 @pytest.mark.parametrize("method", list(MACRO))
 def test_macro_metrics(engine_runs, method):
-    from engine.metrics import macro_mean, ndcg_at_k, recall_at_k
+    from engine.retrieval.metrics import macro_mean, ndcg_at_k, recall_at_k
 
     per_topic = engine_runs["runs"][method]
     recall = macro_mean(recall_at_k(_top(r, 1000), QRELS[t], K) for t, r in per_topic.items())

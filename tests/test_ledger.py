@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.errors import InputError
-from engine.ledger import parse_response, run_ledger
-from engine.runlog import read_records
+from engine.runs.errors import InputError
+from engine.ledger.acquisition import parse_response, run_ledger
+from engine.runs.runlog import read_records
 
 FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "l03"
 LOCATORS = FIXTURE / "locators.json"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine.metrics import dcg, macro_mean, ndcg_at_k, recall_at_k
+from engine.retrieval.metrics import dcg, macro_mean, ndcg_at_k, recall_at_k
 
 T01 = {"D-001": 3.0, "D-002": 2.0}
 T02 = {"D-003": 3.0, "D-004": 2.0}

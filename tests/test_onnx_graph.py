@@ -8,10 +8,10 @@ import struct
 import numpy as np
 import pytest
 
-from engine import model_files, onnx_graph
-from engine.errors import InputError, RefusalError
-from engine.hashing import sha256_bytes, sha256_file
-from engine.model_files import locate_model_files, read_safetensors
+from engine.encoder import model_files, onnx_graph
+from engine.runs.errors import InputError, RefusalError
+from engine.runs.hashing import sha256_bytes, sha256_file
+from engine.encoder.model_files import locate_model_files, read_safetensors
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from engine.oracle import combination_index, oracle_select, popcount
+from engine.r03.oracle import combination_index, oracle_select, popcount
 
 
 def brute_force(pool, agreed, grades, k=5):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from audit.pack import load_pack, parse_pack
-from engine.errors import InputError
+from engine.runs.errors import InputError
 
 from support import seed
 

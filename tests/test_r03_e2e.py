@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.runlog import read_records
+from engine.runs.runlog import read_records
 
 FIXTURE = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "r03_mini"
 
 
 def encoder_available() -> bool:
     try:
-        from engine.encoder import EncoderConfig, load_encoder
+        from engine.encoder.encode import EncoderConfig, load_encoder
 
         load_encoder(EncoderConfig())
     except Exception:  # noqa: BLE001 - any failure to load means: skip
@@ -146,8 +146,8 @@ def test_log_records_and_manifest(run):
     fm = json.loads((run["base"] / "freeze" / "freeze_manifest.json").read_text())
     assert fm["requirement_vectors"]["source"] == "computed"
     assert "judgments" not in fm["inputs"] and fm["judgments_opened"] is False
-    assert set(fm["programs"]) >= {"engine/coverage.py", "engine/freeze.py", "engine/r03.py",
-                                   "engine/benchmark.py", "engine/encoder.py"}
+    assert set(fm["programs"]) >= {"engine/r03/coverage.py", "engine/r03/freeze.py", "engine/r03/pipeline.py",
+                                   "engine/r03/benchmark.py", "engine/encoder/encode.py"}
 
 
 def test_rerun_identical_writes_nothing_and_changed_run_is_a_disclosed_correction(run):

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from engine.benchmark import Judgment
-from engine.r03_metrics import (aggregate, case_rows, label_redundancy, mean_pair_cosine,
+from engine.r03.benchmark import Judgment
+from engine.r03.metrics import (aggregate, case_rows, label_redundancy, mean_pair_cosine,
                                 pooled_ndcg, selection_metrics, signed)
 
 

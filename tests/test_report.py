@@ -9,7 +9,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from audit.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
-from engine.errors import InputError, RefusalError
+from engine.runs.errors import InputError, RefusalError
 from reports.build import ReportOptions, write_report
 from reports.validate import REQUIRED_HEADINGS, table_shapes, validation_problems
 from support import seed

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.errors import InputError
+from engine.runs.errors import InputError
 from reports.build import ReportOptions, write_report
 from reports.validate import validation_problems
 

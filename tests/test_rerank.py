@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import engine.rerank as rerank_module
-from engine.rerank import coverage, rerank
+import engine.retrieval.rerank as rerank_module
+from engine.retrieval.rerank import coverage, rerank
 
 DOCS = {"a": {"x", "y"}, "b": {"x"}, "c": {"z", "x", "y", "w"}, "d": {"w"}, "e": {"x", "y", "z"}}
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.hashing import sha256_file
-from engine.runlog import read_records
-from engine.text import TOKEN_PATTERN
+from engine.runs.hashing import sha256_file
+from engine.runs.runlog import read_records
+from engine.retrieval.text import TOKEN_PATTERN
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "engine" / "fixtures" / "l03"

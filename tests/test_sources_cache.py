@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.hashing import sha256_bytes
+from engine.runs.hashing import sha256_bytes
 from sources.cache import SourceCache, cache_key
 from sources.lookup import lookup_sources
 from sources_server import SourcesServer

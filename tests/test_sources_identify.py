@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InputError
+from engine.runs.errors import InputError
 from sources.identify import identify
 from sources.records import SourceRecord
 

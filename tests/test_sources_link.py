@@ -146,7 +146,7 @@ def test_thresholds_validated():
 
 def test_real_encoder_similarity(seed_sources):
     try:
-        from engine.encoder import EncoderConfig, load_encoder
+        from engine.encoder.encode import EncoderConfig, load_encoder
         encoder = load_encoder(EncoderConfig(intra_op_threads=1))
     except Exception as exc:  # weights not installed in this environment
         pytest.skip(f"encoder unavailable: {exc}")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from engine.text import TOKEN_PATTERN, document_text, tokenize, tokenizer_description
+from engine.retrieval.text import TOKEN_PATTERN, document_text, tokenize, tokenizer_description
 
 
 def test_pattern_is_the_declared_one():

@@ -8,8 +8,8 @@ import pytest
 
 from claims.bindings import load_claims_file, parse_claimed
 from claims.verify import compare, lookup_key, verify_bindings
-from engine.errors import InputError
-from engine.runlog import recorded_run
+from engine.runs.errors import InputError
+from engine.runs.runlog import recorded_run
 
 CLAIMS = """
 [experiment.toy]

@@ -5,7 +5,7 @@ Text rule (documented in engine/fixtures/r03_mini/README.md):
 * document ``d``: ``title + ". " + text`` from ``corpus.jsonl``;
 * question of task ``t``: the ``question`` string of ``tasks.jsonl``, unchanged.
 
-Encoder: the project's pinned all-MiniLM-L6-v2 (``engine.encoder``, EncoderConfig() defaults:
+Encoder: the project's pinned all-MiniLM-L6-v2 (``engine.encoder.encode``, EncoderConfig() defaults:
 max 256 wordpieces, batch 16, threads 4/1, mean pooling, L2). Requirement vectors are *not*
 shipped: ``r03 prepare`` computes them (each raw requirement string encoded individually).
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.encoder import EncoderConfig, load_encoder
-from engine.hashing import dump_json
+from engine.encoder.encode import EncoderConfig, load_encoder
+from engine.runs.hashing import dump_json
 
 
 def main(root: Path) -> None:

@@ -16,8 +16,8 @@ import pytest
 
 bm25s = pytest.importorskip("bm25s")
 
-from engine.bm25 import BM25  # noqa: E402
-from engine.index import build_index  # noqa: E402
+from engine.retrieval.bm25 import BM25  # noqa: E402
+from engine.retrieval.index import build_index  # noqa: E402
 
 K1, B = 1.2, 0.75
 

@@ -15,7 +15,7 @@ import pytest
 
 ranx = pytest.importorskip("ranx")
 
-from engine.metrics import ndcg_at_k  # noqa: E402
+from engine.retrieval.metrics import ndcg_at_k  # noqa: E402
 
 
 def ranx_ndcg(judged: dict[str, int], ranking: list[str], k: int) -> float:

@@ -1,0 +1,5 @@
+"""``python -m audit.cli`` runs the command line."""
+
+from audit.cli.root import main
+
+main()

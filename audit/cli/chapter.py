@@ -1,0 +1,99 @@
+"""Commands of the audit area (registered on the root app by audit.cli):
+``fingerprint``, ``claims`` and ``consistency``. Each only parses arguments and calls the
+library (audit.fingerprint, claims.extract, claims.consistency)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from audit.cli.common import cli_errors
+from engine.runs.errors import InputError, RefusalError
+from engine.runs.outdir import write_file_atomically
+
+
+def write_output(path: Path, text: str, force: bool) -> None:
+    """Write ``text`` to ``path`` whole (temp file + rename); refuse an existing file unless force."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise RefusalError(f"{path}: output file exists; refusing to overwrite it (use --force)")
+    if path.exists() and path.is_dir():
+        raise RefusalError(f"{path}: output path is a directory")
+    write_file_atomically(path, text)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this area's commands to the root app."""
+
+    @app.command("fingerprint")
+    @cli_errors
+    def fingerprint(
+        file: Path = typer.Argument(..., help="A research pack, a chapter snapshot (.md/.txt), "
+                                              "or a directory of them."),
+        expect: Optional[str] = typer.Option(None, "--expect", help="Expected sha256 (64 hex)."),
+    ) -> None:
+        """Hash the normalised chapter prose and compare it with --expect or the pack's stated
+        fingerprint. Exit 1 on MISMATCH; an EXCERPT (cannot match a full-chapter fingerprint)
+        and NO-FINGERPRINT exit 0. A directory prints one line per pack."""
+        from audit import fingerprint as fp
+
+        if not file.exists():
+            raise InputError("no such file or directory", path=file)
+        if file.is_dir():
+            if expect is not None:
+                raise InputError("--expect applies to one file, not a directory", path=file)
+            checks = fp.check_directory(file)
+            if not checks:
+                raise InputError("directory holds no *.txt, *.md or *.pack files", path=file)
+            typer.echo(fp.format_rows(checks), nl=False)
+            raise typer.Exit(fp.exit_code(checks))
+        check = fp.check_file(file, expect)
+        typer.echo(fp.format_single(check), nl=False)
+        raise typer.Exit(fp.exit_code([check]))
+
+    @app.command("claims")
+    @cli_errors
+    def claims(
+        pack: Path = typer.Argument(..., help="A research pack or chapter snapshot."),
+        fmt: str = typer.Option("md", "--format", help="md | csv | json"),
+        output: Optional[Path] = typer.Option(None, "--output", help="Write here instead of stdout."),
+        force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
+    ) -> None:
+        """One row per sentence of the chapter prose: id, location, kind, quantities, cited names."""
+        from audit.pack import load_pack
+        from claims.extract import extract_claims
+        from reports.claims_table import FORMATS, format_claims
+
+        if fmt not in FORMATS:
+            raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        if output is not None and output.exists() and not force:
+            raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
+        text = format_claims(extract_claims(load_pack(pack)), fmt)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            write_output(output, text, force)
+            typer.echo(f"wrote {output}", err=True)
+
+    @app.command("consistency")
+    @cli_errors
+    def consistency(
+        file: Path = typer.Argument(..., help="A results page with Markdown pipe tables."),
+        tasks: Optional[str] = typer.Option(None, "--tasks",
+                                            help="Tasks per subset, e.g. all=48,final=36,development=12"),
+        requirements: Optional[str] = typer.Option(
+            None, "--requirements", help="Requirements per subset, e.g. all=192,final=144,development=48"),
+        fmt: str = typer.Option("text", "--format", help="text | json"),
+    ) -> None:
+        """Check the page's tables against each other: granularity (GRIM), subset aggregates,
+        effect differences and lost/gained counts. Exit 1 when any check fails."""
+        from claims import consistency as cc
+
+        if fmt not in ("text", "json"):
+            raise InputError(f"--format must be text or json, got {fmt!r}")
+        report = cc.check_results_page(file, tasks=cc.parse_counts(tasks, "--tasks"),
+                                       requirements=cc.parse_counts(requirements, "--requirements"))
+        typer.echo(cc.format_report(report, fmt), nl=False)
+        raise typer.Exit(1 if report.failed else 0)

@@ -1,0 +1,73 @@
+"""Commands of the sandbox area: ``sandbox run`` and ``sandbox ledger``.
+
+Thin layer: parse options, call the registered experiments
+(:mod:`engine.experiments`), print a summary. Errors map to exit codes via
+:func:`audit.cli.common.cli_errors` (2 bad input, 3 refusal, 4 invalid run).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from audit.cli.common import LogOption, cli_errors
+from engine.experiments import run_experiment
+
+sandbox = typer.Typer(help="L03 retrieval sandbox: BM25, supplied run, hybrid, fixed-set reranker; "
+                           "acquisition ledger.", no_args_is_help=True)
+
+
+@sandbox.command("run")
+@cli_errors
+def sandbox_run(
+    corpus: Path = typer.Option(..., "--corpus", help="Corpus JSONL (doc_id, title, text, source_type, license)."),
+    topics: Path = typer.Option(..., "--topics", help="Topics JSONL (topic_id, query)."),
+    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels: topic 0 doc grade."),
+    dense_run: Path = typer.Option(..., "--dense-run", help="The supplied run (TREC run format)."),
+    dense_metadata: Path = typer.Option(..., "--dense-metadata", help="The supplied run's metadata (JSON object)."),
+    output: Path = typer.Option(..., "--output", help="Output directory (written whole or not at all)."),
+    k: int = typer.Option(3, "--k", help="Cutoff for Recall@k and NDCG@k."),
+    candidate_depth: int = typer.Option(5, "--candidate-depth", help="Hybrid top-n the reranker reorders."),
+    hybrid_alpha: float = typer.Option(0.55, "--hybrid-alpha", help="Weight of normalised BM25 in the hybrid."),
+    rerank_weight: float = typer.Option(0.25, "--rerank-weight", help="Weight of the query-coverage feature."),
+    k1: float = typer.Option(1.2, "--k1", help="BM25 k1."),
+    b: float = typer.Option(0.75, "--b", help="BM25 b."),
+    frozen_manifest: Optional[Path] = typer.Option(
+        None, "--frozen-manifest", help="Earlier run_manifest.json; any input or parameter difference "
+                                        "stops the run as invalid."),
+    log: Path = LogOption,
+) -> None:
+    """Run BM25, the supplied run, the hybrid and the reranker; write runs, metrics and diagnoses."""
+    summary = run_experiment("sandbox run", dict(
+        corpus=corpus, topics=topics, qrels=qrels, dense_run=dense_run, dense_metadata=dense_metadata,
+        output=output, k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
+        rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest), log=log)
+    typer.echo(f"run {summary['run_id']} -> {summary['output']}")
+    typer.echo(f"{'method':<42} {'recall@' + str(k):>10} {'ndcg@' + str(k):>10}")
+    for method, values in summary["metrics"]["macro"].items():
+        typer.echo(f"{summary['labels'][method]:<42} {values[f'recall@{k}']:>10.6f} {values[f'ndcg@{k}']:>10.6f}")
+
+
+@sandbox.command("ledger")
+@cli_errors
+def sandbox_ledger(
+    locators: Path = typer.Option(..., "--locators", help="Locator manifest (declared population)."),
+    fixtures: Path = typer.Option(..., "--fixtures", help="Acquisition fixture directory (holds fixture_manifest.json)."),
+    output: Optional[Path] = typer.Option(None, "--output", help="Optional directory for ledger.json."),
+    log: Path = LogOption,
+) -> None:
+    """Count declared → discovered → attempted → usable → parsed → admitted, with each stage ratio.
+
+    There is deliberately no single "visibility" percentage: each ratio has its own denominator.
+    """
+    from engine.ledger.acquisition import render_ledger
+
+    ledger = run_experiment("sandbox ledger", dict(locators=locators, fixtures=fixtures, output=output), log=log)
+    typer.echo(render_ledger(ledger), nl=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this area's commands to the root app."""
+    app.add_typer(sandbox, name="sandbox")

@@ -1,0 +1,46 @@
+"""`chapter-audit verify`: claimed numbers against the latest ok logged runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from audit.cli.common import LogOption, cli_errors
+
+
+def register(app: typer.Typer) -> None:
+    """Add the verify command to the root app."""
+
+    @app.command("verify")
+    @cli_errors
+    def verify(
+        claims_file: Path = typer.Argument(..., help="Claims TOML binding quoted numbers to result keys."),
+        log: Path = LogOption,
+        rerun: bool = typer.Option(False, "--rerun", help="Run each bound experiment first (logged like any run)."),
+        rerun_dir: Path = typer.Option(Path(".chapter-audit") / "reruns", "--rerun-dir",
+                                       help="Where --rerun writes its outputs."),
+        output_format: str = typer.Option("table", "--format", help="table or json."),
+    ) -> None:
+        """Print claimed vs reproduced for every binding; exit 1 unless every one matches."""
+        from claims.bindings import load_claims_file
+        from claims.verify import rerun_experiments, verdict_table, verify_bindings
+        from engine.runs.errors import InputError
+
+        if output_format not in ("table", "json"):
+            raise InputError("must be 'table' or 'json'", field="--format")
+        claims = load_claims_file(claims_file)
+        if rerun:
+            for outcome in rerun_experiments(claims, log, rerun_dir):
+                code = outcome.code
+                state = "no rerun declared" if code == -1 else ("ok" if code == 0 else
+                                                                f"failed (exit {code}): {outcome.message}")
+                typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
+        verdicts = verify_bindings(claims, log)
+        if output_format == "json":
+            typer.echo(json.dumps([v.as_dict() for v in verdicts], indent=2, sort_keys=True))
+        else:
+            typer.echo(verdict_table(verdicts))
+        if not all(v.ok for v in verdicts):
+            raise typer.Exit(1)

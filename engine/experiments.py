@@ -1,0 +1,224 @@
+"""The experiment registry: every runnable experiment, registered once.
+
+Each :class:`Experiment` names the log ``command`` (``"sandbox run"``), its library entry point,
+its parameter schema (the command-line options, their types and defaults), the result names its
+log record carries under ``results`` and whether a claims file may re-run it.
+
+Two callers use it:
+
+* the typer commands in ``audit/cli/`` call :func:`run_experiment` with the options they parsed
+  (``tests/test_layout.py`` checks that every command's options equal the schema here);
+* ``verify --rerun`` turns a claims file's argument list into values with
+  :func:`parse_arguments` and calls the same :func:`run_experiment`; it never goes through the
+  command line, so nothing below ``audit/cli`` imports it.
+
+Entry points are imported lazily, so that importing the registry costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from engine.runs.errors import InputError
+
+REQUIRED = object()
+
+# Parameter kinds: how an option's text becomes a value.
+KINDS = ("path", "str", "int", "float", "paths")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One option of an experiment: ``name`` is the entry point's keyword, ``option`` the flag."""
+
+    name: str
+    option: str
+    kind: str
+    default: Any = REQUIRED
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    def convert(self, text: str) -> Any:
+        """The option's text as a value of its kind (InputError naming the option)."""
+        if self.kind in ("path", "paths"):
+            if not text or "\x00" in text:
+                raise InputError("must be a non-empty path without NUL bytes", field=self.option)
+            return Path(text)
+        if self.kind == "int":
+            try:
+                return int(text)
+            except ValueError:
+                raise InputError(f"{text!r} is not a whole number", field=self.option) from None
+        if self.kind == "float":
+            try:
+                value = float(text)
+            except ValueError:
+                raise InputError(f"{text!r} is not a number", field=self.option) from None
+            if not math.isfinite(value):
+                raise InputError(f"{text!r} is not a finite number", field=self.option)
+            return value
+        return text
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A runnable experiment: what the log calls it, how to run it, what it produces."""
+
+    command: str
+    entry_point: str            # "module:function", called with every parameter by name and log=
+    parameters: tuple[Parameter, ...]
+    results: tuple[str, ...]
+    rerunnable: bool = True
+    output_parameters: tuple[str, ...] = ("output",)   # parameters naming where the run writes
+
+    def parameter(self, name: str) -> Parameter:
+        for parameter in self.parameters:
+            if parameter.name == name:
+                return parameter
+        raise KeyError(name)
+
+    def options(self) -> tuple[str, ...]:
+        return tuple(p.option for p in self.parameters)
+
+    def function(self) -> Callable[..., Any]:
+        module, _, name = self.entry_point.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+
+def _p(name: str, kind: str, default: Any = REQUIRED, option: str | None = None) -> Parameter:
+    return Parameter(name, option or "--" + name.replace("_", "-"), kind, default)
+
+
+_ENCODER_OPTIONS = (
+    _p("model", "path", None), _p("tokenizer", "path", None), _p("batch_size", "int", 16),
+    _p("max_wordpieces", "int", 256), _p("intra_op_threads", "int", 4), _p("inter_op_threads", "int", 1),
+)
+
+EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
+    Experiment(
+        "sandbox run", "engine.retrieval.sandbox:run_sandbox_experiment",
+        (_p("corpus", "path"), _p("topics", "path"), _p("qrels", "path"), _p("dense_run", "path"),
+         _p("dense_metadata", "path"), _p("output", "path"), _p("k", "int", 3),
+         _p("candidate_depth", "int", 5), _p("hybrid_alpha", "float", 0.55),
+         _p("rerank_weight", "float", 0.25), _p("k1", "float", 1.2), _p("b", "float", 0.75),
+         _p("frozen_manifest", "path", None)),
+        results=("metrics", "rankings", "index_summary", "stage_boundary", "manifest")),
+    Experiment(
+        "sandbox ledger", "engine.ledger.acquisition:run_ledger",
+        (_p("locators", "path"), _p("fixtures", "path"), _p("output", "path", None)),
+        results=("ledger", "manifest")),
+    Experiment(
+        "encode", "engine.encoder.encode:run_encode_experiment",
+        (_p("input", "path"), _p("field", "str"), _p("output", "path"), _p("ids_output", "path", None),
+         _p("id_field", "str", None)) + _ENCODER_OPTIONS,
+        results=("vectors", "ids", "manifest"), output_parameters=("output", "ids_output")),
+    Experiment(
+        "budget run", "engine.budget.run:run_budget_experiment",
+        (_p("corpus", "path"), _p("run_file", "path", option="--run"), _p("qrels", "path"),
+         _p("output", "path"), _p("vectors", "path", None), _p("vector_ids", "path", None),
+         _p("depth", "int", 10), _p("unit_cap", "int", 3), _p("char_cap", "int", 1200),
+         _p("relevance_weight", "float", 0.7), _p("redundancy_weight", "float", 0.3),
+         _p("separator", "str", r"\n\n")) + _ENCODER_OPTIONS,
+        results=("summary", "selections", "explanations", "manifest")),
+    Experiment(
+        "r03 prepare", "engine.r03.pipeline:prepare_experiment",
+        (_p("benchmark", "path"), _p("freeze", "path"), _p("barrier_pattern", "paths", None)),
+        results=(), output_parameters=("freeze",)),
+    Experiment(
+        "r03 evaluate", "engine.r03.pipeline:evaluate_experiment",
+        (_p("benchmark", "path"), _p("freeze", "path"), _p("output", "path"),
+         _p("seed", "int", 129300), _p("draws", "int", 10000)),
+        results=("results", "manifest")),
+)}
+
+
+def experiment(command: str) -> Experiment:
+    """The registered experiment of a log command name (InputError if there is none)."""
+    try:
+        return EXPERIMENTS[command]
+    except KeyError:
+        known = ", ".join(sorted(EXPERIMENTS))
+        raise InputError(f"{command!r} is not an experiment (experiments: {known})", field="command") from None
+
+
+def split_command(argv: Sequence[str]) -> tuple[Experiment, list[str]]:
+    """``["sandbox", "run", "--k", "3"]`` → (the ``sandbox run`` experiment, ``["--k", "3"]``)."""
+    for words in (2, 1):
+        name = " ".join(argv[:words])
+        if len(argv) >= words and name in EXPERIMENTS:
+            return EXPERIMENTS[name], list(argv[words:])
+    shown = " ".join(argv[:2]) if argv else "(empty)"
+    known = ", ".join(sorted(EXPERIMENTS))
+    raise InputError(f"{shown!r} is not an experiment command (experiments: {known})", field="rerun")
+
+
+def parse_arguments(exp: Experiment, args: Sequence[str]) -> dict[str, Any]:
+    """Option list → a value for every parameter (defaults filled); InputError naming the option."""
+    by_option = {p.option: p for p in exp.parameters}
+    values: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        flag = args[i]
+        if flag not in by_option:
+            raise InputError(f"unknown option {flag!r} for '{exp.command}'", field="rerun")
+        if i + 1 >= len(args):
+            raise InputError(f"option {flag} needs a value", field="rerun")
+        parameter = by_option[flag]
+        value = parameter.convert(args[i + 1])
+        if parameter.kind == "paths":
+            values.setdefault(parameter.name, []).append(value)
+        elif parameter.name in values:
+            raise InputError(f"option {flag} given twice", field="rerun")
+        else:
+            values[parameter.name] = value
+        i += 2
+    for parameter in exp.parameters:
+        if parameter.name not in values:
+            if parameter.required:
+                raise InputError(f"'{exp.command}' needs {parameter.option}", field="rerun")
+            values[parameter.name] = parameter.default
+    return values
+
+
+def run_experiment(command: str, values: dict[str, Any], *, log: str | Path, **runtime: Any) -> Any:
+    """Call the experiment's entry point with its parameter values, the log and runtime options.
+
+    ``runtime`` holds what is not a parameter of the experiment (a progress display, a warning
+    printer); it never changes a result.
+    """
+    exp = experiment(command)
+    unknown = set(values) - {p.name for p in exp.parameters}
+    if unknown:
+        raise InputError(f"unknown parameter(s) {sorted(unknown)} for '{command}'", field="parameters")
+    full = {p.name: values.get(p.name, p.default) for p in exp.parameters}
+    missing = [p.option for p in exp.parameters if full[p.name] is REQUIRED]
+    if missing:
+        raise InputError(f"'{command}' needs {', '.join(missing)}", field="parameters")
+    return exp.function()(**full, log=log, **runtime)
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit code the command line gives an experiment's error (README, "Exit codes").
+
+    2 bad input, 3 a deliberate refusal, 4 a stop condition (logged ``invalid``), 1 a run that
+    started and failed (e.g. the R03 judgment barrier) or any other error.
+    """
+    from engine.r03.freeze import JudgmentBarrierError
+    from engine.runs.errors import RefusalError
+    from engine.runs.runlog import InvalidRun
+
+    if isinstance(exc, InputError):
+        return 2
+    if isinstance(exc, RefusalError):
+        return 3
+    if isinstance(exc, InvalidRun):
+        return 4
+    if isinstance(exc, JudgmentBarrierError):
+        return 1
+    return 1

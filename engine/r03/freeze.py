@@ -1,0 +1,143 @@
+"""The pre-outcome freeze: exclusive read-only files, their hashes, and the judgment barrier.
+
+Source: seed 003 ``integrity`` ("Prepare stage refuses to open qrels or judgments ... Immutable
+freeze files refuse overwrite"); seed 000 ("Preparation enforced a file-open barrier on
+judgment/outcome filenames").
+
+* **Freeze files** are created with ``open(path, "xb")`` (never overwriting), fsynced and then
+  ``chmod 0o444``. A freeze directory that already holds any freeze file is refused
+  (:class:`engine.runs.errors.RefusalError`). Note: the read-only bit does not stop ``root``;
+  the hashes in ``freeze_manifest.json`` are what evaluate checks.
+* **Judgment barrier**: a process-wide :func:`sys.addaudithook` hook on the ``open`` audit
+  event (raised by ``open``/``io.open``/``os.open`` and therefore by numpy, pathlib, json
+  readers ...). While a barrier is active (a :mod:`contextvars` variable set by
+  :func:`judgment_barrier`), opening a file whose *basename* matches one of the barrier's
+  glob patterns (case-insensitive :func:`fnmatch.fnmatchcase` on the lower-cased name; default
+  ``judgments*`` and ``qrels*``) raises :class:`JudgmentBarrierError` (a ``PermissionError``).
+  Audit hooks cannot be removed, so the hook is installed once and toggled; outside a barrier
+  (e.g. in evaluate) it does nothing. Only opening is barred: listing a directory is not.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import fnmatch
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from engine.runs.errors import RefusalError
+from engine.runs.hashing import sha256_file
+
+DEFAULT_BARRIER_PATTERNS = ("judgments*", "qrels*")
+READ_ONLY = 0o444
+
+class Barrier:
+    """An active barrier: its patterns and every barred path an open was attempted on.
+
+    ``hits`` lets the caller notice an attempt even where a reader turned the
+    :class:`JudgmentBarrierError` into another error or swallowed it.
+    """
+
+    def __init__(self, patterns: tuple[str, ...]) -> None:
+        self.patterns = patterns
+        self.hits: list[str] = []
+
+    def error(self) -> "JudgmentBarrierError":
+        return JudgmentBarrierError(f"judgment barrier: prepare may not open {self.hits[0]} "
+                                    f"(matches {', '.join(self.patterns)})")
+
+
+_ACTIVE: contextvars.ContextVar[Barrier | None] = contextvars.ContextVar(
+    "chapter_audit_judgment_barrier", default=None)
+_INSTALLED = False
+
+
+class JudgmentBarrierError(PermissionError):
+    """An attempt to open a judgment/outcome file while the barrier is active."""
+
+
+def _basename(target: object) -> str | None:
+    if isinstance(target, (str, os.PathLike)):
+        name = os.fspath(target)
+    elif isinstance(target, bytes):
+        name = target.decode("utf-8", "replace")
+    else:
+        return None  # file descriptors and the like
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    return os.path.basename(name.rstrip("/\\")) or None
+
+
+def barred(name: str, patterns: Sequence[str]) -> bool:
+    """Whether a basename matches any barrier pattern (case-insensitive glob)."""
+    lowered = name.lower()
+    return any(fnmatch.fnmatchcase(lowered, p.lower()) for p in patterns)
+
+
+def _hook(event: str, args: tuple) -> None:
+    if event != "open":
+        return
+    barrier = _ACTIVE.get()
+    if barrier is None or not args:
+        return
+    name = _basename(args[0])
+    if name is not None and barred(name, barrier.patterns):
+        target = args[0]
+        shown = os.fsdecode(target) if isinstance(target, (str, bytes, os.PathLike)) else str(target)
+        barrier.hits.append(shown)
+        raise barrier.error()
+
+
+def install_barrier_hook() -> None:
+    """Install the audit hook once per process (idempotent)."""
+    global _INSTALLED
+    if not _INSTALLED:
+        sys.addaudithook(_hook)
+        _INSTALLED = True
+
+
+@contextmanager
+def judgment_barrier(patterns: Sequence[str] = DEFAULT_BARRIER_PATTERNS) -> Iterator[Barrier]:
+    """Bar opening judgment-like files inside the block (see module docstring)."""
+    install_barrier_hook()
+    barrier = Barrier(tuple(patterns) if patterns else DEFAULT_BARRIER_PATTERNS)
+    token = _ACTIVE.set(barrier)
+    try:
+        yield barrier
+    finally:
+        _ACTIVE.reset(token)
+
+
+def barrier_active() -> bool:
+    return _ACTIVE.get() is not None
+
+
+def write_exclusive(path: str | Path, data: bytes) -> str:
+    """Create ``path`` exclusively, write ``data``, fsync, make it read-only; return its sha256."""
+    path = Path(path)
+    with open(path, "xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.chmod(path, READ_ONLY)
+    return sha256_file(path)
+
+
+def refuse_existing_freeze(freeze_dir: str | Path, names: Sequence[str]) -> None:
+    """Refuse a freeze directory that holds any freeze file (or is not a directory)."""
+    freeze_dir = Path(freeze_dir)
+    if not freeze_dir.exists():
+        return
+    if not freeze_dir.is_dir():
+        raise RefusalError(f"{freeze_dir}: freeze path exists and is not a directory")
+    present = sorted(n for n in names if (freeze_dir / n).exists())
+    if present:
+        raise RefusalError(f"{freeze_dir}: already holds freeze file(s) {', '.join(present)}; "
+                           "a freeze is never overwritten (choose a new --freeze directory)")
+    others = sorted(p.name for p in freeze_dir.iterdir())
+    if others:
+        raise RefusalError(f"{freeze_dir}: freeze directory is not empty ({', '.join(others[:3])}); "
+                           "refusing to mix a freeze with other files")

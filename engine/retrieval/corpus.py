@@ -1,0 +1,116 @@
+"""Readers for the sandbox inputs: corpus JSONL, topics JSONL and the supplied-run metadata.
+
+Every defect is an :class:`engine.runs.errors.InputError` naming ``FILE:LINE`` (one line, exit 2),
+raised before any computation. Formats (docs/sandbox.md, "Inputs"):
+
+* corpus: one JSON object a line with string fields ``doc_id``, ``title``, ``text``,
+  ``source_type``, ``license``; ``doc_id`` non-empty without whitespace (it is a TREC column)
+  and unique; at least one record;
+* topics: one JSON object a line with string fields ``topic_id`` (unique, no whitespace) and
+  ``query``; the query must yield at least one token under :mod:`engine.retrieval.text`;
+* supplied-run metadata: a JSON object; ``model_identity`` (optional) names the run when it is
+  a non-empty string other than ``"none"``, otherwise the run is the "supplied opaque run".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.runs.errors import InputError
+from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
+from engine.retrieval.text import document_text, tokenize
+
+CORPUS_FIELDS = ("doc_id", "title", "text", "source_type", "license")
+TOPIC_FIELDS = ("topic_id", "query")
+SUPPLIED_RUN_LABEL = "supplied opaque run"
+
+
+@dataclass(frozen=True)
+class Document:
+    doc_id: str
+    title: str
+    text: str
+    source_type: str
+    license: str
+    line: int
+
+    @property
+    def tokens(self) -> list[str]:
+        """Tokens of ``title + " " + text``."""
+        return tokenize(document_text(self.title, self.text))
+
+
+@dataclass(frozen=True)
+class Topic:
+    topic_id: str
+    query: str
+    line: int
+
+    @property
+    def tokens(self) -> list[str]:
+        return tokenize(self.query)
+
+
+def _identifier(value: str, name: str, path: Path, line: int) -> str:
+    if not value or any(ch.isspace() for ch in value):
+        raise InputError(f"field {name!r} must be non-empty and contain no whitespace, got {value!r}",
+                         path=path, line=line)
+    return value
+
+
+def read_corpus(path: str | Path) -> list[Document]:
+    """Corpus records in file order; duplicate ``doc_id`` and an empty file are errors."""
+    path = Path(path)
+    docs: list[Document] = []
+    seen: dict[str, int] = {}
+    for line, record in read_jsonl(path):
+        require_fields(record, CORPUS_FIELDS, path, line, kinds={f: str for f in CORPUS_FIELDS})
+        doc_id = _identifier(record["doc_id"], "doc_id", path, line)
+        if doc_id in seen:
+            raise InputError(f"duplicate doc_id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=line)
+        seen[doc_id] = line
+        docs.append(Document(doc_id, record["title"], record["text"], record["source_type"],
+                             record["license"], line))
+    if not docs:
+        raise InputError("corpus holds no documents (expected a record here)", path=path, line=1)
+    return docs
+
+
+def read_topics(path: str | Path) -> list[Topic]:
+    """Topics in file order; duplicate ``topic_id`` or a query without tokens is an error."""
+    path = Path(path)
+    topics: list[Topic] = []
+    seen: dict[str, int] = {}
+    for line, record in read_jsonl(path):
+        require_fields(record, TOPIC_FIELDS, path, line, kinds={f: str for f in TOPIC_FIELDS})
+        topic_id = _identifier(record["topic_id"], "topic_id", path, line)
+        if topic_id in seen:
+            raise InputError(f"duplicate topic_id {topic_id!r} (first on line {seen[topic_id]})",
+                             path=path, line=line)
+        seen[topic_id] = line
+        topic = Topic(topic_id, record["query"], line)
+        if not topic.tokens:
+            raise InputError(f"topic {topic_id!r} has a query with no tokens", path=path, line=line)
+        topics.append(topic)
+    if not topics:
+        raise InputError("topics file holds no topics (expected a record here)", path=path, line=1)
+    return topics
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """The supplied run's metadata: must be one JSON object."""
+    path = Path(path)
+    value = read_json_file(path)
+    if not isinstance(value, dict):
+        raise InputError(f"metadata must be a JSON object, got {type(value).__name__}", path=path, line=1)
+    return value
+
+
+def supplied_run_label(metadata: dict[str, Any]) -> str:
+    """The run's display name: its ``model_identity`` if declared, else "supplied opaque run"."""
+    identity = metadata.get("model_identity")
+    if isinstance(identity, str) and identity.strip() and identity.strip().lower() != "none":
+        return identity.strip()
+    return SUPPLIED_RUN_LABEL

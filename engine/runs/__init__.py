@@ -1,0 +1,9 @@
+"""Shared run machinery used by every experiment.
+
+Owns: ``errors`` (InputError → exit 2, RefusalError → exit 3), ``hashing`` (sha256, canonical
+JSON), ``jsonl`` (JSONL, text and JSON readers naming FILE:LINE), ``manifest`` (run ids from
+input hashes and parameters), ``runlog`` (the append-only execution log), ``outdir``
+(all-or-nothing output directories, atomic file writes), ``versions`` and ``fixtures_path``.
+
+May import: the standard library and numpy only; never another engine subpackage.
+"""
