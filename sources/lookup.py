@@ -183,15 +183,16 @@ def table_row(record: SourceRecord) -> tuple[str, ...]:
     return (record.kind, identifier, record.status, record.reading_status, detail, accessed)
 
 
+def pad_columns(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as lines, columns padded with two spaces (last column unpadded)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join([cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
+                      + [row[-1]]).rstrip() for row in rows]
+
+
 def render_table(records: Iterable[SourceRecord]) -> str:
     """One row per record, columns padded with two spaces (last column unpadded)."""
-    rows = [TABLE_COLUMNS] + [table_row(r) for r in records]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(TABLE_COLUMNS))]
-    lines = []
-    for row in rows:
-        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])] + [row[-1]]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
+    return "\n".join(pad_columns([TABLE_COLUMNS] + [table_row(r) for r in records])) + "\n"
 
 
 def render_json(records: Iterable[SourceRecord]) -> str:
