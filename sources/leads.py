@@ -62,8 +62,8 @@ def _authors_text(authors: list[str]) -> str:
     return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
-def description_conflicts(record: Any) -> list[str]:
-    """Discrepancies between a VERIFIED record's authors and the names its description credits."""
+def conflicting_names(record: Any) -> list[str]:
+    """Description names that match no verified author of a VERIFIED record (else ``[]``)."""
     if getattr(record, "status", None) != "VERIFIED":
         return []
     authors = [str(a) for a in (record.verified.get("authors") or [])]
@@ -72,10 +72,12 @@ def description_conflicts(record: Any) -> list[str]:
     tokens: set[str] = set()
     for author in authors:
         tokens |= name_tokens(author)
-    out = []
-    for name in description_names(record.description):
-        if fold(name) not in tokens:
-            out.append(f"the pack's description names '{name}', who is not among the verified "
-                       f"authors ({_authors_text(authors)}): the record is used and the "
-                       f"description's name links nothing")
-    return out
+    return [name for name in description_names(record.description) if fold(name) not in tokens]
+
+
+def description_conflicts(record: Any) -> list[str]:
+    """Discrepancies between a VERIFIED record's authors and the names its description credits."""
+    authors = [str(a) for a in (record.verified.get("authors") or [])]
+    return [f"the pack's description names '{name}', who is not among the verified authors "
+            f"({_authors_text(authors)}): the record is used and the description's name links "
+            "nothing" for name in conflicting_names(record)]

@@ -193,9 +193,3 @@ def pad_columns(rows: list[tuple[str, ...]]) -> list[str]:
 def render_table(records: Iterable[SourceRecord]) -> str:
     """One row per record, columns padded with two spaces (last column unpadded)."""
     return "\n".join(pad_columns([TABLE_COLUMNS] + [table_row(r) for r in records])) + "\n"
-
-
-def render_json(records: Iterable[SourceRecord]) -> str:
-    from engine.runs.hashing import dump_json
-
-    return dump_json([r.to_dict() for r in records])
