@@ -36,7 +36,7 @@ _URL_START = re.compile(r"https?://", re.IGNORECASE)
 _DOI_PREFIX = re.compile(r"\bdoi:[ \t]?(?=10\.\d{4,9}/)", re.IGNORECASE)
 _BARE_DOI = re.compile(r"(?<![\w./:%-])10\.\d{4,9}/")
 _ARXIV = re.compile(r"\barxiv:[ \t]?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z\-]{0,30}(?:\.[A-Z]{2})?/\d{7}"
-                    r"(?:v\d+)?)(?![\w.])", re.IGNORECASE)
+                    r"(?:v\d+)?)(?!\w|\.\w)", re.IGNORECASE)
 API_HOSTS = {"doi.org", "dx.doi.org", "www.doi.org", "arxiv.org", "www.arxiv.org",
              "export.arxiv.org", "github.com", "www.github.com"}
 TRAILING = ".,;:!?'’"
@@ -130,6 +130,7 @@ def _tidy(text: str) -> str:
     text = re.sub(r"\s*[,;]\s*\)", ")", text)
     text = re.sub(r"\(\s*\)|\[\s*\]", "", text)
     text = re.sub(r"\s+([,;.:])", r"\1", " ".join(text.split()))
+    text = re.sub(r"[,;:]+(?=[.,;:]|$)", "", text)
     return text.strip(" ,;:—–-")
 
 

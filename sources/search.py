@@ -144,7 +144,7 @@ class SearchResult:
         if self.status != SEARCHED:
             return self.status
         where = " and ".join(self.answered)
-        text = f"searched {where}: {self.examined} hits examined"
+        text = f"searched {where}: {self.examined} hit{'s' if self.examined != 1 else ''} examined"
         if self.hits:
             text += f", {len(self.hits)} scored ≥ {MIN_SCORE:g}"
         else:

@@ -50,7 +50,9 @@ def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
     result = cli("report", pack, "--output", out, "--log", tmp_path / "log.jsonl", "--sources-cache", cache,
                  "--date", "2026-11-29")
     assert result.exit_code == 0, result.output
-    assert server.total_hits == 2
+    # two look-ups, then one Crossref and one arXiv search for the attribution C-001-01
+    assert server.total_hits == 4
+    assert server.hits["/crossref/works?query.bibliographic=Quillfeather%20Oakhurst%20BSE&rows=5"] == 1
     text = out.read_text(encoding="utf-8")
     assert validation_problems(text) == []
     verified, missing = ledger_rows(text)
