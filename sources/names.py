@@ -127,8 +127,9 @@ class Citation:
 
     @property
     def searchable(self) -> bool:
-        """Enough to search for: a title of at least two words, or a name with a year."""
-        return bool((self.title and len(self.title.split()) >= 2) or (self.names and self.year))
+        """Enough to search for: a name with a year or a title, or a title of three or more words."""
+        return bool((self.names and (self.year or self.title))
+                    or (self.title and len(self.title.split()) >= 3))
 
 
 def parse_citation(text: str) -> Citation:

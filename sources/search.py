@@ -4,7 +4,7 @@ for in Crossref and arXiv (research method, section 3: "look for primary sources
 **Targets.** An attribution claim row (``kind == "attribution"``) that cites at least one person
 name (:func:`sources.names.person_names`), target ``C-PPP-SS``; and each free-text ``citation``
 record of the pack, target ``line N`` — searched when :func:`sources.names.parse_citation` reads a
-title of two or more words or a name with a year from it (otherwise "not searched: ...").
+name with a year or a title, or a title of three or more words (otherwise "not searched: ...").
 
 **Queries** (identical queries share one request):
 
@@ -191,7 +191,7 @@ def citation_targets(records: Iterable[SourceRecord]) -> list[SearchTarget]:
         target = f"line {record.line}" if record.line is not None else "citation"
         parsed = parse_citation(record.identifier)
         why = None if parsed.searchable else \
-            "not searched: no title or name with a year could be read from the citation"
+            "not searched: no name with a year or title, and no title of three words, in the citation"
         out.append(SearchTarget(target, record.identifier, tuple(parsed.names), (),
                                 parsed.title, parsed.year, why))
     return out
