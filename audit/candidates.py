@@ -69,18 +69,18 @@ class _Span:
 
 def _extend(text: str, index: int) -> int:
     """End of an identifier that continues at ``index`` (balanced brackets kept)."""
-    depth = 0
+    open_brackets: list[str] = []
     end = index
     while end < len(text):
         char = text[end]
         if char.isspace() or char in '<>"':
             break
         if char in OPENERS:
-            depth += 1
+            open_brackets.append(char)
         elif char in CLOSERS:
-            if depth == 0:
+            if not open_brackets or OPENERS.index(open_brackets[-1]) != CLOSERS.index(char):
                 break
-            depth -= 1
+            open_brackets.pop()
         end += 1
     while end > index and text[end - 1] in TRAILING:
         end -= 1

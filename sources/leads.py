@@ -2,7 +2,8 @@
 
 * :func:`identify_lead` classifies the identifier text a pack candidate carries: a bare DOI
   (``10.NNNN/...``) is read as ``doi:10.NNNN/...``; an empty identifier (a free-text citation)
-  is kind ``citation``; everything else goes to :func:`sources.identify.identify`.
+  is kind ``citation``; everything else goes to :func:`sources.identify.identify` (a URL that
+  cannot be parsed is kind ``url``, never looked up).
 * :func:`description_names` are the person names a candidate's description credits: the names
   before ``'s`` / ``et al.'s`` / ``et al.`` in its head (the text before the first ``;``/``:``):
   "Carbonell and Goldstein's MMR" → Carbonell, Goldstein; "Santos et al.'s xQuAD" → Santos.
@@ -35,7 +36,10 @@ def identify_lead(text: str) -> Identified:
     if DOI_RE.match(stripped):
         found = identify(f"doi:{stripped}")
         return Identified(found.kind, found.identifier, stripped)
-    return identify(stripped)
+    try:
+        return identify(stripped)
+    except ValueError:  # a URL urllib cannot split (e.g. "https://[::1/x"): a plain, unlooked-up URL
+        return Identified("url", stripped, stripped)
 
 
 def description_head(description: str) -> str:

@@ -80,3 +80,12 @@ def test_long_whitespace_line_is_linear():
     # 100,000 spaces inside a candidate line: parsed (no catastrophic backtracking)
     candidate = parse_candidate("lead" + " " * 100_000 + "(https://example.org/a)", 1)
     assert (candidate.description, candidate.url) == ("lead", "https://example.org/a")
+
+
+def test_unparseable_url_is_a_url_record_not_a_crash():
+    from sources.lookup import lookup_sources
+
+    candidate = parse_candidate("bad (https://[::1/x)", 4)
+    assert (candidate.description, candidate.url) == ("bad", "https://[::1/x")
+    [record] = lookup_sources([candidate], offline=True, cache_dir=None)
+    assert (record.kind, record.identifier, record.status) == ("url", "https://[::1/x", "UNVERIFIED")
