@@ -157,15 +157,19 @@ SEARCH_LIMITS = ("found by search, not named by the pack: the link to the claim 
                  "metadata record only")
 
 
-def _search_rows(search: Any) -> list[list[str]]:
+def _search_rows(search: Any, pack_lines: dict[str, Any]) -> list[list[str]]:
     rows = []
     for h in search.hits:
         r = h.record
+        named = pack_lines.get(source_label(r))
+        limits = SEARCH_LIMITS if named is None else (
+            f"found by search; the pack names the same source (line {named}), whose own row above is the "
+            "lead to check; a search hit is a candidate for a human to confirm and supports nothing")
         verified_at = f"verified {date_part(r.accessed_at)}" + (" (from cache)" if r.from_cache else "")
         rows.append([f"found by search for {search.target}: {source_label(r)}", metadata_text(r.verified),
                      r.url, r.reading_status,
                      f"{search.target}: {CANDIDATE_NOTE} (query '{h.query}' on {h.service}, score "
-                     f"{h.score:.1f} of 100)", SEARCH_LIMITS, f"{verified_at}; accessed {date_part(r.accessed_at)}"])
+                     f"{h.score:.1f} of 100)", limits, f"{verified_at}; accessed {date_part(r.accessed_at)}"])
     if not search.hits:
         accessed = f"accessed {date_part(search.accessed_at)}" if search.accessed_at else "not accessed"
         queries = "; ".join(f"{k}: '{v}'" for k, v in search.queries.items() if v)
@@ -183,8 +187,11 @@ def section_sources(inputs: ReportInputs) -> str:
     for link in inputs.links:
         by_source[link_key(link)].append(link)
     rows = [_pack_source_row(s, by_source.get(source_label(s), [])) for s in inputs.sources]
+    pack_lines: dict[str, Any] = {}
+    for s in inputs.sources:
+        pack_lines.setdefault(source_label(s), s.line)
     for search in inputs.searches:
-        rows.extend(_search_rows(search))
+        rows.extend(_search_rows(search, pack_lines))
     head = ["Source", "Verified metadata", "URL", "Reading status", "Bears on", "Limitations",
             "Verification and access dates"]
     count = len(inputs.searches)

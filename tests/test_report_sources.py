@@ -127,3 +127,19 @@ def test_discrepancy_rename_and_markup_in_the_report(cli, server, monkeypatch, t
     assert ("- \\[C-001-01\\] names 'Dimitrova', whom the pack's lead doi:10.9999/test.1 credits, but the "
             "verified record does not list that author: not linked.") in findings
     assert "&lt;i&gt;" not in text and "&lt;b&gt;" not in text
+
+
+def test_a_hit_the_pack_already_names_says_so(cli, server, monkeypatch, tmp_path):
+    server.reset()
+    point_sources_at(server, monkeypatch)
+    pack = tmp_path / "p.txt"
+    pack.write_text(PACK.replace("(https://doi.org/10.9999/missing)", "(https://doi.org/10.9999/missing)\n"
+                                 "- Quillfeather and Oakhurst (2001). Budgeted Selection of Evidence Units."),
+                    encoding="utf-8")
+    out = tmp_path / "r.md"
+    assert cli("report", pack, "--output", out, "--log", tmp_path / "l.jsonl", "--sources-cache",
+               tmp_path / "c", "--date", "2026-11-30").exit_code == 0
+    row = next(line for line in out.read_text(encoding="utf-8").splitlines()
+               if line.startswith("| found by search for line 14: doi:10.9999/test.1"))
+    assert "score 100.0 of 100" in row
+    assert "the pack names the same source (line 12)" in row
