@@ -48,7 +48,6 @@ from typing import Any, Iterable, Sequence
 
 from rapidfuzz import fuzz, utils
 
-from engine.runs.errors import InputError
 from engine.runs.hashing import dump_json, sha256_bytes
 from engine.runs.outdir import write_file_atomically
 from sources import arxiv, crossref
@@ -262,7 +261,7 @@ class SearchCache:
                            data.get("accessed_at"), data.get("response_sha256"),
                            int(data.get("attempts", 0)), items, from_cache=True)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError,
-                ValueError, AttributeError, InputError):
+                ValueError, AttributeError):
             return None
 
     def put(self, answer: _Answer, rows: int) -> None:
