@@ -89,3 +89,25 @@ def test_unparseable_url_is_a_url_record_not_a_crash():
     assert (candidate.description, candidate.url) == ("bad", "https://[::1/x")
     [record] = lookup_sources([candidate], offline=True, cache_dir=None)
     assert (record.kind, record.identifier, record.status) == ("url", "https://[::1/x", "UNVERIFIED")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from([
+    "Smith and Jones (2020). A title.", "(https://doi.org/10.1/x(1)2)", "doi:10.5555/abc", "10.5555/d",
+    "arXiv:2101.00001v2", "https://github.com/o/r", "https://example.org/a_(b)", "(", ")", "[", "]",
+    ";", ".", "et al.'s", "é", "  ", "<i>x</i>", "https://[::1/x", "\t"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(_PIECES, min_size=1, max_size=6).map(" ".join), min_size=1, max_size=8))
+def test_every_list_line_gives_exactly_one_candidate(items):
+    lines = [f"- {item}" for item in items]
+    pack = parse_pack("== 1. Chapter text ==\nProse.\n== 2. Existing evidence ==\n" + "\n".join(lines) + "\n")
+    expected = [index + 4 for index, item in enumerate(items) if item.strip()]
+    assert [c.line for c in pack.candidate_sources] == expected
+    for candidate in pack.candidate_sources:
+        # the identifier is part of the line, and nothing but whitespace is lost from the text
+        assert candidate.url.replace("doi:", "").replace("arXiv:", "") in candidate.text.replace(" ", "") \
+            or candidate.url.replace("doi:", "").replace("arXiv:", "") in candidate.text
