@@ -18,7 +18,8 @@ from typing import Any
 
 from reports.assess import (EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED, ClaimAssessment,
                             Fingerprint, Proposal, ReportInputs, assess_claim, attribute, date_part,
-                            experiment_rows, format_value, identity_fields, link_key, proposals, source_label,
+                            experiment_rows, format_value, identity_fields, link_key, notebook_run, proposals,
+                            run_citation, source_label,
                             verdicts_by_claim)
 from reports.markdown import bullets, escape_inline, table
 
@@ -74,17 +75,20 @@ def section_context(inputs: ReportInputs) -> str:
     if material:
         parts.append("Associated material (availability is not evidence: no run of it is recorded unless "
                      "section 6 cites one):")
-        parts.append(bullets(escape_inline(_material_text(item)) for item in material))
+        parts.append(bullets(escape_inline(_material_text(item, inputs.log_records)) for item in material))
     return "\n\n".join(parts)
 
 
-def _material_text(item: Any) -> str:
+def _material_text(item: Any, records: list[dict[str, Any]] | None = None) -> str:
+    """One associated resource; a notebook cites its latest logged ``notebook run`` when there is one."""
     if isinstance(item, str):
         return item
     label = attribute(item, "label") or attribute(item, "description") or ""
     url = attribute(item, "url") or ""
     note = attribute(item, "note") or ""
-    return " — ".join(part for part in (label, url, note) if part)
+    record = notebook_run(records or [], url) if url else None
+    recorded = f"recorded: {run_citation(record)}" if record is not None else ""
+    return " — ".join(part for part in (label, url, note, recorded) if part)
 
 
 def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
