@@ -18,12 +18,13 @@ of strings is a value with its dot path (``macro.hybrid.ndcg@3``).
 ``k/N`` exactly; a percentage against a fraction ×100; a list item by item. A number with no
 matching value is never bound.
 
-**Rank** by agreement between the sentence's words and the value's words: the key path's parts
-(``macro``, ``hybrid``, ``ndcg@3``; ``_`` splits ``frozen_dense``) weigh 1, and the string
+**Rank** by agreement between the sentence's words and the value's words: the key path's words,
+each counted once (``macro``, ``hybrid``, ``ndcg@3``; ``_`` splits ``frozen_dense``) weigh 1, and the string
 values of the objects along the path (a stage's ``label``, a task's ``title``) weigh 1/2. Two
 words agree when equal, when one is a prefix of the other and the shorter has at least 4
 letters, when they share a prefix of 5 letters (``covers`` ~ ``coverage``), or through
-:data:`SYNONYMS`. A word in the number's own clause (the text between the neighbouring numbers)
+:data:`SYNONYMS`; the string values of the file's root object describe the whole file and are
+not used. A word in the number's own clause (the text between the neighbouring numbers)
 counts 3 times, elsewhere in the sentence once. Each key-path word that the sentence does not
 name costs 0.1, so the most specific path wins. Ties: result name, then key, ascending.
 
@@ -33,6 +34,8 @@ decimal, the best-ranked, then the closest.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import json
 import math
 import re
@@ -66,6 +69,7 @@ ten against which who whom whose our we they their there here not no so such als
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-@][a-z0-9]+)*")
 _IDENTIFIER = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*-\d+)(?![\w-])")
+_CLAUSE_END = re.compile(r"[,;:()]|\s(?:and|but|while|whereas)\s")
 _PRINTED = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:/\d+)?")
 
 
@@ -82,6 +86,7 @@ class RunValue:
     value: Any
     key_words: frozenset[str]
     context_words: frozenset[str]
+    key_units: tuple[frozenset[str], ...] = ()               # one word (and its spellings) per key word
     siblings: tuple[tuple[str, frozenset[str]], ...] = ()   # (key part, the other keys beside it)
 
 
@@ -120,7 +125,8 @@ class Suggestion:
 # Words
 
 
-def words(text: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)
+def words(text: str) -> tuple[str, ...]:
     """Lower-cased words; a compound (``ndcg@3``, ``d-001``) also yields its alphabetic parts."""
     out: list[str] = []
     for token in _WORD.findall(text.lower().replace("_", " ")):
@@ -130,27 +136,34 @@ def words(text: str) -> list[str]:
         parts = re.split(r"[-@]", token)
         if len(parts) > 1:
             out.extend(p for p in parts if len(p) >= 3 and not p.isdigit() and p not in STOPWORDS)
-    return out
+    return tuple(out)
 
 
-def _key_words(key: str) -> frozenset[str]:
-    found: set[str] = set()
+def key_units(key: str) -> tuple[frozenset[str], ...]:
+    """The key path's words, each once: ``macro.hybrid_macro.recall@3`` → {macro}, {hybrid}, {recall@3, recall}."""
+    units: list[frozenset[str]] = []
     for part in key.split("."):
-        if part.isdigit():
-            continue
-        found.add(part.lower())
-        found.update(words(part))
-    return frozenset(found)
+        for piece in part.split("_"):
+            if not piece or piece.isdigit():
+                continue
+            unit = frozenset({piece.lower(), *words(piece)})
+            if unit not in units:
+                units.append(unit)
+    return tuple(units)
 
 
-def agree(a: str, b: str) -> bool:
-    """Whether two words name the same thing (module docstring)."""
+@functools.lru_cache(maxsize=1 << 16)
+def agree(a: str, b: str, strict: bool = False) -> bool:
+    """Whether two words name the same thing (module docstring); ``strict``: no prefix rule but plurals."""
     if a == b:
         return True
     short, long_ = sorted((a, b), key=len)
-    if len(short) >= 4 and long_.startswith(short) and short.isalpha():
+    if strict:
+        if long_ in (short + "s", short + "es"):
+            return True
+    elif len(short) >= 4 and long_.startswith(short) and short.isalpha():
         return True
-    if len(short) >= 5 and a[:5] == b[:5] and a[:5].isalpha():
+    if not strict and len(short) >= 5 and a[:5] == b[:5] and a[:5].isalpha():
         return True
     for name, aliases in SYNONYMS.items():
         family = aliases | {name}
@@ -159,28 +172,33 @@ def agree(a: str, b: str) -> bool:
     return False
 
 
-def _names(word_pool: Iterable[str], text_words: list[str]) -> bool:
-    return any(agree(word, w) for word in word_pool for w in text_words)
+@functools.lru_cache(maxsize=1 << 18)
+def _names(word_pool: frozenset[str] | tuple[str, ...], text_words: tuple[str, ...], strict: bool = False) -> bool:
+    return any(agree(word, w, strict) for word in word_pool for w in text_words)
 
 
-def score(value: RunValue, before: list[str], after: list[str], sentence: list[str]) -> float:
+def score(value: RunValue, before: tuple[str, ...], after: tuple[str, ...], sentence: tuple[str, ...]) -> float:
     """Word agreement of a value with the number's clause and sentence (module docstring)."""
     total = 0.0
-    for weight, pool in ((1.0, value.key_words), (0.5, value.context_words - value.key_words)):
-        for word in pool:
-            if any(agree(word, w) for w in before):
-                total += 3 * weight
-            elif any(agree(word, w) for w in after):
-                total += 2 * weight
-            elif any(agree(word, w) for w in sentence):
-                total += weight
-            elif weight == 1.0:
-                total -= 0.1
+    units = [(1.0, unit) for unit in value.key_units]
+    units += [(0.5, frozenset({word})) for word in sorted(value.context_words - value.key_words)]
+    for weight, unit in units:
+        if _names(unit, before):
+            total += 3 * weight
+        elif _names(unit, after):
+            total += 2 * weight
+        elif _names(unit, sentence):
+            total += weight
+        elif weight == 1.0:
+            total -= 0.1
     return round(total, 6)
 
 
-def contradicts(value: RunValue, clause: list[str]) -> bool:
+def contradicts(value: RunValue, clause: tuple[str, ...]) -> bool:
     """The clause names another key beside one of the value's key parts, and not that part.
+
+    Only keys holding numbers or containers count as alternatives (a ``label`` or ``stage``
+    string describes its object), and words the value's own path also holds are no conflict.
 
     ``lifts macro NDCG@3 to 0.889`` contradicts ``macro.bm25.recall@3`` twice: ``ndcg@3``
     stands beside ``recall@3`` and ``fusion`` (``hybrid``) beside ``bm25``.
@@ -188,12 +206,13 @@ def contradicts(value: RunValue, clause: list[str]) -> bool:
     for part, others in value.siblings:
         if part.isdigit():
             continue
-        own = [part.lower()] + words(part)
+        own = (part.lower(), *words(part))
         if _names(own, clause):
             continue
         for other in others:
-            distinct = {other.lower(), *words(other)} - value.key_words
-            if not other.isdigit() and distinct and _names(distinct, clause):
+            distinct = frozenset(w for w in (other.lower(), *words(other))
+                                 if not _names(value.key_words, (w,)))
+            if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
                 return True
     return False
 
@@ -250,6 +269,11 @@ def _read_result(record: dict[str, Any], path: str) -> Any:
         return None
 
 
+def _is_text(item: Any) -> bool:
+    """A string or a list of strings: it describes its object and is no alternative to a number."""
+    return isinstance(item, str) or (isinstance(item, list) and bool(item) and all(isinstance(i, str) for i in item))
+
+
 Leaf = tuple[str, Any, frozenset[str], tuple[tuple[str, frozenset[str]], ...]]
 
 
@@ -257,11 +281,12 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
             siblings: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterable[Leaf]:
     if isinstance(node, dict):
         here = set(context)
-        for name, item in node.items():
-            if isinstance(item, str) and len(item) <= 200:
-                here.update(words(item))
+        if path:  # the root's strings describe the whole file, not one value
+            for name, item in node.items():
+                if isinstance(item, str) and len(item) <= 200:
+                    here.update(words(item))
         frozen = frozenset(here)
-        names = frozenset(str(name) for name in node)
+        names = frozenset(str(name) for name, item in node.items() if not _is_text(item))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):
@@ -288,8 +313,10 @@ def run_values(records: Iterable[dict[str, Any]]) -> list[RunValue]:
             for key, value, context, siblings in _leaves(data, [], frozenset()):
                 if not key:
                     continue
+                units = key_units(key)
                 values.append(RunValue(record["command"], record.get("run_id", ""), record.get("ended_at", ""),
-                                       match, result, key, value, _key_words(key), context, siblings))
+                                       match, result, key, value, frozenset().union(*units), context, units,
+                                       siblings))
     return values
 
 
@@ -345,6 +372,7 @@ def _is_measured(row: Any) -> bool:
 def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
     """One suggestion per printed value of every measured row (module docstring)."""
     suggestions = []
+    value_index = ValueIndex(values)
     for row in rows:
         if not _is_measured(row):
             continue
@@ -355,21 +383,25 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             before_start = printed[index - 1].end if index > 0 else 0
             after_end = printed[index + 1].start if index + 1 < len(printed) else len(row.text)
             before = words(row.text[before_start:item.start])
-            after = words(row.text[item.end:after_end])
+            after = words(_CLAUSE_END.split(row.text[item.end:after_end], maxsplit=1)[0])
             quote = row.text[before_start:item.end].strip(" ,;:")
             if len(quote.split()) < 3:
                 quote = row.text[:item.end].strip()
             claimed = parse_claimed(item.claimed)
             candidates, near = [], []
-            for value in values:
+            for value in value_index.near(claimed, claimed.tolerance):
                 agrees, difference = _compare(claimed, value.value)
-                if not agrees and (difference is None or abs(difference) > _near_window(claimed)):
-                    continue
-                if contradicts(value, before + after):
-                    continue
-                candidate = Candidate(value, score(value, before, after, sentence_words), difference)
-                if candidate.score > 0:  # a value the sentence names no word of is no candidate
-                    (candidates if agrees else near).append(candidate)
+                if agrees and not contradicts(value, before):
+                    candidate = Candidate(value, score(value, before, after, sentence_words), difference)
+                    if candidate.score > 0:  # a value the sentence names no word of is no candidate
+                        candidates.append(candidate)
+            if not candidates:
+                for value in value_index.near(claimed, _near_window(claimed)):
+                    agrees, difference = _compare(claimed, value.value)
+                    if difference is not None and not agrees and not contradicts(value, before):
+                        candidate = Candidate(value, score(value, before, after, sentence_words), difference)
+                        if candidate.score > 0:
+                            near.append(candidate)
             found.append((item, quote, candidates, near))
         for index, (item, quote, candidates, near) in enumerate(found):
             others = [c[2] for i, c in enumerate(found) if i != index]
@@ -379,6 +411,28 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             suggestions.append(Suggestion(row.claim_id, row.text, quote, item.claimed, candidates,
                                           near[0] if near and not candidates else None))
     return suggestions
+
+
+class ValueIndex:
+    """Run values sorted by number, so each printed number looks only at values near it."""
+
+    def __init__(self, values: list[RunValue]) -> None:
+        numeric = [v for v in values if not isinstance(v.value, list)]
+        numeric.sort(key=lambda v: float(v.value))
+        self.numbers = [float(v.value) for v in numeric]
+        self.numeric = numeric
+        self.lists = [v for v in values if isinstance(v.value, list)]
+
+    def near(self, claimed: Any, reach: float) -> list[RunValue]:
+        """Values within ``reach`` of the claimed number (every list for a printed list)."""
+        if claimed.kind == "list":
+            return self.lists
+        if claimed.kind not in ("number", "fraction"):
+            return []
+        reach += 1e-12
+        low = bisect.bisect_left(self.numbers, float(claimed.value) - reach)
+        high = bisect.bisect_right(self.numbers, float(claimed.value) + reach)
+        return self.numeric[low:high]
 
 
 def _with_coherence(candidates: list[Candidate], others: list[list[Candidate]]) -> list[Candidate]:
@@ -413,6 +467,10 @@ def _near_window(claimed: Any) -> float:
 
 
 def _compare(claimed: Any, value: Any) -> tuple[bool, float | None]:
+    """verify's comparison, except that a printed whole number is a count: it binds whole values only."""
+    if claimed.kind == "number" and "." not in claimed.text and not claimed.text.endswith("%"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not float(value).is_integer():
+            return False, None
     if claimed.kind == "list":
         if not isinstance(value, list):
             return False, None
