@@ -22,6 +22,7 @@ uses ``sys.executable``), so a notebook runs with this package importable.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -67,7 +68,8 @@ def read_notebook(path: Path) -> Any:
     return notebook
 
 
-def _kernel_spec_manager(kernel: str) -> Any:
+def check_kernel(kernel: str) -> None:
+    """InputError naming ``--kernel`` when no kernel spec of that name is installed."""
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
 
     manager = KernelSpecManager()
@@ -76,7 +78,6 @@ def _kernel_spec_manager(kernel: str) -> Any:
     except NoSuchKernel:
         known = ", ".join(sorted(manager.find_kernel_specs())) or "none"
         raise InputError(f"no Jupyter kernel named {kernel!r} (installed: {known})", field="--kernel") from None
-    return manager
 
 
 def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout: int = 600,
@@ -91,7 +92,7 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
     for path in extra:
         if not path.is_file():
             raise InputError("no such input file", path=path)
-    kernel_specs = _kernel_spec_manager(kernel)
+    check_kernel(kernel)
     roles: dict[str, str | Path | None] = {"notebook": notebook}
     roles.update({f"input {i}": path for i, path in enumerate(extra, start=1)})
     parameters = {"timeout": timeout, "kernel": kernel, "cell_index_base": 0}
@@ -100,8 +101,7 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
     with recorded_run(log, COMMAND, parameters) as rec:
         rec.run_id = manifest["run_id"]
         rec.add_inputs(notebook, *extra)
-        execute(nb, kernel=kernel, timeout=timeout, workdir=notebook.resolve().parent,
-                kernel_spec_manager=kernel_specs)
+        execute(nb, kernel=kernel, timeout=timeout, workdir=notebook.resolve().parent)
         outputs = notebook_outputs(nb, kernel=kernel, failed_cell=None)
         import nbformat
 
@@ -117,20 +117,23 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
     return outputs
 
 
-def execute(nb: Any, *, kernel: str, timeout: int, workdir: Path, kernel_spec_manager: Any = None) -> None:
-    """Run every code cell of ``nb`` in order in a fresh kernel; NotebookCellFailed on the first failure."""
-    from jupyter_client.manager import KernelManager
+def execute(nb: Any, *, kernel: str, timeout: int, workdir: Path) -> None:
+    """Run every code cell of ``nb`` in order in a fresh kernel; NotebookCellFailed on the first failure.
+
+    nbclient owns the kernel it starts and shuts it down when the block ends, failed or not.
+    The kernel process's own log lines on stderr are discarded (they are not the notebook's
+    output); cells' stderr still arrives as stream outputs.
+    """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
-    manager = KernelManager(kernel_name=kernel)
-    if kernel_spec_manager is not None:
-        manager.kernel_spec_manager = kernel_spec_manager
-    client = NotebookClient(nb, km=manager, timeout=timeout, kernel_name=kernel, allow_errors=False,
+    client = NotebookClient(nb, timeout=timeout, kernel_name=kernel, allow_errors=False,
                             record_timing=False, resources={"metadata": {"path": str(workdir)}})
     index = -1
     try:
-        with client.setup_kernel():
+        # the kernel process's own log lines (transport warnings, shutdown notes) are not the
+        # notebook's output; what cells write to stderr still arrives as stream outputs
+        with client.setup_kernel(stderr=subprocess.DEVNULL):
             for index, cell in enumerate(nb.cells):
                 if cell.get("cell_type") == "code":
                     client.execute_cell(cell, index)
