@@ -308,15 +308,18 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     chapter_text = attribute(inputs.pack, "chapter_text", "") or ""
     notebook = notebook_material(inputs.pack, attribute)
     notebook_file = notebook[1].rstrip("/").rsplit("/", 1)[-1] if notebook else ""
-    by_capability: dict[str, list[Any]] = defaultdict(list)
     unbound = _unbound_measured(inputs)
-    for claim in unbound:
+    measured = [c for c in inputs.claims if c.kind == "measured result" and c.quantities]
+    by_capability: dict[str, list[Any]] = defaultdict(list)      # every measured claim, bound or not
+    for claim in measured:
         capability = match_capability(claim.text)
         if capability is not None:
             by_capability[capability.name].append(claim)
 
     def numbers(claims: list[Any]) -> list[str]:
-        return [f"{q.text} ({c.claim_id})" for c in claims for q in c.quantities]
+        from claims.suggest import printed_values
+
+        return [f"{p.claimed} ({c.claim_id})" for c in claims for p in printed_values(c)]
 
     rows, covered = [], set()
     for index, gap in enumerate(attribute(inputs.pack, "unresolved_gaps", []) or [], start=1):
@@ -337,8 +340,9 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             name=f"{PROPOSED}: gap {index} ({found.capability.command.removeprefix('chapter-audit ')})",
             tests=str(gap), method=found.method, success=found.success, failure=found.failure,
             status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
-    for name, claims in sorted(by_capability.items()):
-        if name in covered or name == "notebook":
+    for name, every in sorted(by_capability.items()):
+        claims = [c for c in every if c in unbound]
+        if name in covered or name == "notebook" or not claims:
             continue
         found = opportunity_for(capabilities[name], chapter_text, numbers(claims), notebook_file)
         rows.append(ExperimentRow(

@@ -94,7 +94,7 @@ CAPABILITIES: tuple[Capability, ...] = (
                "chapter-audit r03 prepare / r03 evaluate", (),
                (("--benchmark BENCHMARK_DIR", "tasks, pools, grades and agreed requirements"),
                 ("--freeze FREEZE_DIR", "a new directory for the frozen manifest"))),
-    Capability("sandbox", re.compile(r"\b(BM25|hybrid|fusion|recall|NDCG|rerank(?:er|ing)?|cutoff)\b", re.I),
+    Capability("sandbox", re.compile(r"\b(BM25|hybrid|fusion|recall(?:@\d+)?|NDCG(?:@\d+)?)\b", re.I),
                "chapter-audit sandbox run",
                (("k", "--k"), ("candidate_depth", "--candidate-depth"), ("hybrid_alpha", "--hybrid-alpha"),
                 ("rerank_weight", "--rerank-weight")),
