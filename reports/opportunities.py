@@ -30,7 +30,7 @@ OUT_OF_REACH = re.compile(r"\b(task outcomes?|downstream|user stud(?:y|ies)|answ
 
 # parameter -> patterns over the chapter text (first match wins); group 1 (and 2) are the values
 PARAMETER_PATTERNS: dict[str, tuple[str, ...]] = {
-    "depth": (rf"\bdepth[- ](?:of )?{_N}\b", rf"\btop[- ]{_N} candidates\b"),
+    "depth": (rf"(?<!candidate )\bdepth[- ](?:of )?{_N}\b", rf"\btop[- ]{_N} candidates\b"),
     "unit_cap": (rf"\bunit cap (?:of )?{_N}\b", rf"\b{_N} (?:whole )?units per (?:query|packet)\b"),
     "char_cap": (rf"\b{_N}[- ]character (?:allowance|cap|budget|limit)\b",
                  rf"\b(?:allowance|cap|budget) of {_N} characters\b"),
