@@ -49,7 +49,6 @@ def cell_outputs(index: int, cell: Any) -> dict[str, Any]:
             "errors": errors}
 
 
-def notebook_outputs(notebook: Any, *, kernel: str, failed_cell: int | None) -> dict[str, Any]:
-    """The whole ``outputs.json`` document of an executed notebook."""
-    return {"kernel": kernel, "failed_cell": failed_cell,
-            "cells": [cell_outputs(index, cell) for index, cell in enumerate(notebook.cells)]}
+def notebook_outputs(notebook: Any, *, kernel: str) -> dict[str, Any]:
+    """The whole ``outputs.json`` document of an executed notebook (written for ok runs only)."""
+    return {"kernel": kernel, "cells": [cell_outputs(index, cell) for index, cell in enumerate(notebook.cells)]}

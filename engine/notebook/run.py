@@ -102,7 +102,7 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
         rec.run_id = manifest["run_id"]
         rec.add_inputs(notebook, *extra)
         execute(nb, kernel=kernel, timeout=timeout, workdir=notebook.resolve().parent)
-        outputs = notebook_outputs(nb, kernel=kernel, failed_cell=None)
+        outputs = notebook_outputs(nb, kernel=kernel)
         import nbformat
 
         with staged_directory(output) as staging:
