@@ -103,7 +103,8 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
         lines += [f"[experiment.{exp_id}]",
                   f"command = {_string(value.command)}",
                   f"result = {_string(default_result)}",
-                  f"description = {_string(f'logged run {value.run_id} ({value.ended_at})')}"]
+                  f"description = {_string(f'logged run {value.run_id} ({value.ended_at})')}",
+                  "# rerun = [[...]]  # add the argument list(s) that re-run it, for `verify --rerun` (docs/verify.md)"]
         if value.match:
             lines.append(f"[experiment.{exp_id}.match]")
             lines += [f"{name} = {_value(item)}" for name, item in value.match]
