@@ -119,8 +119,10 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
                   f"quote = {_string(suggestion.quote)}",
                   f"claimed = {_string(suggestion.claimed)}",
                   f"key = {_string(best.value.key)}",
-                  f"result = {_string(best.value.result)}",
-                  f"# {suggestion.claim_id}; best of {len(suggestion.candidates)}: {_describe(best, decimals)}"]
+                  f"result = {_string(best.value.result)}"]
+        if best.value.pattern:
+            lines.append(f"pattern = {_string(best.value.pattern)}")
+        lines.append(f"# {suggestion.claim_id}; best of {len(suggestion.candidates)}: {_describe(best, decimals)}")
         if suggestion.status == "ambiguous":
             lines.append("# AMBIGUOUS: the next candidate ranks equal; choose the right one")
         for other in suggestion.candidates[1:1 + MAX_ALTERNATIVES]:

@@ -11,12 +11,13 @@ A number directly after ``@`` is a metric cutoff (``NDCG@3``), not a result, and
 **Which values.** The result files (JSON) of the latest ``ok`` log record of each command and
 parameter set (the record ``verify`` will read), except ``manifest`` (parameters, not results)
 and any file whose sha256 differs from the one the run logged. Every numeric leaf and every list
-of strings is a value with its dot path (``macro.hybrid.ndcg@3``).
+of strings is a value with its dot path (``macro.hybrid.ndcg@3``); every number printed in a
+notebook cell's text is a value bound by a pattern (:func:`printed_in_cells`).
 
 **Match** is exactly what ``verify`` accepts (:func:`claims.bindings.parse_claimed`,
 :func:`claims.verify.compare`): within half a unit of the last printed decimal; a fraction
-``k/N`` exactly; a percentage against a fraction ×100; a list item by item. A number with no
-matching value is never bound.
+``k/N`` exactly; a percentage against a fraction ×100; a list item by item. A printed whole
+number is a count and binds whole values only. A number with no matching value is never bound.
 
 **Rank** by agreement between the sentence's words and the value's words: the key path's words,
 each counted once (``macro``, ``hybrid``, ``ndcg@3``; ``_`` splits ``frozen_dense``) weigh 1, and the string
@@ -88,6 +89,7 @@ class RunValue:
     context_words: frozenset[str]
     key_units: tuple[frozenset[str], ...] = ()               # one word (and its spellings) per key word
     siblings: tuple[tuple[str, frozenset[str]], ...] = ()   # (key part, the other keys beside it)
+    pattern: str | None = None                               # a number printed inside text (a cell)
 
 
 @dataclass(frozen=True)
@@ -310,14 +312,49 @@ def run_values(records: Iterable[dict[str, Any]]) -> list[RunValue]:
             data = _read_result(record, path)
             if data is None:
                 continue
+            common = (record["command"], record.get("run_id", ""), record.get("ended_at", ""), match, result)
             for key, value, context, siblings in _leaves(data, [], frozenset()):
                 if not key:
                     continue
                 units = key_units(key)
-                values.append(RunValue(record["command"], record.get("run_id", ""), record.get("ended_at", ""),
-                                       match, result, key, value, frozenset().union(*units), context, units,
-                                       siblings))
+                values.append(RunValue(*common, key, value, frozenset().union(*units), context, units, siblings))
+            values.extend(RunValue(*common, key, value, frozenset().union(*units), frozenset(), units, (), pattern)
+                          for key, value, units, pattern in printed_in_cells(data))
     return values
+
+
+_IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?(?![\w/]|\.\d)")
+
+
+def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[str], ...], str]]:
+    """Numbers a notebook printed (``outputs.json``: ``cells.N.text``), each with a one-group pattern.
+
+    For ``Recall@3: 0.666667`` in cell 2 the value is 0.666667 at key ``cells.2.text`` with the
+    pattern ``(?m)^Recall@3:\\ ([-+−]?[0-9][0-9,]*(?:\\.[0-9]+)?%?)`` (the line's text before the
+    number, escaped); its words are the words of that label (``recall@3``).
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        return
+    for index, cell in enumerate(data["cells"]):
+        text = cell.get("text") if isinstance(cell, dict) else None
+        if not isinstance(text, str):
+            continue
+        for line in text.splitlines():
+            for match in _IN_TEXT.finditer(line):
+                label = line[:match.start()]
+                try:
+                    parsed = parse_claimed(match.group(0))
+                except ValueError:
+                    continue
+                units: list[frozenset[str]] = []
+                for token in _WORD.findall(label.lower()):
+                    unit = frozenset(words(token))
+                    if unit and unit not in units:
+                        units.append(unit)
+                if parsed.kind != "number" or not units:
+                    continue
+                pattern = "(?m)^" + re.escape(label) + r"([-+\u2212]?[0-9][0-9,]*(?:\.[0-9]+)?%?)"
+                yield f"cells.{index}.text", parsed.value, tuple(units), pattern
 
 
 # ---------------------------------------------------------------------------------------------

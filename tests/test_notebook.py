@@ -108,6 +108,20 @@ pattern = 'Precision@3: ([0-9.]+)'
     assert verdicts["ndcg-misprinted"].difference == pytest.approx(0.605191 - 0.606, abs=1e-12)
     assert verdicts["precision-never-printed"].status == "MISSING KEY"
 
+    # bind finds the printed numbers in the cells and writes pattern bindings that verify
+    from claims.draft import draft_claims_toml
+    from claims.extract import extract_claims
+    from claims.suggest import run_values, suggest
+
+    prose = "On the hand-built ranking the notebook reaches Recall@3 of 0.666667 and NDCG@3 of 0.605."
+    suggestions = suggest(extract_claims(prose), run_values(read_records(log)))
+    assert [(s.claimed, s.best.value.key) for s in suggestions] == [("0.666667", "cells.2.text"),
+                                                                    ("0.605", "cells.3.text")]
+    draft = tmp_path / "draft.toml"
+    draft.write_text(draft_claims_toml(suggestions, pack_path="prose", log_path=str(log)), encoding="utf-8")
+    drafted = verify_bindings(load_claims_file(draft), log)
+    assert [(v.status, v.reproduced) for v in drafted] == [("MATCH", 0.666667), ("MATCH", 0.605191)]
+
 
 def test_a_failing_cell_is_a_failed_logged_run_naming_the_cell(tmp_path):
     log = tmp_path / "log.jsonl"

@@ -84,6 +84,8 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
                             kernel: str = NATIVE_KERNEL, inputs: Sequence[str | Path] | None = None,
                             log: str | Path | None = DEFAULT_LOG) -> dict[str, Any]:
     """Execute ``notebook`` once, log the run and publish its outputs; returns outputs.json's content."""
+    import nbformat
+
     notebook, output = Path(notebook), Path(output)
     nb = read_notebook(notebook)
     if timeout < 1:
@@ -103,8 +105,6 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
         rec.add_inputs(notebook, *extra)
         execute(nb, kernel=kernel, timeout=timeout, workdir=notebook.resolve().parent)
         outputs = notebook_outputs(nb, kernel=kernel)
-        import nbformat
-
         with staged_directory(output) as staging:
             (staging / EXECUTED_FILE).write_text(nbformat.writes(nb), encoding="utf-8")
             (staging / OUTPUTS_FILE).write_text(dump_json(outputs), encoding="utf-8")
