@@ -25,12 +25,19 @@ values of the objects along the path (a stage's ``label``, a task's ``title``) w
 words agree when equal, when one is a prefix of the other and the shorter has at least 4
 letters, when they share a prefix of 5 letters (``covers`` ~ ``coverage``), or through
 :data:`SYNONYMS`; the string values of the file's root object describe the whole file and are
-not used. A word in the number's own clause (the text between the neighbouring numbers)
-counts 3 times, elsewhere in the sentence once. Each key-path word that the sentence does not
-name costs 0.1, so the most specific path wins. Ties: result name, then key, ascending.
+not used. A value word named in the number's clause *before* it (since the previous number)
+counts 3, *after* it (up to the next comma, bracket or conjunction) 2, elsewhere in the sentence
+1; each key-path word the sentence does not name costs 0.1, so the most specific path wins.
+A value that shares no word with the sentence is no candidate. **Contradiction**: a value is
+no candidate when the clause before the number names another key beside one of its key parts
+and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall@3``;
+:func:`contradicts`). **Coherence**: 0.2 per key part shared with the unambiguous best value of
+each other number of the sentence. Ties: command, result name, then key, ascending; the
+suggestion is *ambiguous* when the first two rank equal.
 
-**Nearest** (for an unmatched number): among values within ten units of the last printed
-decimal, the best-ranked, then the closest.
+**Nearest** (for an unmatched number): among values within twenty times the printed tolerance
+(ten units of the last printed decimal) that are not contradicted, the best-ranked, then the
+closest.
 """
 
 from __future__ import annotations
