@@ -190,7 +190,7 @@ def score(value: RunValue, before: tuple[str, ...], after: tuple[str, ...], sent
     """Word agreement of a value with the number's clause and sentence (module docstring)."""
     total = 0.0
     units = [(1.0, unit) for unit in value.key_units]
-    units += [(0.5, frozenset({word})) for word in sorted(value.context_words - value.key_words)]
+    units += [(0.5, frozenset({word})) for word in sorted(value.context_words)]
     for weight, unit in units:
         if _names(unit, before):
             total += 3 * weight
@@ -324,7 +324,9 @@ def run_values(records: Iterable[dict[str, Any]]) -> list[RunValue]:
                 if not key:
                     continue
                 units = key_units(key)
-                values.append(RunValue(*common, key, value, frozenset().union(*units), context, units, siblings))
+                key_words = frozenset().union(*units)
+                own = frozenset(w for w in context if not _names(key_words, (w,)))  # no second count
+                values.append(RunValue(*common, key, value, key_words, own, units, siblings))
             values.extend(RunValue(*common, key, value, frozenset().union(*units), frozenset(), units, (), pattern)
                           for key, value, units, pattern in printed_in_cells(data))
     return values
