@@ -196,3 +196,15 @@ pattern = '(a)(b)'
     claims.write_text(claims.read_text(encoding="utf-8").replace("'(a)(b)'", "'(a'"), encoding="utf-8")
     with pytest.raises(InputError, match=r"binding\[1\]\.pattern.*invalid regular expression"):
         load_claims_file(claims)
+
+
+def test_a_claims_file_can_rerun_a_notebook_through_the_registry():
+    from engine.experiments import parse_arguments, split_command
+
+    registered, args = split_command(["notebook", "run", "--notebook", "nb.ipynb", "--output", "out",
+                                      "--input", "a.csv", "--input", "b.csv", "--timeout", "30"])
+    assert registered.command == "notebook run" and registered.rerunnable
+    values = parse_arguments(registered, args)
+    assert values == {"notebook": Path("nb.ipynb"), "output": Path("out"), "timeout": 30, "kernel": "python3",
+                      "inputs": [Path("a.csv"), Path("b.csv")]}
+    assert registered.results == ("outputs", "executed", "manifest")
