@@ -19,6 +19,14 @@ Format (documented in docs/verify.md)::
     result = "metrics"                      # optional: overrides the experiment's result entry
     tolerance = 5e-7                        # optional: default from the printed precision
 
+    [[binding]]                             # a number inside printed text (a notebook cell)
+    id = "nb-recall"
+    experiment = "nb"
+    claimed = "0.8333"
+    result = "outputs"
+    key = "cells.12.text"                   # optional with a pattern: without it every cell's text is searched
+    pattern = 'Recall@3: ([0-9.]+)'         # a regular expression with exactly one group
+
 The default tolerance is half a unit in the last printed decimal of ``claimed``
 (``0.888889`` → 5e-7, ``0.7656`` → 5e-5, ``1,298`` → 0.5); a fraction ``k/N`` is compared with
 ``k/N`` exactly (1e-12); a list or string is compared exactly.
@@ -59,6 +67,7 @@ class Binding:
     key: str
     result: str | None = None
     tolerance: float | None = None
+    pattern: str | None = None
 
 
 @dataclass(frozen=True)
@@ -141,7 +150,9 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
     seen: set[str] = set()
     for index, body in enumerate(data.get("binding") or [], start=1):
         where = f"binding[{index}]"
-        for name in ("id", "experiment", "claimed", "key"):
+        pattern = _pattern(body, path, where)
+        key_optional = pattern is not None and "key" not in body  # a pattern alone searches every cell
+        for name in ("id", "experiment", "claimed") if key_optional else ("id", "experiment", "claimed", "key"):
             if not isinstance(body.get(name), str) or not body[name].strip():
                 raise InputError("missing or not a string", path=path, field=f"{where}.{name}")
         if body["id"] in seen:
@@ -159,11 +170,27 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
             raise InputError(str(exc), path=path, field=f"{where}.claimed")
         bindings.append(Binding(
             binding_id=body["id"], experiment=body["experiment"], quote=str(body.get("quote", "")),
-            claimed=body["claimed"], key=body["key"], result=body.get("result"),
-            tolerance=float(tolerance) if tolerance is not None else None))
+            claimed=body["claimed"], key=body.get("key", ""), result=body.get("result"),
+            tolerance=float(tolerance) if tolerance is not None else None, pattern=pattern))
     if not bindings:
         raise InputError("claims file holds no [[binding]] entries", path=path)
     return ClaimsFile(path=path, experiments=experiments, bindings=tuple(bindings))
+
+
+def _pattern(body: dict[str, Any], path: Path, where: str) -> str | None:
+    """A binding's ``pattern``: a regular expression with exactly one group, or None."""
+    if "pattern" not in body:
+        return None
+    pattern = body["pattern"]
+    if not isinstance(pattern, str) or not pattern:
+        raise InputError("must be a non-empty string", path=path, field=f"{where}.pattern")
+    try:
+        groups = re.compile(pattern).groups
+    except re.error as exc:
+        raise InputError(f"invalid regular expression ({exc})", path=path, field=f"{where}.pattern") from None
+    if groups != 1:
+        raise InputError(f"must have exactly one group, has {groups}", path=path, field=f"{where}.pattern")
+    return pattern
 
 
 def bundled_claims_dir() -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,51 @@ def lookup_key(data: Any, key: str) -> Any:
     return node
 
 
+def reproduced_value(data: Any, binding: Binding, claimed: ClaimedValue) -> tuple[Any, str]:
+    """The value a binding reads, and (for a pattern binding) where it was found.
+
+    Without ``pattern`` it is the value at ``key``. With ``pattern`` (one group) the group of the
+    first match is read from the text at ``key``; without a key, from each ``cells.N.text`` in
+    order (a notebook's ``outputs``) or else from every string of the file in document order.
+    A captured number is read like a printed one (``1,298``, ``83.3%``, ``2/4``). KeyError when
+    the key is absent or nothing matches (``pattern`` named as the missing key).
+    """
+    if not binding.pattern:
+        return lookup_key(data, binding.key), ""
+    regex = re.compile(binding.pattern)
+    if binding.key:
+        places = [(binding.key, lookup_key(data, binding.key))]
+    elif isinstance(data, dict) and isinstance(data.get("cells"), list):
+        places = [(f"cells.{i}.text", cell.get("text")) for i, cell in enumerate(data["cells"])
+                  if isinstance(cell, dict)]
+    else:
+        places = list(_strings(data, ""))
+    for where, text in places:
+        match = regex.search(text) if isinstance(text, str) else None
+        if match:
+            captured = match.group(1) or ""
+            if claimed.kind in ("number", "fraction"):
+                try:
+                    parsed = parse_claimed(captured)
+                except ValueError:
+                    parsed = None
+                if parsed is not None and parsed.kind in ("number", "fraction"):
+                    return parsed.value, f"pattern found in {where}: {captured!r}"
+            return captured, f"pattern found in {where}: {captured!r}"
+    raise KeyError(f"pattern {binding.pattern!r}" + (f" in {binding.key}" if binding.key else ""))
+
+
+def _strings(node: Any, path: str) -> Any:
+    if isinstance(node, str):
+        yield path, node
+    elif isinstance(node, dict):
+        for name, item in node.items():
+            yield from _strings(item, f"{path}.{name}" if path else str(name))
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _strings(item, f"{path}.{index}" if path else str(index))
+
+
 def compare(claimed: ClaimedValue, reproduced: Any) -> tuple[bool, float | None]:
     """Whether the reproduced value agrees with the claim, and the numeric difference."""
     if claimed.kind in ("number", "fraction"):
@@ -149,12 +195,13 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
             verdicts.append(Verdict(binding, "CHANGED" if path else "MISSING KEY", claimed, note=problem, **common))
             continue
         try:
-            reproduced = lookup_key(data, binding.key)
+            reproduced, found_in = reproduced_value(data, binding, claimed)
         except KeyError as exc:
             verdicts.append(Verdict(binding, "MISSING KEY", claimed, note=f"no key {exc.args[0]!r}", **common))
             continue
         agrees, difference = compare(claimed, reproduced)
-        verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference, **common))
+        verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
+                                note=found_in, **common))
     return verdicts
 
 

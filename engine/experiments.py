@@ -135,6 +135,11 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
         (_p("benchmark", "path"), _p("freeze", "path"), _p("output", "path"),
          _p("seed", "int", 129300), _p("draws", "int", 10000)),
         results=("results", "manifest")),
+    Experiment(
+        "notebook run", "engine.notebook.run:run_notebook_experiment",
+        (_p("notebook", "path"), _p("output", "path"), _p("timeout", "int", 600),
+         _p("kernel", "str", "python3"), _p("inputs", "paths", None, option="--input")),
+        results=("outputs", "executed", "manifest")),
 )}
 
 

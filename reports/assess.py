@@ -314,14 +314,94 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
                 success=experiment.success or "every bound number matches within its printed precision",
                 failure=experiment.failure or "any bound number differs beyond its printed precision",
                 status=status))
+    rows.extend(opportunity_rows(inputs))
+    return rows
+
+
+def _unbound_measured(inputs: ReportInputs) -> list[Any]:
+    placed, _ = verdicts_by_claim(inputs.claims, inputs.verdicts)
+    return [c for c in inputs.claims
+            if c.kind == "measured result" and c.quantities and c.claim_id not in placed]
+
+
+def notebook_run(records: list[dict[str, Any]], url: str) -> dict[str, Any] | None:
+    """The latest logged ``notebook run`` whose notebook input has the URL's file name (any status)."""
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    for record in reversed(records):
+        if record.get("command") == "notebook run" and any(
+                Path(path).name == name for path in (record.get("inputs") or {})):
+            return record
+    return None
+
+
+def run_citation(record: dict[str, Any]) -> str:
+    """``run ID, DATE, status S`` (and the error of a failed run) of one log record."""
+    text = f"run {record.get('run_id')}, {record.get('ended_at', UNVERIFIED)}, status {record.get('status')}"
+    return text + (f" ({record['error']})" if record.get("error") else "")
+
+
+def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
+    """Gap rows, runnable-claim rows and the associated-notebook row (reports/opportunities.py)."""
+    from reports.opportunities import (CAPABILITIES, match_capability, notebook_material, opportunity,
+                                       opportunity_for)
+
+    capabilities = {c.name: c for c in CAPABILITIES}
+
+    chapter_text = attribute(inputs.pack, "chapter_text", "") or ""
+    notebook = notebook_material(inputs.pack, attribute)
+    notebook_file = notebook[1].rstrip("/").rsplit("/", 1)[-1] if notebook else ""
+    unbound = _unbound_measured(inputs)
+    measured = [c for c in inputs.claims if c.kind == "measured result" and c.quantities]
+    by_capability: dict[str, list[Any]] = defaultdict(list)      # every measured claim, bound or not
+    for claim in measured:
+        capability = match_capability(claim.text)
+        if capability is not None:
+            by_capability[capability.name].append(claim)
+
+    def numbers(claims: list[Any]) -> list[str]:
+        from claims.suggest import printed_values
+
+        return [f"{p.claimed} ({c.claim_id})" for c in claims for p in printed_values(c)]
+
+    rows, covered = [], set()
     for index, gap in enumerate(attribute(inputs.pack, "unresolved_gaps", []) or [], start=1):
+        capability = match_capability(str(gap))
+        found = None if capability is None else opportunity(
+            str(gap), chapter_text, numbers(by_capability.get(capability.name, [])), notebook_file)
+        if found is None:
+            rows.append(ExperimentRow(
+                name=f"{PROPOSED}: gap {index}", tests=str(gap),
+                method="not yet specified: nothing in this toolkit runs it; design a run that measures it "
+                       "and bind its numbers in a claims file",
+                success="a logged ok run whose bound numbers answer the gap",
+                failure="no run can be specified from the available data",
+                status=f"{UNRUN}: no experiment has been specified or run"))
+            continue
+        covered.add(found.capability.name)
         rows.append(ExperimentRow(
-            name=f"{PROPOSED}: gap {index}",
-            tests=str(gap),
-            method="not yet specified: design a run that measures it and bind its numbers in a claims file",
-            success="a logged ok run whose bound numbers answer the gap",
-            failure="no run can be specified from the available data",
-            status=f"{UNRUN}: no experiment has been specified or run"))
+            name=f"{PROPOSED}: gap {index} ({found.capability.command.removeprefix('chapter-audit ')})",
+            tests=str(gap), method=found.method, success=found.success, failure=found.failure,
+            status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
+    for name, every in sorted(by_capability.items()):
+        claims = [c for c in every if c in unbound]
+        if name in covered or name == "notebook" or not claims:
+            continue
+        found = opportunity_for(capabilities[name], chapter_text, numbers(claims), notebook_file)
+        rows.append(ExperimentRow(
+            name=f"{PROPOSED}: reproduce {', '.join(c.claim_id for c in claims)}",
+            tests="the measured results no claims file binds", method=found.method, success=found.success,
+            failure=found.failure, status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
+    if notebook is not None:
+        found = opportunity_for(capabilities["notebook"], chapter_text, numbers(unbound), notebook_file)
+        record = notebook_run(inputs.log_records, notebook[1])
+        status = (f"ran: {run_citation(record)}" if record is not None
+                  else f"{UNRUN}: no recorded run of this notebook in the log")
+        rows.append(ExperimentRow(
+            name=f"{PROPOSED}: run the associated notebook" if record is None else "associated notebook",
+            tests=f"whether {notebook[0] or 'the notebook'} ({notebook[1]}) runs today and what it prints",
+            method=found.method.replace("NOTEBOOK.ipynb (the notebook file, downloaded)",
+                                        f"{notebook_file} (downloaded from {notebook[1]})"),
+            success=found.success, failure=found.failure, status=status))
     return rows
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED,
-                            ClaimAssessment, Fingerprint, metadata_text, Proposal, ReportInputs, assess_claim, attribute, date_part,
-                            experiment_rows, format_value, identity_fields, link_key, proposals, source_label,
+                            ClaimAssessment, Fingerprint, Proposal, ReportInputs, assess_claim, attribute,
+                            date_part, experiment_rows, format_value, identity_fields, link_key,
+                            metadata_text, notebook_run, proposals, run_citation, source_label,
                             verdicts_by_claim)
 from reports.markdown import bullets, escape_inline, table
 
@@ -75,7 +76,7 @@ def section_context(inputs: ReportInputs) -> str:
     if material:
         parts.append("Associated material (availability is not evidence: no run of it is recorded unless "
                      "section 6 cites one):")
-        parts.append(bullets(escape_inline(_material_text(item)) for item in material))
+        parts.append(bullets(escape_inline(_material_text(item, inputs.log_records)) for item in material))
     return "\n\n".join(parts)
 
 
@@ -92,13 +93,16 @@ def _search_context(inputs: ReportInputs) -> str:
             f"candidates ({CANDIDATE_NOTE}; never support)")
 
 
-def _material_text(item: Any) -> str:
+def _material_text(item: Any, records: list[dict[str, Any]] | None = None) -> str:
+    """One associated resource; a notebook cites its latest logged ``notebook run`` when there is one."""
     if isinstance(item, str):
         return item
     label = attribute(item, "label") or attribute(item, "description") or ""
     url = attribute(item, "url") or ""
     note = attribute(item, "note") or ""
-    return " — ".join(part for part in (label, url, note) if part)
+    record = notebook_run(records or [], url) if url else None
+    recorded = f"recorded: {run_citation(record)}" if record is not None else ""
+    return " — ".join(part for part in (label, url, note, recorded) if part)
 
 
 def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:

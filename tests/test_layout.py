@@ -27,7 +27,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "audit", "claims", "sources", "reports", "templates")
-SUBSYSTEMS = ("engine.retrieval", "engine.encoder", "engine.budget", "engine.r03", "engine.ledger")
+SUBSYSTEMS = ("engine.retrieval", "engine.encoder", "engine.budget", "engine.r03", "engine.ledger",
+              "engine.notebook")
 
 # Real dependencies between subsystems, stated in each subpackage's docstring: importer -> allowed modules.
 SUBSYSTEM_EXCEPTIONS = {
@@ -216,4 +217,6 @@ def test_every_typer_command_matches_the_experiment_registry():
         for param in node.params:
             if param.param_type_name == "option":
                 options.update(o for o in param.opts if o.startswith("--") and o not in runtime_only)
+            elif param.param_type_name == "argument":  # a positional is the registry's --<name>
+                options.add("--" + param.name.replace("_", "-"))
         assert options == set(exp.options()), command

@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
         rerun_dir: Path = typer.Option(Path(".chapter-audit") / "reruns", "--rerun-dir",
                                        help="Where --rerun writes its outputs."),
         output_format: str = typer.Option("table", "--format", help="table or json."),
+        junit: Path = typer.Option(None, "--junit", help="Also write the verdicts as JUnit XML (one test case per binding)."),
     ) -> None:
         """Print claimed vs reproduced for every binding; exit 1 unless every one matches."""
         from claims.bindings import load_claims_file
@@ -31,6 +32,10 @@ def register(app: typer.Typer) -> None:
         if output_format not in ("table", "json"):
             raise InputError("must be 'table' or 'json'", field="--format")
         claims = load_claims_file(claims_file)
+        if junit is not None:
+            from claims.junit import check_junit_target
+
+            check_junit_target(junit)  # refuse before anything runs
         if rerun:
             for outcome in rerun_experiments(claims, log, rerun_dir):
                 code = outcome.code
@@ -38,6 +43,10 @@ def register(app: typer.Typer) -> None:
                                                                 f"failed (exit {code}): {outcome.message}")
                 typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
         verdicts = verify_bindings(claims, log)
+        if junit is not None:
+            from claims.junit import write_junit
+
+            write_junit(verdicts, claims_file, junit)
         if output_format == "json":
             typer.echo(json.dumps([v.as_dict() for v in verdicts], indent=2, sort_keys=True))
         else:

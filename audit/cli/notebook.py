@@ -1,0 +1,44 @@
+"""Commands of the notebook area: ``notebook run`` (one logged run of a Jupyter notebook)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from audit.cli.common import LogOption, cli_errors, fail, log_path
+
+notebook_app = typer.Typer(help="Recorded runs of Jupyter notebooks.", no_args_is_help=True)
+
+EXIT_FAILED = 1
+
+
+@notebook_app.command("run")
+@cli_errors
+def run(
+    notebook: Path = typer.Argument(..., metavar="NOTEBOOK.ipynb", help="The notebook to execute."),
+    output: Path = typer.Option(..., "--output", help="Output directory (executed.ipynb, outputs.json; all-or-nothing)."),
+    timeout: int = typer.Option(600, "--timeout", help="Seconds per cell; a cell that exceeds it fails the run."),
+    kernel: str = typer.Option("python3", "--kernel", help="Jupyter kernel name (python3 = this interpreter)."),
+    inputs: Optional[List[Path]] = typer.Option(None, "--input", help="A file the notebook reads (hashed into the run); repeatable."),
+    log: Path = LogOption,
+) -> None:
+    """Execute a notebook in a fresh kernel; the run is logged ok or failed (with the failing cell)."""
+    from engine.experiments import run_experiment
+    from engine.notebook.run import NotebookCellFailed
+
+    try:
+        outputs = run_experiment("notebook run", dict(notebook=notebook, output=output, timeout=timeout,
+                                                      kernel=kernel, inputs=list(inputs or [])),
+                                 log=log_path(log))
+    except NotebookCellFailed as exc:
+        fail(f"notebook failed (run logged failed): {exc}", EXIT_FAILED)
+        return
+    code = sum(1 for cell in outputs["cells"] if cell["cell_type"] == "code")
+    typer.echo(f"{code} code cells ran; wrote {output}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this area's commands to the root app."""
+    app.add_typer(notebook_app, name="notebook")
