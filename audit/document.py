@@ -15,7 +15,9 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   with markup removed (emphasis, strong, links keep their text; inline code keeps its content;
   inline images, raw inline HTML and footnote references are dropped; inline math is kept as
   ``$…$`` and its span is listed in ``math_spans``);
-* a list item's marker (``-``, ``1.``) is kept out of ``text`` and stored in ``marker``;
+* a list item's marker (``-``, ``1.``) is kept out of ``text`` and stored in ``marker``; a bold
+  lead-in ending in ``.`` or ``:`` (``**Tokenise.** Lower-case …``) is recorded in ``lead_in``
+  so that the sentence splitter keeps it with its sentence;
 * a paragraph that holds only images is an ``image`` block (its alt texts), one that holds only
   raw HTML is an ``html`` block;
 * a fenced or indented code block is ``code`` with ``language`` (the fence's info word, ``''``
@@ -31,106 +33,9 @@ tables and formula lines.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
-BLOCK_KINDS = ("heading", "paragraph", "list_item", "blockquote", "table", "code", "math", "html",
-               "image", "footnote", "front_matter", "reference")
-PROSE_KINDS = frozenset({"paragraph", "list_item", "blockquote", "footnote"})
-"""Blocks whose text gives sentence claim rows; every other kind never does."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """A table: header cells, body rows (each padded/cut to the header's length), its caption.
-
-    ``caption`` is the text of the paragraph or heading just before the table ('' if none);
-    cell texts have inline markup (bold, emphasis, code, links) removed; '' is an empty cell.
-    """
-
-    line: int
-    end_line: int
-    section: tuple[str, ...]
-    caption: str
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    recovered: bool = False
-
-
-@dataclass(frozen=True)
-class Block:
-    """One block of the document (see the module docstring for each kind's conventions)."""
-
-    kind: str
-    text: str
-    line: int
-    end_line: int
-    section: tuple[str, ...] = ()
-    recovered: bool = False
-    level: int = 0                 # heading level (1–6); list nesting depth for list items
-    language: str = ""             # code blocks: the fence info word
-    marker: str = ""               # list items: "-", "*", "1." …
-    table: Table | None = None
-    math_spans: tuple[tuple[int, int], ...] = ()  # inline $…$ spans in ``text``
-    note: str = ""                 # recovered blocks: the heuristic that fired
-
-    @property
-    def is_prose(self) -> bool:
-        return self.kind in PROSE_KINDS
-
-
-@dataclass(frozen=True)
-class Document:
-    """A parsed snapshot: its blocks in source order, plus where it came from."""
-
-    blocks: list[Block]
-    path: str | None = None
-    source_format: str = "markdown"   # "markdown" | "flattened"
-
-    def tables(self) -> list[Table]:
-        return [b.table for b in self.blocks if b.kind == "table" and b.table is not None]
-
-    def prose_blocks(self) -> list[Block]:
-        return [b for b in self.blocks if b.is_prose]
-
-    def code_blocks(self) -> list[Block]:
-        return [b for b in self.blocks if b.kind == "code"]
-
-    def headings(self) -> list[Block]:
-        return [b for b in self.blocks if b.kind == "heading"]
-
-    def structure_only(self) -> bool:
-        """True when the document has no prose block (empty, or only headings/code/tables …)."""
-        return not self.prose_blocks()
-
-    def shifted(self, offset: int) -> "Document":
-        """The same document with every line number moved by ``offset`` (file coordinates)."""
-        if offset == 0:
-            return self
-        blocks = []
-        for b in self.blocks:
-            table = (replace(b.table, line=b.table.line + offset, end_line=b.table.end_line + offset)
-                     if b.table is not None else None)
-            blocks.append(replace(b, line=b.line + offset, end_line=b.end_line + offset, table=table))
-        return Document(blocks, self.path, self.source_format)
-
-
-class SectionPath:
-    """Tracks the heading path: a heading of level L replaces levels ≥ L."""
-
-    def __init__(self) -> None:
-        self._stack: list[tuple[int, str]] = []
-
-    def enter(self, level: int, title: str) -> tuple[str, ...]:
-        while self._stack and self._stack[-1][0] >= level:
-            self._stack.pop()
-        self._stack.append((level, title))
-        return self.current
-
-    @property
-    def current(self) -> tuple[str, ...]:
-        return tuple(title for _, title in self._stack)
-
+from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 
 # ---------------------------------------------------------------------------------------------
 # Markdown.
@@ -162,14 +67,14 @@ def inline_text(children: Iterable[Any] | None) -> tuple[str, tuple[tuple[int, i
     length = 0
     for child in children or ():
         kind = child.type
-        if kind in ("text", "code_inline"):
+        if kind in ("text", "code_inline", "html_inline"):
             piece = child.content
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
         elif kind in ("math_inline", "math_inline_double"):
             piece = f"${child.content}$"
             spans.append((length, length + len(piece)))
-        else:  # emphasis/strong/link markers, images, raw html, footnote refs: no text
+        else:  # emphasis/strong/link markers, images, footnote refs: no text
             piece = ""
         parts.append(piece)
         length += len(piece)
@@ -193,6 +98,20 @@ def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple
     lead = len(trimmed) - len(trimmed.lstrip())
     moved = tuple((mapping[s] - lead, min(mapping[e], len(trimmed)) - lead) for s, e in spans)
     return trimmed.lstrip(), moved
+
+
+def _lead_in(children: list[Any] | None, content: str) -> int:
+    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0."""
+    children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
+    if len(children) < 3 or children[0].type != "strong_open":
+        return 0
+    label = []
+    for child in children[1:]:
+        if child.type == "strong_close":
+            break
+        label.append(child.content)
+    text = " ".join("".join(label).split())
+    return len(text) if text and text[-1] in ".:" and content.startswith(text) else 0
 
 
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
@@ -264,7 +183,7 @@ def read_markdown(text: str, path: str | None = None) -> Document:
                 blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                     level=list_depth if container == "list_item" else 0,
                                     marker=markers[-1] if container == "list_item" else "",
-                                    math_spans=spans))
+                                    math_spans=spans, lead_in=_lead_in(inline.children, content)))
                 previous_text = content
             index += 2
         elif kind in ("fence", "code_block"):
@@ -334,16 +253,22 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
 def looks_like_markdown(text: str) -> bool:
     """Whether pack chapter text carries Markdown structure (else it is flattened plain text).
 
-    Markdown if any line is a code fence (```/~~~), an ATX heading (``#`` … ``######`` + space),
-    a table delimiter row (``|---|``), a ``$$`` math line, or the text opens with front matter.
+    Markdown if the text opens with front matter, or any line is a code fence (```/~~~), a table
+    delimiter row (``|---|``) or a ``$$`` math line, or it has ATX headings (``#`` … ``######``
+    + space) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
+    blank lines) with a stray ``## …`` line stays flattened text.
     """
     import re
 
     lines = text.split("\n")
     if lines and lines[0].strip() in ("---", "+++"):
         return True
-    pattern = re.compile(r"^\s{0,3}(?:```|~~~|#{1,6}\s|\$\$)|^\s*\|?\s*:?-{3,}:?\s*\|")
-    return any(pattern.match(line) for line in lines)
+    strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)|^\s*\|?\s*:?-{3,}:?\s*\|")
+    if any(strong.match(line) for line in lines):
+        return True
+    heading = re.compile(r"^\s{0,3}#{1,6}\s")
+    blank_between = any(not line.strip() for line in text.strip().split("\n"))
+    return blank_between and any(heading.match(line) for line in lines)
 
 
 def document_from_pack(pack: Any) -> Document:

@@ -36,6 +36,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    ``name =`` starts a new formula line of the math block; the sentence and the rest of the
    line are a paragraph.
 
+5. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
+   heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
+   block.
+
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
 """
@@ -44,7 +48,7 @@ from __future__ import annotations
 
 import re
 
-from audit.document import Block, Document, SectionPath, Table
+from audit.blocks import Block, Document, SectionPath, Table
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -80,8 +84,9 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             continue
         for block in _recover(line, number, previous):
             if block.kind == "heading":
-                block = Block("heading", block.text, number, number, sections.enter(2, block.text),
-                              recovered=True, level=2, note=block.note)
+                level = block.level or 2
+                block = Block("heading", block.text, number, number, sections.enter(level, block.text),
+                              recovered=block.recovered, level=level, note=block.note)
             elif block.kind == "table" and block.table is not None:
                 caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
                 table = Table(number, number, sections.current, caption, block.table.header,
@@ -98,6 +103,11 @@ def read_flattened(text: str, path: str | None = None) -> Document:
 
 def _recover(line: str, number: int, previous: str) -> list[Block]:
     """The blocks of one flattened line (line numbers and sections are filled in by the caller)."""
+    atx = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+    if atx:
+        return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
+    if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
+        return [Block("html", line, number, number)]
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
     fragment = _header_fragment(words, previous)
     if fragment is not None:
@@ -114,7 +124,7 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
     if split is not None:
         heading = line[:words[split][0]].strip()
         rest = line[words[split][0]:]
-        return [Block("heading", heading, number, number, recovered=True, note="glued-heading"),
+        return [Block("heading", heading, number, number, recovered=True, level=2, note="glued-heading"),
                 Block("paragraph", rest, number, number, recovered=True, note="glued-heading")]
     return [Block("paragraph", line, number, number)]
 

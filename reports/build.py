@@ -46,6 +46,7 @@ def parse_report_date(value: str | None) -> str:
 
 def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> ReportInputs:
     """Parse, read the log and the sources; no rendering, no writing."""
+    from audit.document import document_from_pack
     from audit.fingerprint import check_pack
     from audit.pack import load_pack
     from claims.bindings import load_claims_file
@@ -56,7 +57,8 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
 
     pack = load_pack(options.pack)
     check = check_pack(pack)
-    claims = extract_claims(pack)
+    document = document_from_pack(pack)
+    claims = extract_claims(document)
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
@@ -73,7 +75,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
-        sources=sources, links=links, similarity_links=options.similarity_links)
+        sources=sources, links=links, similarity_links=options.similarity_links, document=document)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

@@ -34,13 +34,47 @@ def by_id(rows):
 
 
 def test_seed_row_counts_and_ids(seed_rows):
-    assert len(seed_rows) == 53
-    assert seed_rows[0].claim_id == "C-001-01"
-    assert seed_rows[-1].claim_id == "C-015-01"
-    assert [r.claim_id for r in seed_rows] == sorted(r.claim_id for r in seed_rows)
+    # Before issue 9 the seed gave 53 sentence rows, three of which glued a heading to a sentence,
+    # one the flattened selector table plus a sentence, one the MMR formula plus a sentence, and
+    # one a bare table-header fragment. Now: 52 prose rows and 5 table-value rows.
+    prose = [r for r in seed_rows if r.kind != "table value"]
+    assert (len(prose), len(seed_rows)) == (52, 57)
+    assert prose[0].claim_id == "C-001-01"
+    assert prose[-1].claim_id == "C-014-01"
+    assert prose[-1].text == "The external whole-document results are severe:"
+    assert [r.claim_id for r in prose] == sorted(r.claim_id for r in prose)
     row = by_id(seed_rows)["C-003-02"]
     assert (row.paragraph, row.sentence, row.location) == (3, 2, "paragraph 3, sentence 2")
     assert row.text == "Three short blocks, however, can contain far less text than three long sections."
+    assert row.section == ("State the resource before comparing methods",)
+    assert row.where == "section: State the resource before comparing methods; paragraph 3, sentence 2"
+
+
+def test_seed_headings_tables_and_formula_are_not_merged(seed_rows):
+    rows = by_id(seed_rows)
+    assert rows["C-003-01"].text == "Part II compared systems that returned three units per query."
+    assert rows["C-009-01"].text.startswith("Even when several units fit,")
+    assert rows["C-009-01"].section == ("Separate redundancy from relevance",)
+    assert rows["C-014-01"].section == ("Observe the price of the cap",)
+    assert rows["C-006-01"].text.startswith("The allowance is measured in Unicode codepoints")
+    assert rows["C-011-01"].text == "Before anything has been selected, the redundancy penalty is zero."
+    for marker in ("State the resource", "Separate redundancy", "Observe the price", "Selector", "marginal ="):
+        assert not any(marker in r.text for r in seed_rows if r.kind != "table value"), marker
+    values = [(r.claim_id, r.text, r.kind) for r in seed_rows if r.kind == "table value"]
+    assert values == [
+        ("T-1-R01-C02", "T-1 · Count · Unit cap = 3", "table value"),
+        ("T-1-R02-C02", "T-1 · Characters · Unit cap = 3", "table value"),
+        ("T-1-R02-C03", "T-1 · Characters · Content cap = 1,200 characters", "table value"),
+        ("T-1-R03-C02", "T-1 · MMR · Unit cap = 3", "table value"),
+        ("T-1-R03-C03", "T-1 · MMR · Content cap = 1,200 characters", "table value"),
+    ]
+    cell = rows["T-1-R03-C03"]
+    assert (cell.table, cell.row_label, cell.column, cell.line) == ("T-1", "MMR", "Content cap", 23)
+    start, end = cell.quantities[0].span
+    assert cell.text[start:end] == "1,200 characters" and cell.quantities[0].value == 1200.0
+    # an identifier is not a result: "claim 1337" no longer makes C-001-01 a measured result
+    assert rows["C-001-01"].kind == "method or definition"
+    assert [(q.text, q.role) for q in rows["C-001-01"].quantities] == [("1337", "identifier")]
 
 
 def test_seed_measured_result_with_characters(seed_rows):

@@ -123,12 +123,16 @@ def test_flattened_heuristics_stay_conservative():
     doc = read_flattened(text)
     assert [b.kind for b in doc.blocks] == ["paragraph", "paragraph", "heading", "paragraph"]
     assert doc.blocks[2].text == "Results in the table matter"
+    marked = read_flattened("## 3. Ledger\n<div>raw</div>\nSmith showed a gain.\n")
+    assert [(b.kind, b.section) for b in marked.blocks] == [
+        ("heading", ("3. Ledger",)), ("html", ("3. Ledger",)), ("paragraph", ("3. Ledger",))]
     plain = read_flattened("Results of the The next words.\nA short line.\n")
     assert [b.kind for b in plain.blocks] == ["paragraph", "paragraph"]
 
 
 def test_looks_like_markdown():
-    assert looks_like_markdown("# Title\ntext")
+    assert looks_like_markdown("# Title\n\ntext")
+    assert not looks_like_markdown("# Title\ntext")  # a flattened page with a stray heading line
     assert looks_like_markdown("text\n```\ncode\n```")
     assert looks_like_markdown("| a | b |\n|---|---|")
     assert not looks_like_markdown("Plain line one.\nPlain line two: 3 | 4.")
