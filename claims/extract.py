@@ -65,6 +65,7 @@ from dataclasses import dataclass, field, replace
 from audit.document import Block, Document, Table, document_from_pack, read_markdown
 from audit.flattened import read_flattened
 from audit.pack import Pack
+from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
 
 MEASURED = "measured result"
@@ -462,3 +463,35 @@ def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
                 cue="numeric table cell", section=table.section, block="table", line=table.line,
                 table=label, row_label=row_label, column=column))
     return rows
+
+
+def structure_summary(document: Document) -> str:
+    """What a document holds, e.g. ``2 headings, 1 code block`` (for plain messages)."""
+    counts: dict[str, int] = {}
+    for block in document.blocks:
+        counts[block.kind] = counts.get(block.kind, 0) + 1
+    names = {"list_item": "list item", "front_matter": "front matter block", "code": "code block",
+             "math": "math block", "html": "HTML block", "reference": "link reference"}
+    parts = []
+    for kind, n in counts.items():
+        name = names.get(kind, kind)
+        parts.append(f"{n} {name}{'' if n == 1 else 's'}")
+    return ", ".join(parts) if parts else "nothing"
+
+
+def claims_for_pack(pack: Pack) -> tuple[Document, list[ClaimRow], str]:
+    """The document, its claim rows and a plain note ('' when there is prose).
+
+    A chapter text with neither prose nor table numbers is an :class:`InputError` naming the file
+    and what it holds ("holds no prose to audit: 2 headings, 1 code block"); one with table numbers
+    but no prose gives its table-value rows and a note saying there is no prose.
+    """
+    document = document_from_pack(pack)
+    rows = claims_from_document(document)
+    if not document.structure_only():
+        return document, rows, ""
+    if not rows:
+        raise InputError(f"chapter text holds no prose to audit (only {structure_summary(document)})",
+                         path=pack.source_path, line=pack.chapter_text_line)
+    return document, rows, (f"{pack.source_path}: the chapter text holds no prose, only "
+                            f"{structure_summary(document)}; the rows are table values")

@@ -46,19 +46,17 @@ def parse_report_date(value: str | None) -> str:
 
 def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> ReportInputs:
     """Parse, read the log and the sources; no rendering, no writing."""
-    from audit.document import document_from_pack
     from audit.fingerprint import check_pack
     from audit.pack import load_pack
     from claims.bindings import load_claims_file
-    from claims.extract import extract_claims
+    from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
     from sources.link import link_claims
     from sources.lookup import lookup_sources
 
     pack = load_pack(options.pack)
     check = check_pack(pack)
-    document = document_from_pack(pack)
-    claims = extract_claims(document)
+    document, claims, _ = claims_for_pack(pack)
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
