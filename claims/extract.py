@@ -91,7 +91,7 @@ outperforms outperforming underperformed beat beats gained lost increased increa
 decreases reduced reduces reduction doubled halved settled reached reaches reaching climbed jumped
 declined grew shrank brings brought lowered lifts lifted turned better worse faster slower higher
 lower more fewer less exceeds exceeded achieves achieved scored averaged averages totals totalled
-found kept helped hurt larger smaller greater bigger wider narrower
+found kept helped hurt took takes larger smaller greater bigger wider narrower
 """.split())
 
 IDENTIFIER_WORDS = frozenset("""
@@ -109,7 +109,7 @@ SCOPE_CUES = ("does not", "do not", "did not", "is not", "are not", "was not", "
               "have not", "had not", "will not", "would not", "could not", "cannot", "can not",
               "can't", "doesn't", "don't", "isn't", "aren't", "won't", "not measured", "not tested",
               "not yet", "no longer", "not necessarily", "only", "outside", "neither", "limited to",
-              "beyond the scope", "unverified", "excerpt")
+              "beyond the scope", "unverified", "excerpt", "none of")
 
 ACRONYM_STOPLIST = frozenset("""
 LF CR CRLF CPU CPUs GPU GPUs URL URLs DOI ID IDs PDF HTML API APIs JSON CSV TSV UTF ASCII NFC NFD

@@ -301,7 +301,7 @@ def test_labelled_set_goals():
     assert result["non_prose"] == [] and result["missed"] == []
     p, g, c = (result[k]["measured result"] for k in ("predicted", "gold", "correct"))
     assert c / p >= 0.95 and c / g >= 0.90
-    assert (p, g, c) == (19, 19, 19)
+    assert (p, g, c) == (27, 28, 27)  # the miss: "The gamma index was the smallest." (no number)
 
 
 def test_structure_only_and_table_only_snapshots(tmp_path, cli):
