@@ -39,7 +39,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
 
 5. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
-   block.
+   block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
+   ``list_item`` whose marker is kept out of the text (in ``marker``).
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -96,7 +97,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               table=table, note=block.note)
             else:
                 block = Block(block.kind, block.text, number, number, sections.current,
-                              recovered=block.recovered, note=block.note)
+                              recovered=block.recovered, note=block.note, marker=block.marker)
             blocks.append(block)
         previous = line
     return Document(blocks, path, "flattened")
@@ -109,6 +110,9 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
         return [Block("html", line, number, number)]
+    item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
+    if item:
+        return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
     fragment = _header_fragment(words, previous)
     if fragment is not None:

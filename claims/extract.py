@@ -440,12 +440,36 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     return rows
 
 
+def _row_labels(table: Table) -> list[str]:
+    """Each body row's label: its first cell; a label that repeats in the table is qualified by
+    the group row above it (``MiniLM Models › Base``; a group row has only its first cell), or
+    else by its row number (``Base (row 4)``), so every table key is unique."""
+    firsts = [" ".join(row[0].split()) if row else "" for row in table.rows]
+    groups: list[str] = []
+    group = ""
+    for row, first in zip(table.rows, firsts):
+        if first and all(not cell.strip() for cell in row[1:]):
+            group = first
+        groups.append(group)
+    labels = []
+    for index, first in enumerate(firsts):
+        if firsts.count(first) > 1:
+            qualified = f"{groups[index]} › {first}" if groups[index] else first
+            same = [i for i, f in enumerate(firsts) if f == first
+                    and (f"{groups[i]} › {f}" if groups[i] else f) == qualified]
+            labels.append(qualified if len(same) == 1 else f"{first} (row {index + 1})")
+        else:
+            labels.append(first)
+    return labels
+
+
 def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
     """One ``table value`` row per cell (beyond the first column) that holds a quantity."""
     label = f"T-{number}"
     rows = []
+    labels = _row_labels(table)
     for r, cells in enumerate(table.rows, start=1):
-        row_label = cells[0] if cells else ""
+        row_label = labels[r - 1]
         for c, cell in enumerate(cells[1:], start=2):
             cell = " ".join(cell.split())
             column = table.header[c - 1] if c - 1 < len(table.header) else f"column {c}"
