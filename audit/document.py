@@ -21,7 +21,8 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
 * a paragraph that holds only images is an ``image`` block (its alt texts), one that holds only
   raw HTML is an ``html`` block;
 * a fenced or indented code block is ``code`` with ``language`` (the fence's info word, ``''``
-  when none); a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
+  when none); a paragraph or list item that holds only inline code is ``code`` with language
+  ``inline``; a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
 * link reference definitions (``[label]: url``) are ``reference`` blocks;
 * a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
   inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
@@ -176,6 +177,9 @@ def read_markdown(text: str, path: str | None = None) -> Document:
             if _only(inline.children, {"image"}):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts, span[0], span[1], path_tracker.current))
+            elif _only(inline.children, {"code_inline"}):  # a paragraph that is only inline code
+                blocks.append(Block("code", content, span[0], span[1], path_tracker.current,
+                                    language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif content:

@@ -242,7 +242,9 @@ def test_issue_examples_are_measured_results():
                      "For SciFact claim 1337, the positive document ranks second.",
                      "Build the index with k1 = 1.2 and b = 0.75.",
                      "We ran version 2.3.1 on topic 301.",
-                     "As Rocchio (1971) showed, expansion helps."):
+                     "As Rocchio (1971) showed, expansion helps.",
+                     "We use a learning rate warm up of 500.",
+                     "We used the AdamW optimizer with a 2e-5 learning rate."):
         assert kind(sentence) != "measured result", sentence
 
 

@@ -82,6 +82,13 @@ def test_markdown_table_api():
                           rows=(("MiniLM Models", "", ""), ("base", "0.81", "")), recovered=False)
 
 
+def test_inline_code_only_items_are_code():
+    doc = read_markdown("Set these:\n\n* `-Drootprefix=`\n* `-Dtty-gid=` for the tty group\n")
+    assert [(b.kind, b.language, b.text) for b in doc.blocks] == [
+        ("paragraph", "", "Set these:"), ("code", "inline", "-Drootprefix="),
+        ("list_item", "", "-Dtty-gid= for the tty group")]
+
+
 def test_structure_only_document():
     doc = read_markdown("# Title\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
     assert doc.structure_only()
