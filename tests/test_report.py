@@ -61,8 +61,12 @@ def test_hostile_text_cannot_break_structure(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     assert not [t for t in tokens if t.type == "html_block"]
-    # the chapter line "## 3. Source ledger" becomes claim text inside a table cell, never a heading
-    assert any(c.text == "## 3." for c in inputs.claims)
+    # the chapter line "## 3. Source ledger" is a heading of the chapter: it becomes the section path
+    # of the rows under it, shown inside a table cell, never a heading of the report (before issue 9
+    # it was split into a claim row "## 3.", which was the bug)
+    assert not any(c.text.startswith("##") for c in inputs.claims)
+    assert [c.section for c in inputs.claims][-1] == ("3. Source ledger",)
+    assert "(section: 3. Source ledger; paragraph 2, sentence 1)" in text
     assert text.count("\n## 3. Source ledger\n") == 1
     assert "\\| must not split" in text
 
@@ -93,8 +97,19 @@ def test_excerpt_pack_says_so(tmp_path):
     assert inputs.fingerprint.status == "EXCERPT"
     assert "EXCERPT: the pack holds only part of the chapter" in text
     assert "please paste the remainder of the chapter" in text
-    assert len(inputs.claims) == 53
+    assert len(inputs.claims) == 57  # 52 prose rows + 5 table values (53 merged rows before issue 9)
     assert validation_problems(text) == []
+    context = text.split("## 2.")[0]
+    assert "| code examples read | none |" in context
+    assert ("| tables read | T-1: 4 columns (Selector, Unit cap, Content cap, Selection rule) × 3 rows, line 23, "
+            "recovered from flattened text after") in context
+    assert "T-2: 4 columns (Selector, Mean units, Mean characters, Maximum) × 0 rows, line 32" in context
+    assert ("| structure recovered | heading at line 20 (glued-heading); table at line 23 (flattened-table); "
+            "heading at line 26 (glued-heading); math at line 28 (formula); heading at line 31 (glued-heading); "
+            "table at line 32 (table-header) |") in context
+    claims = text.split("## 2.")[1].split("## 3.")[0]
+    assert "(section: Observe the price of the cap; paragraph 14, sentence 1)" in claims
+    assert "| T-1-R03-C03 | T-1 · MMR · Content cap = 1,200 characters (section: State the resource" in claims
 
 
 def test_report_cli_bad_pack_is_one_line_exit_2(tmp_path, cli):
@@ -124,3 +139,48 @@ def test_similarity_links_are_candidates_never_support(tmp_path):
     assessed = assess_claim(claim, [], [mention], {"doi:10.9999/x": source})
     assert assessed.evidence_class == "reported by a source"
     assert assessed.response == "add a citation to doi:10.9999/x"
+
+
+def test_table_value_and_scientific_notation_bound_in_a_markdown_chapter(tmp_path):
+    """Issue 9: a number printed in a table is bound by its table key and verified like prose;
+    a printed 2.5e-3 matches 0.0025 (it was compared as text before)."""
+    import json
+
+    from engine.runs.runlog import recorded_run
+
+    chapter = tmp_path / "chapter.md"
+    chapter.write_text(
+        "# Toy chapter\n\n## Results\n\nThe loss fell to 2.5e-3 after tuning.\n\n"
+        "| Run | nDCG@3 |\n|---|---|\n| BM25 | 0.856 |\n| Hybrid | 0.889 |\n\n"
+        "```python\nprint('not a claim 0.5')\n```\n", encoding="utf-8")
+    claims = tmp_path / "claims.toml"
+    claims.write_text(
+        '[experiment.toy]\ncommand = "sandbox run"\nresult = "metrics"\n\n'
+        '[[binding]]\nid = "bm25"\nexperiment = "toy"\nquote = "T-1 · BM25 · nDCG@3"\nclaimed = "0.856"\n'
+        'key = "macro.bm25.ndcg@3"\n\n'
+        '[[binding]]\nid = "hybrid"\nexperiment = "toy"\nquote = "T-1 · Hybrid · nDCG@3"\nclaimed = "0.889"\n'
+        'key = "macro.hybrid.ndcg@3"\n\n'
+        '[[binding]]\nid = "loss"\nexperiment = "toy"\nquote = "fell to 2.5e-3"\nclaimed = "2.5e-3"\nkey = "loss"\n',
+        encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    out = tmp_path / "run"
+    out.mkdir()
+    metrics = out / "metrics.json"
+    metrics.write_text(json.dumps({"macro": {"bm25": {"ndcg@3": 0.855971}, "hybrid": {"ndcg@3": 0.888438}},
+                                   "loss": 0.0025}))
+    with recorded_run(log, "sandbox run", {"k": 3}) as rec:
+        rec.run_id = "sandbox-run-toy"
+        rec.add_outputs(out)
+        rec.results = {"metrics": str(metrics.resolve())}
+    text, inputs = report(tmp_path, pack=chapter, claims=(claims,), log=log)
+    assert {v.binding.binding_id: v.status for v in inputs.verdicts} == {
+        "bm25": "MATCH", "hybrid": "MISMATCH", "loss": "MATCH"}
+    claims_section = text.split("## 2.")[1].split("## 3.")[0]
+    hybrid = next(line for line in claims_section.splitlines() if line.startswith("| T-1-R02-C02 |"))
+    assert "T-1 · Hybrid · nDCG@3 = 0.889 (section: Toy chapter › Results; table T-1 (line 7)" in hybrid
+    assert "correct 0.889 to 0.888" in hybrid and "| high |" in hybrid
+    assert "| C-001-01 | The loss fell to 2.5e-3 after tuning." in claims_section
+    assert "not a claim" not in claims_section
+    context = text.split("## 2.")[0]
+    assert "| code examples read | code (python), lines 12–14 (section: Toy chapter › Results) |" in context
+    assert "| tables read | T-1: 2 columns (Run, nDCG@3) × 2 rows, lines 7–10 after “The loss fell to 2.5e-3 after tuning.” |" in context
