@@ -84,6 +84,7 @@ error errors loss losses recall precision accuracy ndcg map mrr f1 auc bleu roug
 throughput speed speedup rate rates median mean average percentile gain gains reduction improvement
 improvements mistakes hits misses coverage agreement correlation cost costs runtime
 overhead peak score scores lift drop increase decrease difference margin hit-rate gap spread
+frequency idf length
 """.split())
 
 CHANGE_WORDS = tuple("""
@@ -93,6 +94,7 @@ decreases reduced reduces reduction doubled halved settled reached reaches reach
 declined grew shrank brings brought lowered lifts lifted turned better worse faster slower higher
 lower more fewer less exceeds exceeded achieves achieved scored averaged averages totals totalled
 found kept helped hurt took takes larger smaller greater bigger wider narrower
+contains yields yielded returned returns produced recorded measured counted sits ranks places
 """.split())
 
 IDENTIFIER_WORDS = frozenset("""

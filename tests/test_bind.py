@@ -96,7 +96,7 @@ def test_w03_restatement_at_least_90_percent_at_rank_1(tmp_path):
     suggestions = suggest(extract_claims(load_pack(W03_PACK)), run_values(read_records(log)))
     right, misses = bench.score(gold, suggestions, lambda b, s: bench.place_w03(b.binding_id, b.claimed, s))
     assert len(gold.bindings) == 61
-    assert right == 58, misses  # measured; the goal is >= 55 (90 %)
+    assert right == 59, misses  # measured; the goal is >= 55 (90 %)
     assert sorted(m.split(" ")[0] for m in misses) == ["ledger-index-admission", "ledger-usable",
                                                       "stage-d010-bm25-rank"]
     draft = tmp_path / "w03.toml"
