@@ -224,7 +224,10 @@ def _number(cell: str, path: str, line: int, what: str) -> Number:
         raise InputError(f"{what}: no number in cell {cell!r}", path=path, line=line)
     text = match.group(0).replace("\u2212", "-")
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
-    return Number(float(text), decimals, match.group(0))
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"{what}: number {match.group(0)[:40]!r} is too large to check", path=path, line=line)
+    return Number(value, decimals, match.group(0))
 
 
 def _pair(cell: str, path: str, line: int) -> tuple[int, int]:
@@ -253,7 +256,7 @@ def infer_counts(text: str, n_subsets: int, tasks: dict[str, int], requirements:
             if name not in tasks and other in tasks and tasks["all"] > tasks[other]:
                 tasks[name] = tasks["all"] - tasks[other]
                 source[f"tasks.{name}"] = f"derived: {tasks['all']} − {tasks[other]} ({other})"
-    if "all" in tasks and "all" in requirements and requirements["all"] % tasks["all"] == 0:
+    if tasks.get("all") and "all" in requirements and requirements["all"] % tasks["all"] == 0:
         per_task = requirements["all"] // tasks["all"]
         for name in ("final", "development"):
             if name not in requirements and name in tasks:

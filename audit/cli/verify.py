@@ -31,13 +31,16 @@ def register(app: typer.Typer) -> None:
         if output_format not in ("table", "json"):
             raise InputError("must be 'table' or 'json'", field="--format")
         claims = load_claims_file(claims_file)
+        failed: dict[str, str] = {}
         if rerun:
             for outcome in rerun_experiments(claims, log, rerun_dir):
                 code = outcome.code
                 state = "no rerun declared" if code == -1 else ("ok" if code == 0 else
                                                                 f"failed (exit {code}): {outcome.message}")
+                if code > 0:
+                    failed[outcome.experiment] = f"exit {code}: {outcome.message}"
                 typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
-        verdicts = verify_bindings(claims, log)
+        verdicts = verify_bindings(claims, log, failed_reruns=failed)
         if output_format == "json":
             typer.echo(json.dumps([v.as_dict() for v in verdicts], indent=2, sort_keys=True))
         else:

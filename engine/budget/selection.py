@@ -388,12 +388,21 @@ def normalise_rows(matrix: np.ndarray) -> tuple[np.ndarray, int]:
     finite = np.isfinite(data).all(axis=1)
     if not finite.all():
         raise BadVector(int(np.nonzero(~finite)[0][0]), "holds a non-finite value")
-    norms = np.linalg.norm(data, axis=1)
-    zero = norms == 0
+    scale = np.abs(data).max(axis=1) if data.size else np.zeros(len(data))
+    zero = scale == 0
     if zero.any():
         raise BadVector(int(np.nonzero(zero)[0][0]), "is a zero vector")
-    off = int(np.count_nonzero(np.abs(norms - 1.0) > 1e-4))
-    return (data / norms[:, None]).astype(np.float32), off
+    with np.errstate(over="ignore", under="ignore"):
+        norms = np.linalg.norm(data, axis=1)
+    extreme = ~np.isfinite(norms) | (norms == 0)
+    off = int(np.count_nonzero(extreme | (np.abs(norms - 1.0) > 1e-4)))
+    result = data / np.where(extreme, 1.0, norms)[:, None]
+    if extreme.any():
+        # rows near the ends of the float64 range (1e300, 1e-320): scale by their largest
+        # magnitude first, so that the norm neither overflows (a silent zero row) nor underflows
+        rows = data[extreme] / scale[extreme][:, None]
+        result[extreme] = rows / np.linalg.norm(rows, axis=1)[:, None]
+    return result.astype(np.float32), off
 
 
 # ----------------------------------------------------------------------------------------------

@@ -82,10 +82,17 @@ def _check_config(config: EncoderConfig) -> None:
                          "all-MiniLM-L6-v2)")
     if not 2 <= config.max_wordpieces <= MAX_POSITIONS:
         raise InputError(f"max_wordpieces must be between 2 and {MAX_POSITIONS}, got {config.max_wordpieces}")
-    for name in ("batch_size", "intra_op_threads", "inter_op_threads"):
+    for name, limit in (("batch_size", MAX_BATCH), ("intra_op_threads", MAX_THREADS),
+                        ("inter_op_threads", MAX_THREADS)):
         value = getattr(config, name)
         if not isinstance(value, int) or value < 1:
-            raise InputError(f"{name} must be a positive integer, got {value!r}")
+            raise InputError(f"{name} must be a positive integer, got {value!r}", field=name)
+        if value > limit:  # each thread or batch row is allocated up front
+            raise InputError(f"{name} must be at most {limit}, got {value:,}", field=name)
+
+
+MAX_THREADS = 256     # onnxruntime creates every thread up front
+MAX_BATCH = 4096      # a batch × 256 wordpieces × 384 dims of activations is allocated at once
 
 
 class Encoder:

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from engine.runs.errors import InputError
+from engine.runs.npy import read_npy
 from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
 
 BUDGET = 5
@@ -118,10 +119,7 @@ def _read_json(path: Path) -> Any:
 def _read_matrix(path: Path) -> np.ndarray:
     if not path.is_file():
         raise InputError("required file is missing", path=path)
-    try:
-        matrix = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"not a readable .npy array ({' '.join(str(exc).split())})", path=path)
+    matrix = read_npy(path)
     if matrix.ndim != 2 or not np.issubdtype(matrix.dtype, np.floating):
         raise InputError(f"must be a 2-D float array, got shape {matrix.shape} dtype {matrix.dtype}",
                          path=path)
