@@ -224,17 +224,16 @@ def check_log_placement(exp: Experiment, values: dict[str, Any], log: str | Path
     where = Path(os.path.realpath(log))
     for parameter in exp.parameters:
         value = values.get(parameter.name)
-        if parameter.kind not in ("path", "paths") or value is None:
+        if parameter.kind != "path" or value is None:  # "paths" are barrier patterns, not files
             continue
-        for item in (value if isinstance(value, list) else [value]):
-            path = Path(os.path.realpath(item))
-            if parameter.name in exp.output_parameters and _within(where, path):
-                raise RefusalError(f"--log {log} lies inside the run's output {parameter.option} {item}, "
-                                   "which a re-run replaces; keep the log outside it")
-            if parameter.name not in exp.output_parameters and (
-                    where == path or (Path(item).is_dir() and _within(where, path))):
-                raise RefusalError(f"--log {log} is (or lies inside) the run's input {parameter.option} {item}; "
-                                   "a log is never written into a run's inputs")
+        path = Path(os.path.realpath(value))
+        if parameter.name in exp.output_parameters and _within(where, path):
+            raise RefusalError(f"--log {log} lies inside the run's output {parameter.option} {value}, "
+                               "which a re-run replaces; keep the log outside it")
+        if parameter.name not in exp.output_parameters and (
+                where == path or (Path(value).is_dir() and _within(where, path))):
+            raise RefusalError(f"--log {log} is (or lies inside) the run's input {parameter.option} {value}; "
+                               "a log is never written into a run's inputs")
 
 
 def check_outputs_inside(exp: Experiment, values: dict[str, Any], directory: str | Path) -> None:
