@@ -170,14 +170,16 @@ def loss_reason(selector: str, candidate: Candidate, packet: Sequence[Candidate]
 # batch selection (rows = queries, columns = candidates in rank order, padded at the end)
 
 
-def _empty_picks(rows: int, params: BudgetParams) -> np.ndarray:
-    return np.full((rows, params.unit_cap), -1, dtype=np.int64)
+def _empty_picks(rows: int, params: BudgetParams, depth: int) -> np.ndarray:
+    """``-1`` everywhere, one column per unit a packet can hold: never more than ``unit_cap``
+    and never more than the ``depth`` candidates (so a unit cap of 10^12 allocates nothing)."""
+    return np.full((rows, min(params.unit_cap, depth)), -1, dtype=np.int64)
 
 
 def batch_count(lengths: np.ndarray, valid: np.ndarray, params: BudgetParams) -> np.ndarray:
     """Column indices of the Count packets, ``(Q, unit_cap)``, -1 where the packet has fewer units."""
-    picks = _empty_picks(lengths.shape[0], params)
-    width = min(params.unit_cap, lengths.shape[1])
+    picks = _empty_picks(lengths.shape[0], params, lengths.shape[1])
+    width = picks.shape[1]
     columns = np.broadcast_to(np.arange(width, dtype=np.int64), (lengths.shape[0], width))
     picks[:, :width] = np.where(valid[:, :width], columns, -1)
     return picks
@@ -186,7 +188,7 @@ def batch_count(lengths: np.ndarray, valid: np.ndarray, params: BudgetParams) ->
 def batch_characters(lengths: np.ndarray, valid: np.ndarray, params: BudgetParams) -> np.ndarray:
     """Column indices of the Characters packets (scan in rank order, take each feasible unit)."""
     rows, depth = lengths.shape
-    picks = _empty_picks(rows, params)
+    picks = _empty_picks(rows, params, depth)
     cost = np.zeros(rows, dtype=np.int64)
     units = np.zeros(rows, dtype=np.int64)
     sep = params.separator_length
@@ -212,7 +214,7 @@ def batch_mmr(lengths: np.ndarray, valid: np.ndarray, ranks: np.ndarray, tie_key
     processed ``chunk`` rows at a time so the working set stays in cache.
     """
     rows = lengths.shape[0]
-    picks = _empty_picks(rows, params)
+    picks = _empty_picks(rows, params, lengths.shape[1])
     for start in range(0, rows, chunk):
         stop = min(rows, start + chunk)
         picks[start:stop] = _mmr_chunk(lengths[start:stop], valid[start:stop], ranks[start:stop],
@@ -222,7 +224,7 @@ def batch_mmr(lengths: np.ndarray, valid: np.ndarray, ranks: np.ndarray, tie_key
 
 def _mmr_chunk(lengths, valid, ranks, tie_keys, vectors, params: BudgetParams) -> np.ndarray:
     rows, depth = lengths.shape
-    picks = _empty_picks(rows, params)
+    picks = _empty_picks(rows, params, depth)
     relevance = float(params.relevance_weight) / ranks.astype(np.float64)
     redundancy = np.zeros((rows, depth), dtype=np.float64)
     available = valid.copy()
@@ -232,7 +234,7 @@ def _mmr_chunk(lengths, valid, ranks, tie_keys, vectors, params: BudgetParams) -
     everything = np.arange(rows)
     no_key = np.iinfo(np.int64).max
     weight = float(params.redundancy_weight)
-    for step in range(params.unit_cap):
+    for step in range(picks.shape[1]):
         room = params.char_cap - cost - np.where(units > 0, sep, 0)
         feasible = available & (lengths <= room[:, None])
         marginal = np.where(feasible, relevance - weight * redundancy, -np.inf)

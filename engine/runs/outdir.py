@@ -78,6 +78,12 @@ def release_output_lock(target: str | Path) -> None:
         os.close(fd)
 
 
+def release_all_output_locks() -> None:
+    """Release every output lock this process holds (a run that failed before publishing)."""
+    for key in list(_HELD):
+        release_output_lock(key)
+
+
 @contextmanager
 def output_lock(target: str | Path, run_id: str | None = None) -> Iterator[None]:
     """Hold the output lock of ``target`` for the block (:func:`acquire_output_lock`)."""

@@ -26,6 +26,7 @@ from typing import Any, Iterator
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
 from engine.runs.jsonl import loads_json, require_regular_file
+from engine.runs.outdir import release_all_output_locks
 from engine.runs.versions import package_versions
 
 DEFAULT_LOG = Path(".chapter-audit") / "log.jsonl"
@@ -254,10 +255,12 @@ def recorded_run(log_path: str | Path | None, command: str,
         yield record
     except InvalidRun as exc:
         record.status, record.error = "invalid", " ".join(str(exc).split())
+        release_all_output_locks()
         raise
     except BaseException as exc:  # noqa: BLE001 - every failure is logged, then re-raised
         record.status = "failed"
         record.error = " ".join(f"{type(exc).__name__}: {exc}".split())
+        release_all_output_locks()  # the run publishes nothing: its output target is free again
         raise
     finally:
         if log_path is not None:
