@@ -76,7 +76,8 @@ def cases(work: Path) -> list[tuple[str, list[str]]]:
     fifo = work / "fifo.jsonl"
     os.mkfifo(fifo)
     out.append(("corpus-fifo", sandbox(work, "corpus-fifo", corpus=fifo)))
-    out.append(("corpus-dir", sandbox(work, "corpus-dir", corpus=work)))
+    (work / "a-dir").mkdir()
+    out.append(("corpus-dir", sandbox(work, "corpus-dir", corpus=work / "a-dir")))
     out.append(("corpus-nul-name", sandbox(work, "x", corpus=Path(str(work / "a") + "\x00b"))))
     out.append(("log-is-dir", sandbox(work, "log-dir")[:-1] + [str(work)]))
     write(work / "a-file", "x")
@@ -89,7 +90,7 @@ def cases(work: Path) -> list[tuple[str, list[str]]]:
               "--qrels", str(L03 / "qrels.txt"), "--log", str(work / "b.jsonl")]
     vectors = np.ones((10, 4), dtype=np.float64) * 1e300
     np.save(work / "big.npy", vectors)
-    write(work / "ids.json", json.dumps([f"D-{i:03d}" for i in range(1, 11)]))
+    write(work / "ids.json", "".join(f"D-{i:03d}\n" for i in range(1, 11)))
     out.append(("budget-overflowing-vectors", budget + ["--output", str(work / "bo"), "--vectors",
                                                         str(work / "big.npy"), "--vector-ids", str(work / "ids.json")]))
     header = b"\x93NUMPY\x01\x00v\x00{'descr': '<f8', 'fortran_order': False, 'shape': (100000000000, 384), }"
@@ -136,9 +137,12 @@ def cases(work: Path) -> list[tuple[str, list[str]]]:
         out.append((name + ":claims", ["claims", str(path)]))
         out.append((name + ":fingerprint", ["fingerprint", str(path)]))
         out.append((name + ":sources", ["sources", str(path), "--offline", "--sources-cache", str(work / "cache")]))
-    results_page = "Results over 0 tasks.\n\n| method | nDCG@5 |\n|---|---|\n| dense | 0.5 |\n| typed | 1e309 |\n"
-    out.append(("consistency-0-tasks", ["consistency", str(write(work / "page.md", results_page))]))
-    out.append(("consistency-huge", ["consistency", str(write(work / "page2.md", results_page.replace("0 tasks", "12 tasks").replace("1e309", "9" * 400)))]))
+    page = (REPO / "tests" / "data" / "results" / "synthetic_results.md").read_text()
+    for name, text in {"consistency-0-tasks": page.replace("has 8 tasks", "has 0 tasks"),
+                       "consistency-huge": page.replace("| 0.6500 |", "| " + "9" * 400 + ".5 |", 1),
+                       "consistency-1e309": page.replace("| 0.6500 |", "| 1e309 |", 1)}.items():
+        out.append((name, ["consistency", str(write(work / f"{name}.md", text))]))
+    out.append(("consistency-tasks-0", ["consistency", str(write(work / "p0.md", page)), "--tasks", "all=0"]))
     out.append(("fingerprint-fifo", ["fingerprint", str(fifo)]))
     out.append(("report-cache-is-file", ["report", str(PACK), "--output", str(work / "rc.md"), "--offline",
                                          "--log", str(work / "none.jsonl"), "--sources-cache", str(work / "a-file")]))

@@ -514,3 +514,94 @@ def test_fifo_inputs_are_refused_not_waited_on(tmp_path):
     done = child(args, timeout=30)
     assert done.returncode == 2 and "is not a regular file" in done.stderr
 
+
+
+# ---------------------------------------------------------------- crashes → one-line errors
+
+def _corpus_with(tmp_path: Path, line: str) -> Path:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text((L03 / "corpus.jsonl").read_text() + line + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"doc_id": "D-X", "title": "t", "text": "x", "n": %s}' % ("9" * 5000), "corpus.jsonl:11: invalid JSON (Exceeds the limit"),
+    ('{"doc_id": "D-X", "n": %s}' % ("[" * 50_000 + "]" * 50_000), "corpus.jsonl:11: invalid JSON (nested too deeply)"),
+    ('{"doc_id": "D-\\ud800", "title": "t", "text": "x"}', "corpus.jsonl:11: JSON string holds a lone UTF-16 surrogate"),
+])
+def test_hostile_json_is_one_line_naming_file_and_line(tmp_path, cli, line, message):
+    args = sandbox_args(tmp_path / "out", tmp_path / "log.jsonl")
+    args[args.index("--corpus") + 1] = str(_corpus_with(tmp_path, line))
+    result = cli(*args)
+    assert result.exit_code == 2 and message in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists() and not (tmp_path / "log.jsonl").exists()
+
+
+def test_hostile_claims_toml_and_sizes(tmp_path, cli):
+    claims = tmp_path / "claims.toml"
+    claims.write_text("n = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    result = cli("verify", claims, "--log", tmp_path / "log.jsonl")
+    assert result.exit_code == 2 and "invalid TOML (nested too deeply)" in result.output
+    claims.write_text(CLAIMS_W03_SUBSET.format(steps="").replace('key = "macro.bm25.recall@3"',
+                                                                 'key = "macro.bm25.recall@3"\ntolerance = inf'))
+    result = cli("verify", claims, "--log", tmp_path / "log.jsonl")
+    assert result.exit_code == 2 and "binding[1].tolerance': must be a finite non-negative number" in result.output
+    log, freeze = prepare(tmp_path, cli)
+    for option, value, message in (("--seed", "-1", "--seed must be a whole number from 0 to 2**63 - 1"),
+                                   ("--draws", "1000000000000", "--draws must be at most 10,000,000")):
+        result = cli("r03", "evaluate", "--benchmark", R03, "--freeze", freeze, "--output", tmp_path / "o",
+                     "--log", log, option, value)
+        assert result.exit_code == 2 and message in result.output
+
+
+def test_absurd_npy_header_is_refused_before_allocating(tmp_path):
+    from engine.runs.errors import InputError
+    from engine.runs.npy import read_npy
+
+    header = b"{'descr': '<f8', 'fortran_order': False, 'shape': (100000000000, 384), }"
+    header = header.ljust(128 - 10 - 1) + b"\n"
+    path = tmp_path / "absurd.npy"
+    path.write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header + b"\0" * 64)
+    with pytest.raises(InputError, match=r"header states shape \(100000000000, 384\) of float64 "
+                                         r"\(307,200,000,000,000 bytes\) but the file holds 64 data bytes"):
+        read_npy(path)
+
+
+def test_overflowing_vectors_are_normalised_not_zeroed():
+    import numpy as np
+
+    from engine.budget.selection import normalise_rows
+
+    rows, off = normalise_rows(np.array([[1e300, 1e300], [3.0, 4.0]]))
+    assert rows.tolist() == [[pytest.approx(0.70710677), pytest.approx(0.70710677)], [0.6000000238418579, 0.800000011920929]]
+    assert off == 2
+
+
+def test_validator_splits_lines_as_markdown_it_does():
+    from reports.validate import table_shapes, validation_problems
+
+    text = "| a | b |\n|---|---|\n| x\x1cy | z\x1e |\n| 1 | 2 |\n"
+    assert table_shapes(text) == [(2, [2, 2, 2])]
+    assert not [p for p in validation_problems(text) if p.startswith("table")]
+
+
+def test_results_page_with_zero_tasks_or_1e309(tmp_path, cli):
+    synthetic = (REPO / "tests" / "data" / "results" / "synthetic_results.md").read_text()
+    page = tmp_path / "page.md"
+    page.write_text(synthetic.replace("has 8 tasks", "has 0 tasks"))
+    result = cli("consistency", page)   # "0 tasks" is no denominator: those checks are skipped
+    assert result.exit_code == 0 and "summary: 38 checks: 22 passed, 0 failed, 16 skipped" in result.output
+    page.write_text(synthetic.replace("| 0.6500 |", "| 1e309 |", 1))
+    result = cli("consistency", page)
+    assert result.exit_code == 2 and "page.md:5: nDCG: number '1e309' in exponent notation is not checked" in result.output
+
+
+def test_long_whitespace_runs_parse_like_short_ones():
+    from audit.pack import parse_pack
+
+    spaces = " " * 100_000
+    text = ("== 1. Identity ==\nBook: B\nChapter: C\n\n== 2. Chapter text ==\nA" + spaces + "b.\n\n"
+            "== 4. Existing evidence ==\n- A" + spaces + "source (https://doi.org/10.9999/x.1)\n- x" + spaces + "y\n")
+    pack = parse_pack(text)
+    (candidate,) = pack.candidate_sources
+    assert candidate.description == "A" + spaces + "source" and candidate.url == "https://doi.org/10.9999/x.1"
