@@ -81,6 +81,22 @@ def test_item1_disk_full_leaves_the_log_unchanged(tmp_path):
     assert [r["run_id"] for r in records] == ["first", "third"] and damaged == []
 
 
+def test_disk_full_while_writing_outputs_publishes_nothing(tmp_path):
+    """A 3,000-byte file-size limit: the outputs fail to be written; one clear line, exit 1,
+    no output directory and no staging directory left, the run logged failed."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))
+
+    done = child(sandbox_args(tmp_path / "out", tmp_path / "log.jsonl"), preexec_fn=limit)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: cannot write: File too large (a full or read-only disk, or a file-size limit)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.jsonl"]
+    (rec,) = read_records(tmp_path / "log.jsonl")
+    assert rec["status"] == "failed" and rec["error"] == "OSError: [Errno 27] File too large"
+
+
 def test_item1_short_write_is_truncated_back(tmp_path, monkeypatch):
     """A fake writer that writes only half the line: the file is cut back to its old size."""
     from engine.runs import runlog
@@ -452,8 +468,8 @@ def test_item10_request_url_is_the_url_sent(monkeypatch):
 
     with PoliteClient(ClientConfig(max_attempts=1)) as client:
         client._client = httpx.Client(transport=httpx.MockTransport(handler))
-        result = client.get("https://api.crossref.org/works/10.1000/a b".replace(" ", "%20"))
-    assert result.ok and result.request_url == seen[0] == "https://api.crossref.org/works/10.1000/a%20b"
+        result = client.get("https://API.Crossref.ORG/works/10.1000/é")
+    assert result.ok and result.request_url == seen[0] == "https://api.crossref.org/works/10.1000/%C3%A9"
 
 
 # ---------------------------------------------------------------- 11. CSV cells

@@ -74,6 +74,9 @@ def describe_os_error(exc: OSError) -> str:
     """One line naming the file and the system's reason (disk full, read-only, wrong kind)."""
     where = exc.filename if exc.filename is not None else ""
     reason = exc.strerror or type(exc).__name__
+    if exc.errno in ENVIRONMENT_ERRNOS:
+        reason = (f"cannot write: {reason} (a full or read-only disk, or a file-size limit); "
+                  "nothing was published and a started run is logged failed")
     return f"{where}: {reason}" if where else reason
 
 
