@@ -59,6 +59,7 @@ FILES = {
 }
 OPTIONAL_ROLES = ("requirement_vectors", "requirement_ids", "baseline_published_coverage")
 JUDGMENTS = "judgments.jsonl"
+MAX_GRADE = 1000  # 2**1000 is finite in float64; 2**1024 is not
 
 
 @dataclass
@@ -373,9 +374,14 @@ def read_judgments(path: str | Path, bench: Benchmark) -> dict[str, dict[int, Ju
         grades = []
         for name in ("gradeA", "gradeB"):
             value = rec[name]
-            if isinstance(value, bool) or not math.isfinite(float(value)):
-                raise InputError(f"field {name!r} must be a finite number", path=path, line=line)
-            grades.append(float(value))
+            try:
+                grade = float(value)
+            except OverflowError:
+                grade = math.inf
+            if isinstance(value, bool) or not math.isfinite(grade) or abs(grade) > MAX_GRADE:
+                raise InputError(f"field {name!r} must be a finite number of magnitude at most {MAX_GRADE} "
+                                 "(the gain 2^grade − 1 must stay finite)", path=path, line=line)
+            grades.append(grade)
         obligations = []
         m = bench.tasks[tid].m
         for name in ("obligationsA", "obligationsB"):
