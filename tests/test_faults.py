@@ -621,3 +621,20 @@ def test_long_whitespace_runs_parse_like_short_ones():
     pack = parse_pack(text)
     (candidate,) = pack.candidate_sources
     assert candidate.description == "A" + spaces + "source" and candidate.url == "https://doi.org/10.9999/x.1"
+
+
+def test_r03_grade_that_would_overflow_the_gain(tmp_path, cli):
+    import shutil
+
+    bench = tmp_path / "bench"
+    shutil.copytree(R03, bench)
+    log, freeze = tmp_path / "log.jsonl", tmp_path / "freeze"
+    assert cli("r03", "prepare", "--benchmark", bench, "--freeze", freeze, "--log", log).exit_code == 0
+    judgments = bench / "judgments.jsonl"
+    lines = judgments.read_text().splitlines()
+    lines[0] = lines[0].replace('"gradeA": 0', '"gradeA": 1e308')
+    judgments.write_text("\n".join(lines) + "\n")
+    result = cli("r03", "evaluate", "--benchmark", bench, "--freeze", freeze, "--output", tmp_path / "o",
+                 "--log", log, "--draws", "100")
+    assert result.exit_code == 2
+    assert "judgments.jsonl:1: field 'gradeA' must be a finite number of magnitude at most 1000" in result.output
