@@ -37,6 +37,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from audit.candidates import CandidateSource, candidate_lines
 from engine.runs.errors import InputError
 from engine.runs.jsonl import require_regular_file
 from engine.runs.hashing import sha256_bytes
@@ -49,8 +50,6 @@ HEADER = re.compile(r"^==(?P<body>.*)==$")
 NUMBERED = re.compile(r"^\s*(?P<number>\d+)(?:\s*[.)])?\s+(?P<title>\S.*)$")
 KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][^:]{0,79}?):\s+(?P<value>\S.*)$")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
-CANDIDATE_ITEM = re.compile(r"^\s*[-*+•]\s(?P<rest>.*)$")
-CANDIDATE_URL = re.compile(r"\((?P<url>https?://[^\s()]+)\)\s*[.;]?$")
 URL = re.compile(r"https?://[^\s<>()\"']+")
 HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 EXCERPT_MARKER = re.compile(r"^\s*\[\s*(?:(?:\.\.\.|…)\s*)?end of excerpt\b.*\]$", re.IGNORECASE)
@@ -62,18 +61,6 @@ MARKDOWN_H1 = re.compile(r"^#\s+(?P<title>\S.*)$")
 def _match(pattern: re.Pattern[str], line: str) -> re.Match[str] | None:
     """``pattern.match`` on the line without its trailing whitespace (linear time)."""
     return pattern.match(line.rstrip())
-
-
-def _candidate(line: str) -> tuple[str, str] | None:
-    """``- description (https://url)`` → (description, url), in linear time."""
-    item = _match(CANDIDATE_ITEM, line)
-    if item is None:
-        return None
-    rest = item.group("rest")
-    url = CANDIDATE_URL.search(rest)
-    if url is None:
-        return None
-    return rest[:url.start()].strip(), url.group("url")
 
 
 def _h1_title(line: str) -> str | None:
@@ -120,15 +107,6 @@ class Identity:
     chapter_url: str | None = None
     research_pack_url: str | None = None
     fingerprint: str | None = None  # lower-case hex sha256 of the normalised *whole* chapter
-
-
-@dataclass(frozen=True)
-class CandidateSource:
-    """One ``- description (URL)`` lead of the existing-evidence section (``line`` in the file)."""
-
-    description: str
-    url: str
-    line: int
 
 
 @dataclass(frozen=True)
@@ -287,7 +265,7 @@ def parse_pack(text: str, *, source_path: str = "<text>", source_sha256: str | N
         reference_items=[m.group("text") for line in references.split("\n")
                          if (m := _match(LIST_ITEM, line))],
         existing_evidence=_text(evidence),
-        candidate_sources=_candidates(evidence),
+        candidate_sources=_candidates(by_kind.get("references"), evidence),
         objective=objective,
         questions=questions,
         unresolved_gaps=gaps,
@@ -366,11 +344,12 @@ def _identity(section: Section | None, path: str) -> tuple[Identity, OrderedDict
     return Identity(**values), extra, "\n".join(notes)
 
 
-def _candidates(section: Section | None) -> list[CandidateSource]:
-    if section is None:
-        return []
-    return [CandidateSource(found[0], found[1], number)
-            for number, line in _section_lines(section) if (found := _candidate(line))]
+def _candidates(*sections: Section | None) -> list[CandidateSource]:
+    """Every lead line of the references and evidence sections, in file order
+    (rules in :mod:`audit.candidates`)."""
+    found = [c for section in sections if section is not None
+             for c in candidate_lines(_section_lines(section), section.kind)]
+    return sorted(found, key=lambda c: c.line)
 
 
 def _objective(section: Section | None) -> tuple[str, list[str], list[str]]:

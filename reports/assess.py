@@ -58,6 +58,8 @@ class ReportInputs:
     sources: list[Any] = field(default_factory=list)
     links: list[Any] = field(default_factory=list)
     similarity_links: bool = False
+    searches: list[Any] = field(default_factory=list)   # sources.search.SearchResult, by target
+    search_enabled: bool = False
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,6 +85,35 @@ def identity_fields(pack: Any) -> dict[str, str]:
 
 def date_part(iso: str | None) -> str:
     return iso[:10] if iso else UNVERIFIED
+
+
+def metadata_value(value: Any) -> str:
+    """A verified metadata value in words: booleans yes/no, None "none", empty "empty"."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if value == "" or value == [] or value == {}:
+        return "empty"
+    return format_value(value)
+
+
+def metadata_text(verified: dict[str, Any]) -> str:
+    return "; ".join(f"{k}: {metadata_value(v)}" for k, v in sorted(verified.items()))
+
+
+CANDIDATE_NOTE = "candidate: confirm before citing"
+
+
+def search_evidence(search: Any) -> list[str]:
+    """How a primary-source search reads as a claim's evidence (a candidate, never support)."""
+    if search is None:
+        return []
+    if not search.hits:
+        return [f"primary-source search: {search.summary}"]
+    return [f"found by search: {h.record.kind}:{h.record.identifier} ({h.service}, score "
+            f"{h.score:.1f}; query '{h.query}') — {CANDIDATE_NOTE}, not support"
+            for h in search.hits]
 
 
 def format_value(value: Any) -> str:
@@ -159,8 +190,10 @@ def link_text(link: Any, sources: dict[str, Any]) -> str:
     return f"{link_key(link)} ({link.reason}; source {state})"
 
 
-def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any]) -> ClaimAssessment:
-    """Rule-based evidence, concern, priority and response for one claim row."""
+def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
+                 search: Any = None) -> ClaimAssessment:
+    """Rule-based evidence, concern, priority and response for one claim row (``search``: the
+    claim's primary-source search, whose hits are candidates and never support)."""
     evidence: list[str] = []
     for v in verdicts:
         if v.run_id:
@@ -172,6 +205,7 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
     support = [l for l in links if l.kind == "mention"]  # only a named source can back a claim
     for link in links:
         evidence.append(link_text(link, sources))
+    evidence.extend(search_evidence(search))
     kind = claim.kind
     statuses = {v.status for v in verdicts}
     verified_support = [l for l in support if getattr(sources.get(link_key(l)), "status", "") == "VERIFIED"]
@@ -209,6 +243,14 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
                                    f"about this claim is {UNVERIFIED}", "medium", f"add a citation to {names}",
                                    verdicts, links)
         named = ", ".join(getattr(claim, "cited_names", []) or []) or "a source"
+        hits = search.hits if search is not None else []
+        if hits:
+            found = ", ".join(f"{h.record.kind}:{h.record.identifier}" for h in hits)
+            return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                                   f"attributes to {named}; no verified source record in the pack: "
+                                   f"{UNVERIFIED}; found by search: {found} ({CANDIDATE_NOTE})", "medium",
+                                   f"confirm the found-by-search candidate ({found}); if it is the source, "
+                                   "add its identifier to the pack and cite it", verdicts, links)
         return ClaimAssessment(claim, evidence, NO_EVIDENCE,
                                f"attributes to {named}; no verified source record: {UNVERIFIED}", "medium",
                                "verify and cite the primary source", verdicts, links)

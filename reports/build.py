@@ -32,6 +32,7 @@ class ReportOptions:
     report_date: str | None = None
     similarity_links: bool = False
     force: bool = False
+    search: bool = True   # primary-source search for attributions and free-text citations
 
 
 def parse_report_date(value: str | None) -> str:
@@ -51,8 +52,8 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from claims.bindings import load_claims_file
     from claims.extract import extract_claims
     from claims.verify import verify_bindings
+    from sources.check import check_sources
     from sources.link import link_claims
-    from sources.lookup import lookup_sources
 
     pack = load_pack(options.pack)
     check = check_pack(pack)
@@ -60,8 +61,9 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
-    sources = lookup_sources(pack.candidate_sources, offline=options.offline, cache_dir=options.sources_cache,
-                             endpoints=endpoints)
+    found = check_sources(pack.candidate_sources, claims, offline=options.offline,
+                          cache_dir=options.sources_cache, endpoints=endpoints, search=options.search)
+    sources = found.records
     encoder = None
     if options.similarity_links:
         from engine.encoder.encode import EncoderConfig, load_encoder
@@ -73,7 +75,8 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
-        sources=sources, links=links, similarity_links=options.similarity_links)
+        sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
+        search_enabled=options.search)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

@@ -16,8 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from reports.assess import (EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED, ClaimAssessment,
-                            Fingerprint, Proposal, ReportInputs, assess_claim, attribute, date_part,
+from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED,
+                            ClaimAssessment, Fingerprint, metadata_text, Proposal, ReportInputs, assess_claim, attribute, date_part,
                             experiment_rows, format_value, identity_fields, link_key, proposals, source_label,
                             verdicts_by_claim)
 from reports.markdown import bullets, escape_inline, table
@@ -59,6 +59,7 @@ def section_context(inputs: ReportInputs) -> str:
     lookups = ("offline: no source was looked up in this run (cached records are used where they exist)"
                if inputs.offline else "online: each candidate looked up with httpx (see section 3)")
     rows.append(["source look-ups", f"{lookups}; {verified} of {len(inputs.sources)} verified"])
+    rows.append(["primary-source search", _search_context(inputs)])
     rows.append(["claim links", "explicit mentions and embedding similarity" if inputs.similarity_links
                  else "explicit mentions only (embedding similarity not used)"])
     rows.append(["method", "no language model: rows come from parsing, the execution log and recorded "
@@ -76,6 +77,19 @@ def section_context(inputs: ReportInputs) -> str:
                      "section 6 cites one):")
         parts.append(bullets(escape_inline(_material_text(item)) for item in material))
     return "\n\n".join(parts)
+
+
+def _search_context(inputs: ReportInputs) -> str:
+    if not inputs.search_enabled:
+        return "not run (--no-search)"
+    if not inputs.searches:
+        return "no attribution claim or free-text citation to search for"
+    found = sum(len(s.hits) for s in inputs.searches)
+    searched = sum(1 for s in inputs.searches if s.status == "searched")
+    where = ("offline: not searched (cached searches are used where they exist)" if inputs.offline
+             else "online: Crossref and arXiv searched for each attribution and free-text citation")
+    return (f"{where}; {searched} of {len(inputs.searches)} targets searched; {found} found-by-search "
+            f"candidates ({CANDIDATE_NOTE}; never support)")
 
 
 def _material_text(item: Any) -> str:
@@ -112,32 +126,78 @@ def _bears_on(link: Any) -> str:
     return f"{link.claim_id}: {link.reason}"
 
 
+def _source_name(s: Any) -> str:
+    if s.kind == "citation":
+        return f"citation (line {s.line}): {s.description}"
+    return f"{source_label(s)} — {s.description}"
+
+
+def _pack_source_row(s: Any, links: list[Any]) -> list[str]:
+    if s.status == "VERIFIED":
+        fields = metadata_text(s.verified)
+        if s.renamed:
+            fields += f"; renamed: {s.renamed}"
+        verified_at = f"verified {date_part(s.accessed_at)}" + (" (from cache)" if s.from_cache else "")
+    else:
+        fields = f"{UNVERIFIED}: {s.reason}"
+        verified_at = UNVERIFIED
+    accessed = f"accessed {date_part(s.accessed_at)}" if s.accessed_at else "not accessed"
+    bears = "; ".join(_bears_on(l) for l in links) or "no claim linked"
+    limits = ["metadata record only: it identifies the source but cannot support a claim's content"
+              if s.reading_status == "abstract only" else "nothing was read"]
+    if s.status != "VERIFIED":
+        limits.append("absence of a record is not evidence that the source is fabricated")
+    limits += [f"DISCREPANCY: {d}" for d in s.discrepancies] + list(s.notes)
+    return [_source_name(s), fields, s.url or "none given", s.reading_status, bears, "; ".join(limits),
+            f"{verified_at}; {accessed}"]
+
+
+SEARCH_LIMITS = ("found by search, not named by the pack: the link to the claim is a candidate for a human "
+                 "to confirm and supports nothing until the author adds the identifier to the pack; "
+                 "metadata record only")
+
+
+def _search_rows(search: Any, pack_lines: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for h in search.hits:
+        r = h.record
+        named = pack_lines.get(source_label(r))
+        limits = SEARCH_LIMITS if named is None else (
+            f"found by search; the pack names the same source (line {named}), whose own row above is the "
+            "lead to check; a search hit is a candidate for a human to confirm and supports nothing")
+        verified_at = f"verified {date_part(r.accessed_at)}" + (" (from cache)" if r.from_cache else "")
+        rows.append([f"found by search for {search.target}: {source_label(r)}", metadata_text(r.verified),
+                     r.url, r.reading_status,
+                     f"{search.target}: {CANDIDATE_NOTE} (query '{h.query}' on {h.service}, score "
+                     f"{h.score:.1f} of 100)", limits, f"{verified_at}; accessed {date_part(r.accessed_at)}"])
+    if not search.hits:
+        accessed = f"accessed {date_part(search.accessed_at)}" if search.accessed_at else "not accessed"
+        queries = "; ".join(f"{k}: '{v}'" for k, v in search.queries.items() if v)
+        rows.append([f"primary-source search for {search.target}",
+                     search.summary + (f" (queries {queries})" if queries else ""), "none", "not accessible",
+                     f"{search.target}: no candidate",
+                     "absence of a search hit is not evidence that no source exists", f"{UNVERIFIED}; {accessed}"])
+    return rows
+
+
 def section_sources(inputs: ReportInputs) -> str:
-    if not inputs.sources:
+    if not inputs.sources and not inputs.searches:
         return "The pack lists no candidate sources; no source was looked up."
     by_source: dict[str, list[Any]] = defaultdict(list)
     for link in inputs.links:
         by_source[link_key(link)].append(link)
-    rows = []
+    rows = [_pack_source_row(s, by_source.get(source_label(s), [])) for s in inputs.sources]
+    pack_lines: dict[str, Any] = {}
     for s in inputs.sources:
-        if s.status == "VERIFIED":
-            fields = "; ".join(f"{k}: {format_value(v)}" for k, v in sorted(s.verified.items()))
-            verified_at = f"verified {date_part(s.accessed_at)}" + (" (from cache)" if s.from_cache else "")
-        else:
-            fields = f"{UNVERIFIED}: {s.reason}"
-            verified_at = UNVERIFIED
-        accessed = f"accessed {date_part(s.accessed_at)}" if s.accessed_at else "not accessed"
-        links = by_source.get(source_label(s), [])
-        bears = "; ".join(_bears_on(l) for l in links) or "no claim linked"
-        limits = ["metadata record only: it identifies the source but cannot support a claim's content"
-                  if s.reading_status == "abstract only" else "nothing was read"]
-        if s.status != "VERIFIED":
-            limits.append("absence of a record is not evidence that the source is fabricated")
-        rows.append([f"{source_label(s)} — {s.description}", fields, s.url, s.reading_status, bears,
-                     "; ".join(limits), f"{verified_at}; {accessed}"])
+        pack_lines.setdefault(source_label(s), s.line)
+    for search in inputs.searches:
+        rows.extend(_search_rows(search, pack_lines))
     head = ["Source", "Verified metadata", "URL", "Reading status", "Bears on", "Limitations",
             "Verification and access dates"]
-    return table(head, rows)
+    count = len(inputs.searches)
+    intro = (f"{len(inputs.sources)} candidate lines, {len(inputs.sources)} records"
+             + (f"; then {count} primary-source search{'es' if count != 1 else ''}" if count else "") + ".")
+    return intro + "\n\n" + table(head, rows)
 
 
 def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], unplaced: list[Any]) -> str:
@@ -164,6 +224,13 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
             elif a.evidence_class == REPORTED:
                 qualifying.append(f"[{cid}] {REPORTED}: {link_key(link)} is named ({link.reason}); its "
                                   f"metadata is verified but its full text was not read.")
+    qualifying.extend(_discrepancy_findings(inputs))
+    for search in inputs.searches:
+        for h in search.hits:
+            unresolved.append(f"[{search.target}] found by search: {h.record.kind}:{h.record.identifier} "
+                              f"({h.service}, score {h.score:.1f}) — {CANDIDATE_NOTE}; not support.")
+        if not search.hits:
+            unresolved.append(f"[{search.target}] primary-source search: {search.summary}.")
     for v in unplaced:
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")
@@ -176,6 +243,25 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
                          ("Contradictory", contradictory), ("Unresolved", unresolved)):
         parts.append(f"### {title}\n\n" + bullets(escape_inline(i) for i in items))
     return "\n\n".join(parts)
+
+
+def _discrepancy_findings(inputs: ReportInputs) -> list[str]:
+    """Each description/record conflict, and each claim that names a conflicting name (not linked)."""
+    import re
+
+    from sources.leads import conflicting_names
+
+    out = []
+    for s in inputs.sources:
+        for d in s.discrepancies:
+            out.append(f"[line {s.line}] {source_label(s)}: DISCREPANCY — {d}.")
+        for name in conflicting_names(s):
+            pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            for claim in inputs.claims:
+                if pattern.search(claim.text):
+                    out.append(f"[{claim.claim_id}] names '{name}', whom the pack's lead {source_label(s)} "
+                               "credits, but the verified record does not list that author: not linked.")
+    return out
 
 
 def section_upgrade(inputs: ReportInputs, props: list[Proposal]) -> str:
@@ -224,7 +310,9 @@ def render_report(inputs: ReportInputs) -> str:
     for link in inputs.links:
         links_by_claim[link.claim_id].append(link)
     placed, unplaced = verdicts_by_claim(inputs.claims, inputs.verdicts)
-    assessments = [assess_claim(c, placed.get(c.claim_id, []), links_by_claim.get(c.claim_id, []), sources)
+    searches = {s.target: s for s in inputs.searches}
+    assessments = [assess_claim(c, placed.get(c.claim_id, []), links_by_claim.get(c.claim_id, []), sources,
+                                searches.get(c.claim_id))
                    for c in inputs.claims]
     props = proposals(inputs, assessments)
     identity = identity_fields(inputs.pack)

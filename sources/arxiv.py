@@ -5,6 +5,8 @@ Per https://info.arxiv.org/help/api/user-manual.html: each ``entry`` has ``id``
 ``published`` (first version) and ``updated`` (this version). An id the API rejects comes back as
 an entry whose ``id`` is under ``http://arxiv.org/api/errors``; an unknown well-formed id comes
 back as a feed with no entry. Both are UNVERIFIED with that observation as the reason.
+Search (``query?search_query=au:NAME AND all:TERM&max_results=5``) answers the same feed with
+several entries, each read with the same rules (:func:`parse_search`).
 
 Parsed with :mod:`xml.etree.ElementTree` after refusing any DTD (``<!DOCTYPE``/``<!ENTITY``):
 the Atom feed never needs one, and refusing it rules out entity-expansion tricks.
@@ -45,8 +47,7 @@ def _text(element: ET.Element | None) -> str | None:
     return text or None
 
 
-def parse(body: bytes, arxiv_id: str) -> dict[str, Any]:
-    """Verified fields for ``arxiv_id`` from an Atom feed, or :class:`LookupFailure`."""
+def _feed(body: bytes) -> ET.Element:
     head = body[:4096].lower()
     if b"<!doctype" in head or b"<!entity" in body.lower():
         raise LookupFailure("malformed response from arXiv: XML with a DTD refused")
@@ -56,11 +57,11 @@ def parse(body: bytes, arxiv_id: str) -> dict[str, Any]:
         raise LookupFailure(f"malformed response from arXiv: not XML ({exc})")
     if root.tag != f"{ATOM}feed":
         raise LookupFailure("malformed response from arXiv: not an Atom feed")
-    entries = root.findall(f"{ATOM}entry")
-    if not entries:
-        return_text = f"arXiv returned no entry for {arxiv_id}"
-        raise LookupFailure(return_text)
-    entry = entries[0]
+    return root
+
+
+def _entry_id(entry: ET.Element) -> str:
+    """The id (with version) an entry is for; :class:`LookupFailure` for an error entry."""
     entry_id = _text(entry.find(f"{ATOM}id")) or ""
     if "/api/errors" in entry_id:
         detail = _text(entry.find(f"{ATOM}summary")) or _text(entry.find(f"{ATOM}title")) or ""
@@ -68,17 +69,18 @@ def parse(body: bytes, arxiv_id: str) -> dict[str, Any]:
     match = re.search(r"/abs/(.+)$", entry_id)
     if not match:
         raise LookupFailure(f"malformed response from arXiv: entry id {entry_id!r}")
-    returned = match.group(1)
-    want_base, want_version = split_version(arxiv_id)
-    got_base, got_version = split_version(returned)
-    if got_base != want_base or (want_version and got_version != want_version):
-        raise LookupFailure(f"arXiv returned a different entry ({returned})")
+    return match.group(1)
+
+
+def entry_fields(entry: ET.Element, returned: str) -> dict[str, Any]:
+    """Verified fields of one Atom entry whose id is ``returned``."""
     title = _text(entry.find(f"{ATOM}title"))
     if title is None:
-        raise LookupFailure(f"arXiv entry for {arxiv_id} has no title")
+        raise LookupFailure(f"arXiv entry for {returned} has no title")
     verified: dict[str, Any] = {"id": returned, "title": title}
-    if got_version:
-        verified["version"] = got_version
+    version = split_version(returned)[1]
+    if version:
+        verified["version"] = version
     authors = [name for name in (_text(a.find(f"{ATOM}name"))
                                  for a in entry.findall(f"{ATOM}author")) if name]
     if authors:
@@ -95,3 +97,38 @@ def parse(body: bytes, arxiv_id: str) -> dict[str, Any]:
         if value:
             verified[name] = value
     return verified
+
+
+def parse(body: bytes, arxiv_id: str) -> dict[str, Any]:
+    """Verified fields for ``arxiv_id`` from an Atom feed, or :class:`LookupFailure`."""
+    root = _feed(body)
+    entries = root.findall(f"{ATOM}entry")
+    if not entries:
+        return_text = f"arXiv returned no entry for {arxiv_id}"
+        raise LookupFailure(return_text)
+    entry = entries[0]
+    returned = _entry_id(entry)
+    want_base, want_version = split_version(arxiv_id)
+    got_base, got_version = split_version(returned)
+    if got_base != want_base or (want_version and got_version != want_version):
+        raise LookupFailure(f"arXiv returned a different entry ({returned})")
+    return entry_fields(entry, returned)
+
+
+def search_url(query: str, endpoints: SourceEndpoints, rows: int) -> str:
+    """``{base}/query?search_query=QUERY&start=0&max_results=N`` (arXiv API field queries)."""
+    return (f"{endpoints.arxiv.rstrip('/')}/query?search_query={quote(query, safe='')}"
+            f"&start=0&max_results={rows}")
+
+
+def parse_search(body: bytes) -> list[tuple[str, dict[str, Any]]]:
+    """``(id with version, verified fields)`` of each entry of a search feed, in order; an error
+    entry raises :class:`LookupFailure`, an entry without a title is skipped."""
+    hits = []
+    for entry in _feed(body).findall(f"{ATOM}entry"):
+        returned = _entry_id(entry)
+        try:
+            hits.append((returned, entry_fields(entry, returned)))
+        except LookupFailure:
+            continue
+    return hits

@@ -2,8 +2,13 @@
 
 Response shape (https://api.crossref.org/swagger-ui/index.html, "works/{doi}"):
 ``{"status": "ok", "message": {"DOI", "title": [..], "author": [{"given", "family"} | {"name"}],
-"container-title": [..], "issued": {"date-parts": [[y, m, d]]}}}``. Only fields actually present
-are recorded; ``issued`` is written ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as deep as given.
+"container-title": [..], "issued": {"date-parts": [[y, m, d]]}, "abstract"}}``. Only fields actually
+present are recorded; ``issued`` is written ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as deep as given;
+JATS/HTML markup is stripped from titles and abstracts; an author's ``suffix`` ("Jr.") is kept.
+
+Search: ``GET {base}/works?query.bibliographic=...&rows=5`` answers
+``{"status": "ok", "message-type": "work-list", "message": {"items": [work, ...]}}``; each item
+is read with the same rules (:func:`parse_search`).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from sources.http import SourceEndpoints
+from sources.markup import clean_abstract, strip_markup
 
 SERVICE = "Crossref"
 HEADERS = {"Accept": "application/json"}
@@ -57,6 +63,49 @@ def format_date_parts(value: Any) -> str | None:
     return text
 
 
+def author_name(author: Any) -> str | None:
+    """"Given Family Suffix" (Crossref's ``suffix``, e.g. "Jr.", is kept), or an organisation's
+    ``name``; None when neither is given."""
+    if not isinstance(author, dict):
+        return None
+    given, family, suffix = author.get("given"), author.get("family"), author.get("suffix")
+    if isinstance(family, str) and family.strip():
+        parts = [given, family, suffix]
+        return " ".join(" ".join(p.split()) for p in parts if isinstance(p, str) and p.strip())
+    if isinstance(author.get("name"), str) and author["name"].strip():
+        return " ".join(author["name"].split())
+    return None
+
+
+def work_fields(message: dict[str, Any]) -> dict[str, Any]:
+    """Verified fields of one Crossref work (a ``works/{doi}`` message or a search item).
+
+    Titles, container titles and abstracts are cleaned of JATS/HTML markup
+    (:func:`sources.markup.strip_markup`); a work with no title raises :class:`LookupFailure`.
+    """
+    title = _first(message.get("title"))
+    title = strip_markup(title) if title else None
+    if not title:
+        raise LookupFailure("Crossref record has no title")
+    verified: dict[str, Any] = {"title": title}
+    returned = message.get("DOI")
+    if isinstance(returned, str):
+        verified["doi"] = returned.lower()
+    authors = [name for name in (author_name(a) for a in message.get("author") or []) if name]
+    if authors:
+        verified["authors"] = authors
+    container = _first(message.get("container-title"))
+    if container and strip_markup(container):
+        verified["container_title"] = strip_markup(container)
+    issued = format_date_parts(message.get("issued"))
+    if issued:
+        verified["issued"] = issued
+    abstract = message.get("abstract")
+    if isinstance(abstract, str) and clean_abstract(abstract):
+        verified["abstract"] = clean_abstract(abstract)
+    return verified
+
+
 def parse(body: bytes, doi: str) -> dict[str, Any]:
     """Verified fields from a Crossref ``works`` response, or :class:`LookupFailure`."""
     data = load_json(body, SERVICE)
@@ -68,29 +117,31 @@ def parse(body: bytes, doi: str) -> dict[str, Any]:
     returned = message.get("DOI")
     if isinstance(returned, str) and returned.lower() != doi.lower():
         raise LookupFailure(f"Crossref returned a record for a different DOI ({returned})")
-    title = _first(message.get("title"))
-    if title is None:
-        raise LookupFailure("Crossref record has no title")
-    verified: dict[str, Any] = {"title": title}
-    if isinstance(returned, str):
-        verified["doi"] = returned.lower()
-    authors = []
-    for author in message.get("author") or []:
-        if not isinstance(author, dict):
+    return work_fields(message)
+
+
+def search_url(query: str, endpoints: SourceEndpoints, rows: int) -> str:
+    """``{base}/works?query.bibliographic=QUERY&rows=N`` (Crossref's citation-matching query)."""
+    return (f"{endpoints.crossref.rstrip('/')}/works?query.bibliographic="
+            f"{quote(query, safe='')}&rows={rows}")
+
+
+def parse_search(body: bytes) -> list[tuple[str, dict[str, Any]]]:
+    """``(doi, verified fields)`` of each item of a ``works?query...`` answer, in the answer's
+    order. An item without a ``DOI`` string or a title is skipped (a DOI is never made up)."""
+    data = load_json(body, SERVICE)
+    if not isinstance(data, dict) or data.get("status") != "ok" \
+            or not isinstance(data.get("message"), dict):
+        raise LookupFailure("malformed response from Crossref: no 'message' object")
+    items = data["message"].get("items")
+    if not isinstance(items, list):
+        raise LookupFailure("malformed response from Crossref: no 'items' list")
+    hits = []
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("DOI"), str):
             continue
-        given, family = author.get("given"), author.get("family")
-        if isinstance(family, str) and family.strip():
-            name = f"{given.strip()} {family.strip()}" if isinstance(given, str) and given.strip() \
-                else family.strip()
-            authors.append(" ".join(name.split()))
-        elif isinstance(author.get("name"), str) and author["name"].strip():
-            authors.append(" ".join(author["name"].split()))
-    if authors:
-        verified["authors"] = authors
-    container = _first(message.get("container-title"))
-    if container:
-        verified["container_title"] = container
-    issued = format_date_parts(message.get("issued"))
-    if issued:
-        verified["issued"] = issued
-    return verified
+        try:
+            hits.append((item["DOI"].lower(), work_fields(item)))
+        except LookupFailure:
+            continue
+    return hits

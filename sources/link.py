@@ -5,14 +5,19 @@ A link is one of three kinds, decided in this order for every (claim, source) pa
 
 ``mention``
     The claim text names the source: one of its *mention terms* occurs as a whole word
-    (``(?<!\\w)TERM(?!\\w)``). Terms are (a) author surnames — the last word of each verified
-    author name and the names before ``'s``/``et al.'s`` in the candidate description
-    ("Carbonell and Goldstein's MMR" → Carbonell, Goldstein), matched case-sensitively, at least
-    three letters; (b) the named method after the possessive ("MMR", "xQuAD", "HyDE"), a
-    one-word description head before ``;``/``:`` ("Pyserini; ..." → Pyserini), the one- or two-word
-    short title before a colon in the verified title ("RAGAS: Automated ..." → RAGAS), and the
-    GitHub repository name. Terms with an inner capital (acronyms, "xQuAD") match
-    case-sensitively, plain words case-insensitively. Reason: ``mentions 'MMR'``.
+    (``(?<!\\w)TERM(?!\\w)``). **Record over description**: for a VERIFIED record the terms
+    come from the record — author surnames (:func:`sources.names.surname`, suffixes such as
+    "Jr." set aside), the one- or two-word short title before a colon ("RAGAS: Automated ..." →
+    RAGAS), capitalised acronyms of the title ("The use of MMR, ..." → MMR) and the GitHub
+    repository name (before and after a followed rename) — plus the description's named method
+    or head word only when the record confirms it (it occurs in the verified title, abstract or
+    repository name). A description name that contradicts the verified authors is a discrepancy
+    (:func:`sources.leads.description_conflicts`) and links nothing. For an UNVERIFIED lead the
+    description's names before ``'s``/``et al.'s`` ("Carbonell and Goldstein's MMR" → Carbonell,
+    Goldstein), the named method after the possessive ("MMR", "xQuAD") and a one-word head
+    before ``;``/``:`` ("Pyserini; ...") are used. Names match case-sensitively (at least three
+    letters); terms with an inner capital (acronyms, "xQuAD") case-sensitively, plain words
+    case-insensitively. Reason: ``mentions 'MMR'``.
 ``similarity``
     With an encoder: cosine of the L2-normalised embeddings of the claim text and of the source
     text (verified title, then the candidate description), rounded to two decimals, is at least
@@ -33,13 +38,12 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from sources.leads import description_head, description_names
+from sources.names import surname
 from sources.records import SourceRecord
 
 MENTION, SIMILARITY, TOPICAL = "mention", "similarity", "topical-only"
 TOPICAL_PREFIX = "topical only — supports nothing"
-ORGANISATION_WORDS = {"consortium", "team", "group", "committee", "project", "lab", "laboratory",
-                      "association", "initiative", "collaboration", "inc", "ltd", "university",
-                      "institute", "foundation", "society", "the"}
 STOPWORDS = set("""
 a about above after again against all also an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had
@@ -83,22 +87,31 @@ def _inner_capital(word: str) -> bool:
     return any(c.isupper() for c in word[1:])
 
 
-def _surname(name: str) -> str | None:
-    words = name.replace(",", " ").split()
-    if not words or any(w.lower().strip(".") in ORGANISATION_WORDS for w in words):
-        return None
-    last = words[-1].strip(".")
-    if len(last) >= 3 and last[0].isupper() and last.replace("-", "").replace("'", "").isalpha():
-        return last
-    return None
+def _confirmed(term: str, source: SourceRecord) -> bool:
+    """Whether a description's term occurs (whole word, any case) in the verified record's
+    title, abstract, repository name or repository description."""
+    texts = [source.verified.get(name) for name in ("title", "abstract", "full_name",
+                                                     "description")]
+    pattern = re.compile(rf"(?<!\w){re.escape(term)}(?!\w)", re.IGNORECASE)
+    return any(isinstance(t, str) and pattern.search(t) for t in texts)
 
 
-def _head(description: str) -> str:
-    return re.split(r"\s*(?:;|:|\s—\s|\s–\s|\s-\s)", description.strip(), maxsplit=1)[0].strip()
+def _title_acronyms(title: str) -> list[str]:
+    """Words of a verified title with two or more capitals (``MMR``, ``BM25``, ``xQuAD``)."""
+    words = (w.strip(".,;:()[]'\"") for w in title.split())
+    return [w for w in words if len(w) >= 2 and w[0].isalpha() and sum(c.isupper() for c in w) >= 2]
 
 
 def mention_terms(source: SourceRecord) -> list[Term]:
-    """The words whose whole-word presence in a claim counts as naming ``source``."""
+    """The words whose whole-word presence in a claim counts as naming ``source``.
+
+    Record over description: for a VERIFIED record the terms come from the record (author
+    surnames, the short title, capitalised acronyms of the title, the repository name); a
+    description's named method or head word is kept only when the record confirms it (it occurs
+    in the verified title, abstract or repository name), and a description's person name only when
+    the record has no authors to check it against. For an UNVERIFIED lead the description's
+    names and terms are used (a link to a lead is shown as such).
+    """
     terms: dict[str, Term] = {}
 
     def add(text: str, case_sensitive: bool) -> None:
@@ -108,32 +121,39 @@ def mention_terms(source: SourceRecord) -> list[Term]:
         key = text if case_sensitive else text.lower()
         terms.setdefault(key, Term(text, case_sensitive))
 
-    for name in source.verified.get("authors") or []:
-        surname = _surname(str(name))
-        if surname:
-            add(surname, True)
-    head = _head(source.description)
+    verified = source.status == "VERIFIED"
+    authors = source.verified.get("authors") or []
+    for name in authors:
+        family = surname(str(name))
+        if family:
+            add(family, True)
+    head = description_head(source.description)
     possessive = POSSESSIVE_RE.match(head)
     if possessive:
-        for name in re.split(r"\s*(?:,|\band\b|&)\s*", possessive.group("names")):
-            surname = _surname(name)
-            if surname:
-                add(surname, True)
+        if not (verified and authors):
+            for name in description_names(source.description):
+                add(name, True)
         for word in possessive.group("thing").split():
             word = word.strip(".,()")
-            if word and (_inner_capital(word) or word[0].isupper()):
+            if word and (_inner_capital(word) or word[0].isupper()) \
+                    and (not verified or _confirmed(word, source)):
                 add(word, _inner_capital(word))
-    elif head and len(head.split()) == 1 and head[0].isupper():
+    elif head and len(head.split()) == 1 and head[0].isupper() \
+            and (not verified or _confirmed(head, source)):
         add(head, _inner_capital(head))
     title = source.verified.get("title")
-    if isinstance(title, str) and ":" in title:
-        short = title.split(":", 1)[0].strip()
-        if 1 <= len(short.split()) <= 2 and any(c.isupper() for c in short):
-            add(short, _inner_capital(short))
+    if isinstance(title, str):
+        if ":" in title:
+            short = title.split(":", 1)[0].strip()
+            if 1 <= len(short.split()) <= 2 and any(c.isupper() for c in short):
+                add(short, _inner_capital(short))
+        for acronym in _title_acronyms(title):
+            add(acronym, True)
     if source.kind == "github":
-        repo = source.identifier.split("/", 1)[-1]
-        if len(repo) >= 4:
-            add(repo, False)
+        names = [source.identifier, str(source.verified.get("full_name") or "")]
+        for repo in (n.split("/", 1)[-1] for n in names if "/" in n):
+            if len(repo) >= 4:
+                add(repo, False)
     return list(terms.values())
 
 

@@ -2,15 +2,17 @@
 
 Order of decisions for one candidate (docs/sources.md, "Cache" and "Offline"):
 
-1. :func:`sources.identify.identify` the URL. Kind ``url`` has no metadata API: UNVERIFIED,
-   "not accessible", no request.
+1. :func:`sources.leads.identify_lead` the identifier text (a bare DOI is a DOI; none at all is
+   a free-text ``citation``). Kinds ``url`` and ``citation`` have no metadata API: UNVERIFIED,
+   "not accessible", no request (a citation may be *searched*: :mod:`sources.search`).
 2. A cached VERIFIED record is reused (``from_cache``, original ``accessed_at``) unless
    ``refresh``; offline, a cached VERIFIED record is used even with ``refresh``.
 3. Offline with no cached VERIFIED record: UNVERIFIED "offline run: not looked up" (plus the last
    cached attempt's date and reason when there is one). No request.
 4. Otherwise one polite request; the outcome (VERIFIED or UNVERIFIED with the reason) is cached.
 
-Candidates naming the same ``kind:identifier`` share one look-up.
+Candidates naming the same ``kind:identifier`` share one look-up. Every candidate gives exactly
+one record, in order; its ``notes`` and ``discrepancies`` are recomputed on every run.
 """
 
 from __future__ import annotations
@@ -23,16 +25,29 @@ from sources import arxiv, crossref, github
 from sources.cache import DEFAULT_CACHE_DIR, SourceCache
 from sources.crossref import LookupFailure
 from sources.http import ClientConfig, FetchResult, PoliteClient, SourceEndpoints
-from sources.identify import identify
-from sources.records import (ABSTRACT_ONLY, NOT_ACCESSIBLE, REASON_NO_API, REASON_OFFLINE,
-                             UNVERIFIED, VERIFIED, SourceRecord)
+from sources.leads import description_conflicts, identify_lead
+from sources.records import (ABSTRACT_ONLY, NOT_ACCESSIBLE, REASON_CITATION, REASON_NO_API,
+                             REASON_OFFLINE, UNVERIFIED, VERIFIED, SourceRecord)
 
 SERVICES = {"doi": crossref, "arxiv": arxiv, "github": github}
 
 
 def _candidate_fields(candidate: Any) -> tuple[str, str, int | None]:
-    return (str(getattr(candidate, "description", "") or ""), str(candidate.url),
+    return (str(getattr(candidate, "description", "") or ""), str(candidate.url or ""),
             getattr(candidate, "line", None))
+
+
+def candidate_notes(candidate: Any) -> list[str]:
+    """Observations about a candidate line kept on its record (further identifiers it names)."""
+    return [f"the line also names {other} (not looked up: one record per candidate line)"
+            for other in getattr(candidate, "also", ()) or ()]
+
+
+def _finish(record: SourceRecord, candidate: Any) -> SourceRecord:
+    """Per-candidate fields recomputed on every run: notes and description discrepancies."""
+    record.notes = candidate_notes(candidate)
+    record.discrepancies = description_conflicts(record)
+    return record
 
 
 def record_from_fetch(kind: str, identifier: str, description: str, url: str,
@@ -89,13 +104,21 @@ def lookup_sources(candidates: Iterable[Any], *, offline: bool,
     try:
         for candidate in candidates:
             description, url, line = _candidate_fields(candidate)
-            ident = identify(url)
+            ident = identify_lead(url)
+            if ident.kind == "citation":
+                ident = replace(ident, identifier=" ".join(description.split()))
             key = f"{ident.kind}:{ident.identifier}"
             if key in done:
-                records.append(replace(done[key], description=description, url=url, line=line,
-                                       verified=dict(done[key].verified)))
+                records.append(_finish(replace(done[key], description=description, url=url,
+                                               line=line, verified=dict(done[key].verified)),
+                                       candidate))
                 continue
-            if ident.kind not in SERVICES:
+            if ident.kind == "citation":
+                record = SourceRecord(kind="citation", identifier=ident.identifier,
+                                      description=description, url="", status=UNVERIFIED,
+                                      reason=REASON_CITATION, reading_status=NOT_ACCESSIBLE,
+                                      line=line)
+            elif ident.kind not in SERVICES:
                 record = SourceRecord(kind=ident.kind, identifier=ident.identifier,
                                       description=description, url=url, status=UNVERIFIED,
                                       reason=REASON_NO_API, reading_status=NOT_ACCESSIBLE,
@@ -124,7 +147,7 @@ def lookup_sources(candidates: Iterable[Any], *, offline: bool,
                     if cache is not None:
                         cache.put(record)
             done[key] = record
-            records.append(record)
+            records.append(_finish(record, candidate))
     finally:
         if client is not None:
             client.close()
@@ -135,32 +158,38 @@ TABLE_COLUMNS = ("kind", "identifier", "status", "reading", "verified title (dat
                  "accessed")
 
 
+CITATION_WIDTH = 40
+
+
+def short(text: str, width: int = CITATION_WIDTH) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis (for a table cell)."""
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
+
+
 def table_row(record: SourceRecord) -> tuple[str, ...]:
     if record.status == VERIFIED:
         detail = record.title or ""
         if record.date:
             detail += f" ({record.date})"
+        if record.renamed:
+            detail += f"; renamed: {record.renamed}"
     else:
         detail = record.reason or ""
+    detail += "".join(f"; DISCREPANCY: {d}" for d in record.discrepancies)
     accessed = record.accessed_at or "-"
     if record.from_cache:
         accessed += " (cache)"
-    return (record.kind, record.identifier, record.status, record.reading_status, detail,
-            accessed)
+    identifier = short(record.identifier) if record.kind == "citation" else record.identifier
+    return (record.kind, identifier, record.status, record.reading_status, detail, accessed)
+
+
+def pad_columns(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows as lines, columns padded with two spaces (last column unpadded)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join([cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])]
+                      + [row[-1]]).rstrip() for row in rows]
 
 
 def render_table(records: Iterable[SourceRecord]) -> str:
     """One row per record, columns padded with two spaces (last column unpadded)."""
-    rows = [TABLE_COLUMNS] + [table_row(r) for r in records]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(TABLE_COLUMNS))]
-    lines = []
-    for row in rows:
-        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:-1])] + [row[-1]]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
-
-
-def render_json(records: Iterable[SourceRecord]) -> str:
-    from engine.runs.hashing import dump_json
-
-    return dump_json([r.to_dict() for r in records])
+    return "\n".join(pad_columns([TABLE_COLUMNS] + [table_row(r) for r in records])) + "\n"

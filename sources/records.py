@@ -14,6 +14,11 @@ Conventions (see docs/sources.md):
 * ``accessed_at`` is the UTC time (ISO 8601, ``Z``) of the last request attempt, ``None`` when no
   request was made (offline, or a kind with no metadata API). A record reused from the cache keeps
   its original ``accessed_at`` and says ``from_cache = True``.
+* ``notes`` — observations about the candidate line (e.g. further identifiers it names);
+  ``discrepancies`` — where the pack's description contradicts the verified record
+  (:func:`sources.leads.description_conflicts`), recomputed on every run.
+* kind ``citation`` is a candidate line with no identifier: UNVERIFIED, never looked up
+  (it may be *searched*, see :mod:`sources.search`); its identifier is the citation text.
 * ``response_sha256`` is the sha256 of the response body bytes (after HTTP content decoding) of
   the final attempt, ``None`` when there was no body.
 """
@@ -25,7 +30,7 @@ from typing import Any
 
 from engine.runs.errors import InputError
 
-KINDS = ("doi", "arxiv", "github", "url")
+KINDS = ("doi", "arxiv", "github", "url", "citation")
 VERIFIED = "VERIFIED"
 UNVERIFIED = "UNVERIFIED"
 STATUSES = (VERIFIED, UNVERIFIED)
@@ -37,6 +42,7 @@ READING_STATUSES = (FULL_TEXT, ABSTRACT_ONLY, NOT_ACCESSIBLE)
 
 REASON_OFFLINE = "offline run: not looked up"
 REASON_NO_API = "no metadata API for this kind of URL: not looked up"
+REASON_CITATION = "free-text citation with no identifier (URL, DOI or arXiv id): not looked up"
 
 
 @dataclass
@@ -58,6 +64,8 @@ class SourceRecord:
     attempts: int = 0
     from_cache: bool = False
     line: int | None = None
+    notes: list[str] = field(default_factory=list)
+    discrepancies: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -89,6 +97,16 @@ class SourceRecord:
                 return str(self.verified[name])
         return None
 
+    @property
+    def renamed(self) -> str | None:
+        """``"OLD → NEW"`` when a GitHub look-up followed a rename (the verified ``full_name``
+        differs from the repository asked, ignoring case), else None."""
+        full_name = self.verified.get("full_name")
+        if self.kind == "github" and isinstance(full_name, str) \
+                and full_name.lower() != self.identifier.lower():
+            return f"{self.identifier} → {full_name}"
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -106,6 +124,10 @@ class SourceRecord:
                 raise InputError("missing or non-string field", path=path, field=required)
         if not isinstance(data.get("verified", {}), dict):
             raise InputError("must be an object", path=path, field="verified")
+        for name in ("notes", "discrepancies"):
+            value = data.get(name, [])
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise InputError("must be a list of strings", path=path, field=name)
         try:
             return cls(**{k: v for k, v in data.items()})
         except (TypeError, ValueError) as exc:

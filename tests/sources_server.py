@@ -11,8 +11,17 @@ Routes (all metadata below is invented for these tests — it describes no real 
   URL), ``10.9999/otherdoi`` (a record for a different DOI).
 * arXiv ``/arxiv/api/query?id_list=ID`` — ``9999.00001`` (latest v2), ``9999.00001v1``,
   ``9999.99999`` (a feed with no entry), ``9999.00002`` (an error entry).
+* Crossref ``10.9999/markup`` — a title and abstract with JATS/HTML markup and an author with
+  the suffix "Jr.".
 * GitHub ``/github/repos/example-org/example-repo``, ``.../missing`` (404),
-  ``.../old-name`` (301 to ``.../example-repo``).
+  ``.../old-name`` (301 to ``.../example-repo``), ``old-owner/example-repo`` (301 to
+  ``example-org/example-repo``: a transfer to another owner).
+* Searches, shaped like the real answers: Crossref ``/crossref/works?query.bibliographic=Q&rows=N``
+  (a ``work-list`` message; for a Q naming Carbonell five items — a full match, a partial one
+  with a ``<i>`` title and a "Jr." author, one without a DOI, one without a title, an unrelated
+  one; for Quillfeather the ``10.9999/test.1`` work; for Failing HTTP 503; otherwise no items)
+  and arXiv ``/arxiv/api/query?search_query=Q`` (for Carbonell two entries that agree only in
+  part; otherwise an empty feed).
 
 ``hits`` counts requests per path-with-query; ``requests`` keeps (path, headers) in order.
 With ``tls=True`` the server speaks HTTPS with a throwaway self-signed certificate made by the
@@ -98,6 +107,63 @@ GITHUB_REPO = _json({
     "license": {"key": "mit", "spdx_id": "MIT", "name": "MIT License"},
 })
 NOT_FOUND = _json({"status": "error", "message": "Resource not found."})
+CROSSREF_MARKUP_WORK = {
+    "DOI": "10.9999/markup",
+    "title": ["Selecting with <i>MMR</i> under a <b>budget</b> &amp; a cap"],
+    "author": [{"given": "Rex", "family": "Goldstein", "suffix": "Jr.", "sequence": "first"},
+               {"given": "Ines", "family": "Ålund", "sequence": "additional"}],
+    "abstract": "<jats:title>Abstract</jats:title><jats:p>An invented abstract about "
+                "<jats:italic>budgets</jats:italic>.</jats:p>",
+    "issued": {"date-parts": [[2003]]},
+}
+CROSSREF_MARKUP = _json({"status": "ok", "message-type": "work", "message": CROSSREF_MARKUP_WORK})
+
+
+def _work_list(items: list) -> bytes:
+    return _json({"status": "ok", "message-type": "work-list", "message-version": "1.0.0",
+                  "message": {"facets": {}, "total-results": len(items), "items": items,
+                              "items-per-page": len(items), "query": {"start-index": 0}}})
+
+
+SEARCH_CARBONELL = _work_list([
+    {"DOI": "10.9999/mmr.1", "score": 61.2, "type": "proceedings-article",
+     "title": ["Invented MMR re-ranking for test fixtures"],
+     "author": [{"given": "Jaime", "family": "Carbonell", "sequence": "first"},
+                {"given": "Jade", "family": "Goldstein", "sequence": "additional"}],
+     "container-title": ["Proceedings of an Invented Conference"],
+     "issued": {"date-parts": [[1998, 8]]}},
+    {"DOI": "10.9999/MMR.2", "score": 40.5, "title": ["<i>MMR</i> for invented summaries"],
+     "author": [{"given": "Jade", "family": "Goldstein", "suffix": "Jr.", "sequence": "first"}],
+     "issued": {"date-parts": [[2001]]}},
+    {"score": 30.0, "title": ["An item with no DOI about MMR"],
+     "author": [{"given": "Jaime", "family": "Carbonell"}, {"given": "Jade", "family": "Goldstein"}]},
+    {"DOI": "10.9999/untitled", "score": 20.0,
+     "author": [{"given": "Jaime", "family": "Carbonell"}]},
+    {"DOI": "10.9999/unrelated", "score": 10.0, "title": ["Soil moisture in invented lakes"],
+     "author": [{"given": "Ola", "family": "Nilsen"}], "issued": {"date-parts": [[2015, 3, 2]]}},
+])
+SEARCH_QUILLFEATHER = _work_list([json.loads(CROSSREF_TEST_1)["message"]])
+SEARCH_EMPTY = _work_list([])
+ARXIV_SEARCH_CARBONELL = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">
+  <title type="html">ArXiv Query: search_query=fixture</title>
+  <opensearch:totalResults>2</opensearch:totalResults>
+  <entry>
+    <id>http://arxiv.org/abs/9999.00003v1</id>
+    <updated>2030-01-01T00:00:00Z</updated><published>2030-01-01T00:00:00Z</published>
+    <title>Diversity by invented marginal relevance</title>
+    <summary>An invented entry.</summary>
+    <author><name>Jaime Carbonell</name></author>
+  </entry>
+  <entry>
+    <id>http://arxiv.org/abs/9999.00004v3</id>
+    <updated>2030-01-02T00:00:00Z</updated><published>2029-01-02T00:00:00Z</published>
+    <title>Unrelated invented physics</title>
+    <summary>Nothing to do with the query.</summary>
+    <author><name>Ola Nilsen</name></author>
+  </entry>
+</feed>
+"""
 
 
 def make_certificate(directory: Path) -> tuple[Path, Path] | None:
@@ -148,10 +214,15 @@ class _Handler(BaseHTTPRequestHandler):
             state.requests.append((self.path, dict(self.headers.items())))
         parts = urlsplit(self.path)
         path = unquote(parts.path)
+        query = parse_qs(parts.query)
+        if path == "/crossref/works":
+            return self._crossref_search(query.get("query.bibliographic", [""])[0])
         if path.startswith("/crossref/works/"):
             return self._crossref(path[len("/crossref/works/"):], count)
+        if path == "/arxiv/api/query" and "search_query" in query:
+            return self._arxiv_search(query["search_query"][0])
         if path == "/arxiv/api/query":
-            ids = parse_qs(parts.query).get("id_list", [""])
+            ids = query.get("id_list", [""])
             return self._arxiv(ids[0])
         if path.startswith("/github/repos/"):
             return self._github(path[len("/github/repos/"):])
@@ -185,7 +256,22 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(301, b"", headers={"Location": "http://example.invalid/works/x"})
         if doi == "10.9999/otherdoi":
             return self._send(200, CROSSREF_OTHER)
+        if doi == "10.9999/markup":
+            return self._send(200, CROSSREF_MARKUP)
         return self._send(404, NOT_FOUND)
+
+    def _crossref_search(self, query: str) -> None:
+        if "Carbonell" in query:
+            return self._send(200, SEARCH_CARBONELL)
+        if "Quillfeather" in query:
+            return self._send(200, SEARCH_QUILLFEATHER)
+        if "Failing" in query:
+            return self._send(503, b"unavailable", content_type="text/plain")
+        return self._send(200, SEARCH_EMPTY)
+
+    def _arxiv_search(self, query: str) -> None:
+        body = ARXIV_SEARCH_CARBONELL if "carbonell" in query.lower() else ARXIV_EMPTY
+        self._send(200, body, content_type="application/atom+xml")
 
     def _arxiv(self, arxiv_id: str) -> None:
         bodies = {"9999.00001": ARXIV_V2, "9999.00001v2": ARXIV_V2, "9999.00001v1": ARXIV_V1,
@@ -196,6 +282,8 @@ class _Handler(BaseHTTPRequestHandler):
         if repo == "example-org/example-repo":
             return self._send(200, GITHUB_REPO)
         if repo == "example-org/old-name":
+            return self._send(301, b"", headers={"Location": "/github/repos/example-org/example-repo"})
+        if repo == "old-owner/example-repo":
             return self._send(301, b"", headers={"Location": "/github/repos/example-org/example-repo"})
         return self._send(404, _json({"message": "Not Found"}))
 

@@ -619,8 +619,9 @@ def test_long_whitespace_runs_parse_like_short_ones():
     text = ("== 1. Identity ==\nBook: B\nChapter: C\n\n== 2. Chapter text ==\nA" + spaces + "b.\n\n"
             "== 4. Existing evidence ==\n- A" + spaces + "source (https://doi.org/10.9999/x.1)\n- x" + spaces + "y\n")
     pack = parse_pack(text)
-    (candidate,) = pack.candidate_sources
-    assert candidate.description == "A" + spaces + "source" and candidate.url == "https://doi.org/10.9999/x.1"
+    assert [(c.description, c.url, c.line) for c in pack.candidate_sources] == [
+        ("A source", "https://doi.org/10.9999/x.1", 9), ("x y", "", 10)]
+    assert pack.chapter_text.startswith("A" + spaces + "b.")
 
 
 def test_r03_grade_that_would_overflow_the_gain(tmp_path, cli):

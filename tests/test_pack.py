@@ -97,8 +97,11 @@ def test_own_pack_renumbered_with_unknown_section():
         "Reviewer notes": "This section has a title the parser does not know; it must be kept."}
     assert pack.reference_items == ["Smith, J. (2020). Diversity in ranking.",
                                     "Jones, K. and Brown, L. (2019). Budgeted selection."]
-    assert [(c.description, c.url) for c in pack.candidate_sources] == [
-        ("Smith et al.'s study; a lead.", "https://example.org/smith2020")]
+    # references are leads too: free-text citations (url "") in file order before the evidence line
+    assert [(c.description, c.url, c.section) for c in pack.candidate_sources] == [
+        ("Smith, J. (2020). Diversity in ranking.", "", "references"),
+        ("Jones, K. and Brown, L. (2019). Budgeted selection.", "", "references"),
+        ("Smith et al.'s study; a lead.", "https://example.org/smith2020", "existing_evidence")]
     assert pack.questions == ["Is the budget stated before the run?", "Are the intervals reported?"]
     assert pack.unresolved_gaps == ["No audit of token budgets."]
     assert pack.associated_material[0].url == "https://example.org/notebooks/03.ipynb"

@@ -50,7 +50,9 @@ def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
     result = cli("report", pack, "--output", out, "--log", tmp_path / "log.jsonl", "--sources-cache", cache,
                  "--date", "2026-11-29")
     assert result.exit_code == 0, result.output
-    assert server.total_hits == 2
+    # two look-ups, then one Crossref and one arXiv search for the attribution C-001-01
+    assert server.total_hits == 4
+    assert server.hits["/crossref/works?query.bibliographic=Quillfeather%20Oakhurst%20BSE&rows=5"] == 1
     text = out.read_text(encoding="utf-8")
     assert validation_problems(text) == []
     verified, missing = ledger_rows(text)
@@ -74,3 +76,70 @@ def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
     cached = ledger_rows(offline.read_text(encoding="utf-8"))[0]
     assert "(from cache)" in cached and cached.rsplit("|", 2)[1] == access.replace("verified", "verified", 1).replace(
         access.split(";")[0], access.split(";")[0] + " (from cache)")
+
+
+LEADS = """== 1. Identity ==
+Book:            Invented Book
+Chapter:         Budgets
+
+== 2. Chapter text ==
+
+Dimitrova et al. showed that budgets matter.
+The example-repo code selects whole units.
+
+== 4. Existing evidence ==
+- Dimitrova et al.'s survey; an invented lead. (https://doi.org/10.9999/test.1)
+- Moved code (https://github.com/old-owner/example-repo)
+- Markup work 10.9999/markup
+"""
+
+
+def test_discrepancy_rename_and_markup_in_the_report(cli, server, monkeypatch, tmp_path):
+    server.reset()
+    point_sources_at(server, monkeypatch)
+    pack = tmp_path / "leads.txt"
+    pack.write_text(LEADS, encoding="utf-8")
+    out = tmp_path / "r.md"
+    result = cli("report", pack, "--output", out, "--log", tmp_path / "log.jsonl",
+                 "--sources-cache", tmp_path / "cache", "--date", "2026-11-30")
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert validation_problems(text) == []
+    ledger = text.split("## 3. Source ledger")[1].split("## 4.")[0]
+    assert ledger.lstrip().startswith("3 candidate lines, 3 records; then 1 primary-source search.")
+    test1 = next(line for line in ledger.splitlines() if line.startswith("| doi:10.9999/test.1"))
+    cells = [c.strip() for c in test1.strip("|").split(" | ")]
+    assert cells[4] == "no claim linked"   # the description's name links nothing
+    assert cells[5] == ("metadata record only: it identifies the source but cannot support a claim's content; "
+                        "DISCREPANCY: the pack's description names 'Dimitrova', who is not among the verified "
+                        "authors (Quillfeather, Oakhurst, The Example Consortium): the record is used and the "
+                        "description's name links nothing")
+    moved = next(line for line in ledger.splitlines() if line.startswith("| github:old-owner/example-repo"))
+    assert "archived: no; description: An invented repository for the sources tests.; full_name: " \
+           "example-org/example-repo" in moved
+    assert "; renamed: old-owner/example-repo → example-org/example-repo |" in moved
+    assert "C-002-01: mentions 'example-repo'" in moved
+    markup = next(line for line in ledger.splitlines() if line.startswith("| doi:10.9999/markup"))
+    assert "title: Selecting with MMR under a budget &amp; a cap" in markup   # & escaped once, no tags
+    assert "authors: Rex Goldstein Jr., Ines Ålund" in markup
+    findings = text.split("## 4. Findings")[1].split("## 5.")[0]
+    assert "- \\[line 11\\] doi:10.9999/test.1: DISCREPANCY — the pack's description names 'Dimitrova'" in findings
+    assert ("- \\[C-001-01\\] names 'Dimitrova', whom the pack's lead doi:10.9999/test.1 credits, but the "
+            "verified record does not list that author: not linked.") in findings
+    assert "&lt;i&gt;" not in text and "&lt;b&gt;" not in text
+
+
+def test_a_hit_the_pack_already_names_says_so(cli, server, monkeypatch, tmp_path):
+    server.reset()
+    point_sources_at(server, monkeypatch)
+    pack = tmp_path / "p.txt"
+    pack.write_text(PACK.replace("(https://doi.org/10.9999/missing)", "(https://doi.org/10.9999/missing)\n"
+                                 "- Quillfeather and Oakhurst (2001). Budgeted Selection of Evidence Units."),
+                    encoding="utf-8")
+    out = tmp_path / "r.md"
+    assert cli("report", pack, "--output", out, "--log", tmp_path / "l.jsonl", "--sources-cache",
+               tmp_path / "c", "--date", "2026-11-30").exit_code == 0
+    row = next(line for line in out.read_text(encoding="utf-8").splitlines()
+               if line.startswith("| found by search for line 14: doi:10.9999/test.1"))
+    assert "score 100.0 of 100" in row
+    assert "the pack names the same source (line 12)" in row

@@ -169,3 +169,43 @@ def test_real_encoder_similarity(seed_sources):
             assert link.reason.startswith("topical only — supports nothing")
     # the codepoint claim is about none of these sources
     assert not [l for l in links if l.claim_id == "C2" and l.kind == "similarity"]
+
+
+def verified(description, authors, title="Budgeted Selection of Evidence Units", abstract=None):
+    fields = {"title": title, "authors": authors}
+    if abstract:
+        fields["abstract"] = abstract
+    return SourceRecord(kind="doi", identifier="10.9999/x", description=description, url="u",
+                        status="VERIFIED", reading_status="abstract only", verified=fields)
+
+
+def test_record_over_description_conflict_links_nothing():
+    from sources.leads import conflicting_names, description_conflicts
+
+    record = verified("Dimitrova et al.'s survey; a lead.", ["Richard Stanley", "Ana Windisch"])
+    assert conflicting_names(record) == ["Dimitrova"]
+    assert description_conflicts(record) == [
+        "the pack's description names 'Dimitrova', who is not among the verified authors "
+        "(Stanley, Windisch): the record is used and the description's name links nothing"]
+    assert [t.text for t in mention_terms(record)] == ["Stanley", "Windisch"]
+    links = link_claims([claim("C-1", "Dimitrova et al. show budgets matter."),
+                         claim("C-2", "Stanley proved it.")], [record])
+    assert [(l.claim_id, l.kind, l.reason) for l in links] == [("C-2", "mention", "mentions 'Stanley'")]
+    # the same lead unverified is a lead: the description's name is used, flagged UNVERIFIED
+    lead = SourceRecord(kind="doi", identifier="10.9999/x", description=record.description, url="u",
+                        reason="offline run: not looked up")
+    assert [t.text for t in mention_terms(lead)] == ["Dimitrova"]
+    assert description_conflicts(lead) == []
+
+
+def test_record_confirms_description_terms_and_names():
+    from sources.leads import description_conflicts
+
+    # accents and case folded; a suffix is not the surname; the method is in the abstract
+    record = verified("Järvelin and Kekäläinen's HyDE; x.", ["Kalervo Jarvelin", "Jaana Kekalainen Jr."],
+                      title="The use of MMR, diversity-based reranking", abstract="We call it HyDE.")
+    assert description_conflicts(record) == []
+    assert [t.text for t in mention_terms(record)] == ["Jarvelin", "Kekalainen", "HyDE", "MMR"]
+    # a method the record does not confirm is not a term of a verified record
+    unconfirmed = verified("Stanley's xQuAD; x.", ["Richard Stanley"])
+    assert [t.text for t in mention_terms(unconfirmed)] == ["Stanley"]

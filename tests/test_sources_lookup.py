@@ -52,7 +52,7 @@ def test_crossref_verified_fields(server):
                      "container_title": "Journal of Invented Results", "issued": "2001-07"},
         "request_url": f"{server.url}/crossref/works/10.9999/test.1", "http_status": 200,
         "accessed_at": record.accessed_at, "response_sha256": sha(CROSSREF_TEST_1),
-        "attempts": 1, "from_cache": False, "line": 10,
+        "attempts": 1, "from_cache": False, "line": 10, "notes": [], "discrepancies": [],
     }
     assert record.accessed_at.endswith("Z") and len(record.accessed_at) == 20
     assert server.hits == {"/crossref/works/10.9999/test.1": 1}

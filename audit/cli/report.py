@@ -27,13 +27,16 @@ def register(app: typer.Typer) -> None:
         similarity_links: bool = typer.Option(False, "--similarity-links",
                                               help="Also link claims to sources by MiniLM embedding similarity."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing report file."),
+        no_search: bool = typer.Option(False, "--no-search",
+                                       help="Skip the primary-source search (Crossref, arXiv) for attributions."),
     ) -> None:
         """Write the seven-section research report for a chapter pack."""
         from reports.build import ReportOptions, write_report
 
         path, inputs = write_report(ReportOptions(
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
-            offline=offline, report_date=report_date, similarity_links=similarity_links, force=force))
+            offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
+            search=not no_search))
         typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "
                    f"{sum(v.ok for v in inputs.verdicts)}/{len(inputs.verdicts)} bound numbers match")
 

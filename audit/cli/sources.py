@@ -24,20 +24,28 @@ def register(app: typer.Typer) -> None:
         refresh: bool = typer.Option(False, "--refresh",
                                      help="Look up again even when a verified record is cached."),
         output_format: str = typer.Option("table", "--format", help="table or json."),
+        no_search: bool = typer.Option(False, "--no-search",
+                                       help="Skip the primary-source search (Crossref, arXiv) for "
+                                            "the chapter's attributions and free-text citations."),
     ) -> None:
-        """Identify and look up each candidate source of PACK (Crossref, arXiv, GitHub metadata).
+        """Identify and look up each candidate line of PACK (Crossref, arXiv, GitHub metadata),
+        then search Crossref and arXiv for the chapter's attributions and free-text citations.
 
+        Prints how many candidate lines were read and how many records were made (always equal).
         Exit 0 even when sources stay UNVERIFIED; exit 2 for a malformed pack.
         """
         from audit.pack import load_pack
+        from claims.extract import extract_claims
+        from sources.check import check_sources, render_check_json, render_check_table
         from sources.http import ClientConfig, SourceEndpoints
-        from sources.lookup import lookup_sources, render_json, render_table
 
         if output_format not in ("table", "json"):
             raise InputError(f"--format must be 'table' or 'json', got {output_format!r}")
         loaded = load_pack(pack)
-        records = lookup_sources(loaded.candidate_sources, offline=offline,
-                                 cache_dir=sources_cache, endpoints=SourceEndpoints.from_env(),
-                                 client_config=ClientConfig.from_env(), refresh=refresh)
-        typer.echo(render_table(records) if output_format == "table" else render_json(records),
-                   nl=False)
+        check = check_sources(loaded.candidate_sources,
+                              [] if no_search else extract_claims(loaded), offline=offline,
+                              cache_dir=sources_cache, endpoints=SourceEndpoints.from_env(),
+                              client_config=ClientConfig.from_env(), refresh=refresh,
+                              search=not no_search)
+        typer.echo(render_check_table(check) if output_format == "table"
+                   else render_check_json(check), nl=False)

@@ -1,0 +1,67 @@
+"""A pack's sources in one call: every candidate line looked up, then the primary-source search.
+
+:func:`check_sources` is what ``chapter-audit sources`` and the report use: one record per
+candidate line (in order; ``lines_read == len(records)`` is checked, so a lead can never vanish
+silently), then — unless ``search`` is off — one :class:`sources.search.SearchResult` per
+attribution claim row and per free-text citation (:mod:`sources.search`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from engine.runs.hashing import dump_json
+from sources.cache import DEFAULT_CACHE_DIR
+from sources.http import ClientConfig, SourceEndpoints
+from sources.lookup import lookup_sources, render_table
+from sources.records import SourceRecord
+from sources.search import (SearchResult, citation_targets, claim_targets, render_search_table,
+                            search_sources)
+
+
+@dataclass
+class SourceCheck:
+    lines_read: int
+    records: list[SourceRecord]
+    searches: list[SearchResult] = field(default_factory=list)
+    searched: bool = True
+
+    @property
+    def count_line(self) -> str:
+        return f"candidate lines read: {self.lines_read}; records made: {len(self.records)}"
+
+
+def check_sources(candidates: Sequence[Any], claim_rows: Sequence[Any] = (), *, offline: bool,
+                  cache_dir: str | Path | None = DEFAULT_CACHE_DIR,
+                  endpoints: SourceEndpoints | None = None,
+                  client_config: ClientConfig | None = None, refresh: bool = False,
+                  search: bool = True) -> SourceCheck:
+    """Look up every candidate, then search for the attributions and free-text citations."""
+    candidates = list(candidates)
+    records = lookup_sources(candidates, offline=offline, cache_dir=cache_dir,
+                             endpoints=endpoints, client_config=client_config, refresh=refresh)
+    if len(records) != len(candidates):  # a defect of ours, never the user's: fail loudly
+        raise RuntimeError(f"{len(candidates)} candidate lines gave {len(records)} records")
+    searches: list[SearchResult] = []
+    if search:
+        targets = claim_targets(claim_rows) + citation_targets(records)
+        searches = search_sources(targets, offline=offline, cache_dir=cache_dir,
+                                  endpoints=endpoints, client_config=client_config,
+                                  refresh=refresh)
+    return SourceCheck(len(candidates), records, searches, search)
+
+
+def render_check_table(check: SourceCheck) -> str:
+    parts = [render_table(check.records), check.count_line + "\n"]
+    if check.searched:
+        parts.append(render_search_table(check.searches) if check.searches
+                     else "found by search: no attribution claim or free-text citation to search for\n")
+    return "\n".join(parts)
+
+
+def render_check_json(check: SourceCheck) -> str:
+    return dump_json({"candidate_lines": check.lines_read,
+                      "records": [r.to_dict() for r in check.records],
+                      "searches": [s.to_dict() for s in check.searches]})
