@@ -39,18 +39,37 @@ from pathlib import Path
 
 from audit.candidates import CandidateSource, candidate_lines
 from engine.runs.errors import InputError
+from engine.runs.jsonl import require_regular_file
 from engine.runs.hashing import sha256_bytes
 
-HEADER = re.compile(r"^==(?P<body>.*)==\s*$")
-NUMBERED = re.compile(r"^\s*(?P<number>\d+)\s*[.)]?\s+(?P<title>\S.*?)\s*$")
-KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][^:]{0,79}?):\s+(?P<value>\S.*?)\s*$")
-LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*?)\s*$")
+# Every line pattern is matched against the line with trailing whitespace removed
+# (:func:`_match`) and ends in a greedy ``.*`` or a literal, never in a lazy ``.*?`` followed by
+# ``\s*$``: that form retries the whole trailing space run at every position, quadratic on a
+# line holding a long run of spaces (100,000 spaces took 33 s, over 180 s in the evidence list).
+HEADER = re.compile(r"^==(?P<body>.*)==$")
+NUMBERED = re.compile(r"^\s*(?P<number>\d+)(?:\s*[.)])?\s+(?P<title>\S.*)$")
+KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][^:]{0,79}?):\s+(?P<value>\S.*)$")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
 URL = re.compile(r"https?://[^\s<>()\"']+")
 HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
-EXCERPT_MARKER = re.compile(r"^\s*\[\s*(?:\.\.\.|…)?\s*end of excerpt\b.*\]\s*$", re.IGNORECASE)
+EXCERPT_MARKER = re.compile(r"^\s*\[\s*(?:(?:\.\.\.|…)\s*)?end of excerpt\b.*\]$", re.IGNORECASE)
 EXCERPT_STATEMENT = re.compile(r"\bEXCERPT\b|\bis an excerpt\b|\bend of excerpt\b")
-REQUIRED_HEADING = re.compile(r"^##\s+(?P<number>\d+)\s*\.\s*(?P<rest>\S.*?)\s*$")
-MARKDOWN_H1 = re.compile(r"^#\s+(?P<title>\S.*?)\s*#*\s*$")
+REQUIRED_HEADING = re.compile(r"^##\s+(?P<number>\d+)\s*\.\s*(?P<rest>\S.*)$")
+MARKDOWN_H1 = re.compile(r"^#\s+(?P<title>\S.*)$")
+
+
+def _match(pattern: re.Pattern[str], line: str) -> re.Match[str] | None:
+    """``pattern.match`` on the line without its trailing whitespace (linear time)."""
+    return pattern.match(line.rstrip())
+
+
+def _h1_title(line: str) -> str | None:
+    """A Markdown ATX level-1 heading's text without its closing ``#`` run."""
+    match = _match(MARKDOWN_H1, line)
+    if match is None:
+        return None
+    title = match.group("title")
+    return title.rstrip().rstrip("#").rstrip() or title[0]
 
 PACK_SUFFIXES = (".txt", ".md", ".pack")
 
@@ -154,6 +173,7 @@ class Pack:
 
 
 def _read(path: Path) -> tuple[str, bytes]:
+    require_regular_file(path)  # a FIFO would block, a directory would fail obscurely
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -180,14 +200,14 @@ def parse_pack(text: str, *, source_path: str = "<text>", source_sha256: str | N
     if source_sha256 is None:
         source_sha256 = sha256_bytes(text.encode("utf-8"))
     lines = text.split("\n")
-    headers = [(i, m) for i, line in enumerate(lines) if (m := HEADER.match(line))]
+    headers = [(i, m) for i, line in enumerate(lines) if (m := _match(HEADER, line))]
     if not headers:
         return _snapshot(text, source_path, source_sha256, markdown)
 
     sections: list[Section] = []
     for index, (i, match) in enumerate(headers):
         body = match.group("body").strip()
-        numbered = NUMBERED.match(body)
+        numbered = _match(NUMBERED, body)
         if not numbered:
             raise InputError(f"section header {lines[i].strip()!r} needs a number and a title "
                              "(== N. Title ==)", path=source_path, line=i + 1)
@@ -243,7 +263,7 @@ def parse_pack(text: str, *, source_path: str = "<text>", source_sha256: str | N
         snapshot_url=snapshot,
         references=references,
         reference_items=[m.group("text") for line in references.split("\n")
-                         if (m := LIST_ITEM.match(line))],
+                         if (m := _match(LIST_ITEM, line))],
         existing_evidence=_text(evidence),
         candidate_sources=_candidates(by_kind.get("references"), evidence),
         objective=objective,
@@ -279,13 +299,13 @@ def _chapter_prose(lines: list[str], section: Section) -> tuple[str, bool, int]:
     """The section's prose without end-of-excerpt marker lines; (prose, had_marker, first line)."""
     start = section.line  # index of the first body line (0-based) == header line number (1-based)
     end = start
-    while end < len(lines) and not HEADER.match(lines[end]):
+    while end < len(lines) and not _match(HEADER, lines[end]):
         end += 1
     kept: list[tuple[int, str]] = []
     marker = False
     for index in range(start, end):
         line = lines[index]
-        if EXCERPT_MARKER.match(line):
+        if _match(EXCERPT_MARKER, line):
             marker = True
             continue
         kept.append((index + 1, line))
@@ -304,7 +324,7 @@ def _identity(section: Section | None, path: str) -> tuple[Identity, OrderedDict
     if section is None:
         return Identity(), extra, ""
     for number, line in _section_lines(section):
-        match = KEY_VALUE.match(line)
+        match = _match(KEY_VALUE, line)
         if not match:
             if line.strip():
                 notes.append(line.strip())
@@ -342,7 +362,7 @@ def _objective(section: Section | None) -> tuple[str, list[str], list[str]]:
     in_gaps = False
     seen_item = False
     for _, line in _section_lines(section):
-        item = LIST_ITEM.match(line)
+        item = _match(LIST_ITEM, line)
         if item:
             seen_item = True
             (gaps if in_gaps else questions).append(item.group("text"))
@@ -362,7 +382,7 @@ def _associated(section: Section | None) -> tuple[list[AssociatedItem], str]:
     items: list[AssociatedItem] = []
     current: dict | None = None
     for number, line in _section_lines(section):
-        item = LIST_ITEM.match(line) if not line.startswith((" ", "\t")) else None
+        item = _match(LIST_ITEM, line) if not line.startswith((" ", "\t")) else None
         if item:
             if current:
                 items.append(AssociatedItem(**current))
@@ -389,7 +409,7 @@ def _required_headings(section: Section | None) -> list[RequiredHeading]:
         return []
     headings = []
     for number, line in _section_lines(section):
-        match = REQUIRED_HEADING.match(line)
+        match = _match(REQUIRED_HEADING, line)
         if match:
             title, _, description = _split_title(match.group("rest"))
             headings.append(RequiredHeading(int(match.group("number")), title, description, number))
@@ -411,8 +431,7 @@ def _snapshot(text: str, path: str, digest: str, markdown: bool) -> Pack:
         raise InputError("chapter snapshot holds no prose", path=path)
     title = None
     if markdown:
-        title = next((m.group("title") for line in body.split("\n") if (m := MARKDOWN_H1.match(line))),
-                     None)
+        title = next((t for line in body.split("\n") if (t := _h1_title(line)) is not None), None)
     removed = text.count("\n", 0, len(text) - len(body))  # lines taken by front matter
     leading = len(body) - len(body.lstrip("\n"))
     first_line = removed + leading + 1

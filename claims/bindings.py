@@ -36,6 +36,7 @@ with ``k/N`` exactly (1e-12); a list or string is compared exactly.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -43,10 +44,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.runs.errors import InputError
+from engine.runs.jsonl import read_text_file
 
 NUMBER = re.compile(r"^[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?%?$")
 SCIENTIFIC = re.compile(r"^(?P<sign>[-+−]?)(?P<mantissa>\d+(?:\.(?P<decimals>\d+))?)"
                         r"(?:[eE](?P<e>[-+−]?\d+)|\s?[×x*·]\s?10(?:\^|\*\*)(?P<t>[-+−]?\d+))$")
+EXPERIMENT_ID = re.compile(r"[A-Za-z0-9_.-]+")
 FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
@@ -135,15 +138,23 @@ def _scalar(item: str) -> Any:
 def load_claims_file(path: str | Path) -> ClaimsFile:
     """Read and validate a claims TOML file; every defect names the file and the field."""
     path = Path(path)
+    text = read_text_file(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read claims file ({exc.strerror})", path=path)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None)
         raise InputError(f"invalid TOML ({str(exc).split(' (at')[0]})", path=path, line=line)
+    except RecursionError:
+        raise InputError("invalid TOML (nested too deeply)", path=path)
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"invalid TOML ({' '.join(str(exc).split())[:120]})", path=path)
+    if not isinstance(data.get("experiment", {}), dict) or not isinstance(data.get("binding", []), list):
+        raise InputError("'experiment' must be a table and 'binding' an array of tables", path=path)
     experiments: dict[str, Experiment] = {}
     for exp_id, body in (data.get("experiment") or {}).items():
+        if not EXPERIMENT_ID.fullmatch(exp_id) or set(exp_id) == {"."}:
+            raise InputError("experiment ids are made of A-Z a-z 0-9 _ . - (and not only dots): they name "
+                             "directories under --rerun-dir", path=path, field=f"experiment.{exp_id}")
         if not isinstance(body, dict):
             raise InputError("must be a table", path=path, field=f"experiment.{exp_id}")
         for name in ("command", "result"):
@@ -153,6 +164,8 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
         if not isinstance(rerun, list) or not all(
                 isinstance(step, list) and all(isinstance(a, str) for a in step) for step in rerun):
             raise InputError("must be a list of argument lists", path=path, field=f"experiment.{exp_id}.rerun")
+        if not isinstance(body.get("match", {}), dict):
+            raise InputError("must be a table", path=path, field=f"experiment.{exp_id}.match")
         experiments[exp_id] = Experiment(
             experiment_id=exp_id, command=body["command"], result=body["result"],
             description=str(body.get("description", "")), match=dict(body.get("match", {})),
@@ -162,6 +175,10 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
     seen: set[str] = set()
     for index, body in enumerate(data.get("binding") or [], start=1):
         where = f"binding[{index}]"
+        if not isinstance(body, dict):
+            raise InputError("must be a table", path=path, field=where)
+        if body.get("result") is not None and not isinstance(body["result"], str):
+            raise InputError("must be a string", path=path, field=f"{where}.result")
         pattern = _pattern(body, path, where)
         key_optional = pattern is not None and "key" not in body  # a pattern alone searches every cell
         for name in ("id", "experiment", "claimed") if key_optional else ("id", "experiment", "claimed", "key"):
@@ -174,11 +191,12 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
             raise InputError(f"names unknown experiment {body['experiment']!r}", path=path,
                              field=f"{where}.experiment")
         tolerance = body.get("tolerance")
-        if tolerance is not None and (not isinstance(tolerance, (int, float)) or tolerance < 0):
-            raise InputError("must be a non-negative number", path=path, field=f"{where}.tolerance")
+        if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, (int, float))
+                                      or not math.isfinite(tolerance) or tolerance < 0):
+            raise InputError("must be a finite non-negative number", path=path, field=f"{where}.tolerance")
         try:
             parse_claimed(body["claimed"])
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:
             raise InputError(str(exc), path=path, field=f"{where}.claimed")
         bindings.append(Binding(
             binding_id=body["id"], experiment=body["experiment"], quote=str(body.get("quote", "")),

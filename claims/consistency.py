@@ -222,9 +222,14 @@ def _number(cell: str, path: str, line: int, what: str) -> Number:
     match = NUMBER.search(cell)
     if not match:
         raise InputError(f"{what}: no number in cell {cell!r}", path=path, line=line)
+    if re.match(r"[eE][+\-\u2212]?\d", cell[match.end():]):
+        raise InputError(f"{what}: number {cell.strip()[:40]!r} in exponent notation is not checked", path=path, line=line)
     text = match.group(0).replace("\u2212", "-")
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
-    return Number(float(text), decimals, match.group(0))
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"{what}: number {match.group(0)[:40]!r} is too large to check", path=path, line=line)
+    return Number(value, decimals, match.group(0))
 
 
 def _pair(cell: str, path: str, line: int) -> tuple[int, int]:
@@ -240,20 +245,22 @@ def infer_counts(text: str, n_subsets: int, tasks: dict[str, int], requirements:
     tasks, requirements = dict(tasks), dict(requirements)
     source: dict[str, str] = {f"tasks.{k}": "option --tasks" for k in tasks}
     source.update({f"requirements.{k}": "option --requirements" for k in requirements})
-    if "all" not in tasks and (m := re.search(r"\b(\d[\d,]*)\s+tasks\b", text)):
+    # a stated count of 0 gives no denominator: it is treated as not stated ("0 tasks")
+    if "all" not in tasks and (m := re.search(r"\b(\d[\d,]*)\s+tasks\b", text)) and int(m.group(1).replace(",", "")):
         tasks["all"], source["tasks.all"] = int(m.group(1).replace(",", "")), f"page: {m.group(0)!r}"
-    if "all" not in requirements and (m := re.search(r"\b(\d[\d,]*)\s+(?:[a-z-]+\s+)?requirements\b", text)):
+    if "all" not in requirements and (m := re.search(r"\b(\d[\d,]*)\s+(?:[a-z-]+\s+)?requirements\b", text)) \
+            and int(m.group(1).replace(",", "")):
         requirements["all"] = int(m.group(1).replace(",", ""))
         source["requirements.all"] = f"page: {m.group(0)!r}"
     for name, pattern in (("final", r"\bfinal(\d+)\b"), ("development", r"\b(?:development|dev)(\d+)\b")):
-        if name not in tasks and (m := re.search(pattern, text, re.I)):
+        if name not in tasks and (m := re.search(pattern, text, re.I)) and int(m.group(1)):
             tasks[name], source[f"tasks.{name}"] = int(m.group(1)), f"page: {m.group(0)!r}"
     if n_subsets >= 3 and "all" in tasks:
         for name, other in (("final", "development"), ("development", "final")):
             if name not in tasks and other in tasks and tasks["all"] > tasks[other]:
                 tasks[name] = tasks["all"] - tasks[other]
                 source[f"tasks.{name}"] = f"derived: {tasks['all']} − {tasks[other]} ({other})"
-    if "all" in tasks and "all" in requirements and requirements["all"] % tasks["all"] == 0:
+    if tasks.get("all") and "all" in requirements and requirements["all"] % tasks["all"] == 0:
         per_task = requirements["all"] // tasks["all"]
         for name in ("final", "development"):
             if name not in requirements and name in tasks:

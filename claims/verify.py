@@ -5,7 +5,10 @@ latest record with ``status == "ok"``, the experiment's ``command`` and every pa
 ``match`` table; opens the result file that record names under ``results``; checks that the
 file's sha256 is still the one the run logged (otherwise ``CHANGED``); and reads the dot-path
 key. Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
-``CHANGED`` (result file altered or removed since the run).
+``CHANGED`` (result file altered or removed since the run), ``UNTRACEABLE`` (the record logs no
+sha256 for the result file, or names a result file outside the run's output directory, so the
+number cannot be traced to what the run wrote), ``RERUN FAILED`` (``--rerun`` was asked and a step
+of that experiment failed: no older run stands in for it).
 
 ``--rerun`` runs each experiment's declared step(s) first through the experiment registry
 (:mod:`engine.experiments`, the same entry points the command line calls), so the rerun is
@@ -16,16 +19,19 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from claims.bindings import Binding, ClaimedValue, ClaimsFile, Experiment, parse_claimed
+from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
+from engine.runs.jsonl import read_json_file
 from engine.runs.runlog import read_records
 
-VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "CHANGED")
+VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "CHANGED", "UNTRACEABLE", "RERUN FAILED")
 
 
 @dataclass(frozen=True)
@@ -153,33 +159,87 @@ def compare(claimed: ClaimedValue, reproduced: Any) -> tuple[bool, float | None]
     return str(reproduced) == claimed.value, None
 
 
-def _load_result(record: dict[str, Any], name: str) -> tuple[Any, str, str]:
-    """(parsed JSON, path, status) of a record's result file; status '' when intact."""
+def _inside(path: str, directory: str) -> bool:
+    """Whether ``path`` lies inside the output ``directory`` a run recorded.
+
+    An absolute directory is compared after normalisation; a relative one (recorded relative to
+    the run's working directory, which the log does not hold) must appear as consecutive
+    components of the path, followed by at least one more.
+    """
+    file = Path(os.path.normpath(path))
+    if os.path.isabs(directory):
+        root = Path(os.path.normpath(directory))
+        return root in file.parents or Path(os.path.realpath(directory)) in Path(os.path.realpath(path)).parents
+    parts = Path(os.path.normpath(directory)).parts
+    if not parts or ".." in parts:
+        return Path(os.path.realpath(directory)) in Path(os.path.realpath(path)).parents
+    names = file.parts[:-1]
+    return any(names[i:i + len(parts)] == parts for i in range(len(names) - len(parts) + 1))
+
+
+def _output_directories(record: dict[str, Any]) -> list[str]:
+    """The run's output directories: those its parameters name (the registry's output
+    parameters), and the directory of the manifest it wrote (``manifest`` / ``freeze_manifest``
+    result, itself a logged output)."""
+    from engine.experiments import EXPERIMENTS
+
+    exp = EXPERIMENTS.get(record.get("command") or "")
+    names = exp.output_parameters if exp is not None else ("output",)
+    parameters = record.get("parameters") or {}
+    directories = [parameters[n] for n in names if isinstance(parameters.get(n), str) and parameters[n]]
+    outputs = record.get("outputs") or {}
+    results = record.get("results") or {}
+    for name in ("manifest", "freeze_manifest"):
+        manifest = results.get(name)
+        if isinstance(manifest, str) and os.path.isabs(manifest) and manifest in outputs:
+            directories.append(os.path.dirname(os.path.normpath(manifest)))
+    return directories
+
+
+def _load_result(record: dict[str, Any], name: str) -> tuple[Any, str, str, str]:
+    """(parsed JSON, path, verdict, reason) of a record's result file; verdict '' when intact."""
     path = (record.get("results") or {}).get(name)
-    if not path:
-        return None, "", f"run names no result {name!r}"
+    if not path or not isinstance(path, str):
+        return None, "", "MISSING KEY", f"run names no result {name!r}"
+    directories = _output_directories(record)
+    if not any(_inside(path, d) for d in directories):
+        return None, path, "UNTRACEABLE", "result file lies outside the run's output directory"
+    outputs = record.get("outputs") or {}
     file = Path(path)
+    logged = outputs.get(path) or outputs.get(os.path.normpath(path))
+    if not isinstance(logged, str):
+        return None, path, "UNTRACEABLE", "the run logged no sha256 for this result file"
     if not file.is_file():
-        return None, path, "result file no longer exists"
-    logged = (record.get("outputs") or {}).get(str(file.resolve())) or (record.get("outputs") or {}).get(path)
-    if logged is not None and sha256_file(file) != logged:
-        return None, path, "result file changed since the run"
-    return json.loads(file.read_text(encoding="utf-8")), path, ""
+        return None, path, "CHANGED", "result file no longer exists"
+    if sha256_file(file) != logged:
+        return None, path, "CHANGED", "result file changed since the run"
+    try:
+        return read_json_file(file), path, "", ""
+    except InputError as exc:
+        return None, path, "CHANGED", exc.message
 
 
 def verify_bindings(claims: ClaimsFile, log_path: str | Path,
-                    records: list[dict[str, Any]] | None = None) -> list[Verdict]:
+                    records: list[dict[str, Any]] | None = None,
+                    failed_reruns: dict[str, str] | None = None) -> list[Verdict]:
     """One verdict per binding, in file order, from the log alone.
 
     ``records`` lets a caller that has already read ``log_path`` pass its records in.
+    ``failed_reruns`` maps an experiment id whose ``--rerun`` failed to the failure: its
+    bindings are ``RERUN FAILED``, never judged from an older run.
     """
     if records is None:
         records = read_records(log_path)
+    failed_reruns = failed_reruns or {}
     verdicts = []
-    cache: dict[tuple[str, str], tuple[Any, str, str]] = {}
+    cache: dict[tuple[str, str], tuple[Any, str, str, str]] = {}
     for binding in claims.bindings:
         experiment = claims.experiments[binding.experiment]
         claimed = parse_claimed(binding.claimed, binding.tolerance)
+        if binding.experiment in failed_reruns:
+            verdicts.append(Verdict(binding, "RERUN FAILED", claimed,
+                                    note=f"rerun failed: {failed_reruns[binding.experiment]}"))
+            continue
         record = find_run(records, experiment)
         if record is None:
             verdicts.append(Verdict(binding, "NO RUN", claimed,
@@ -189,10 +249,10 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
         cache_key = (record["run_id"] + record.get("ended_at", ""), name)
         if cache_key not in cache:
             cache[cache_key] = _load_result(record, name)
-        data, path, problem = cache[cache_key]
+        data, path, problem, reason = cache[cache_key]
         common = dict(run_id=record["run_id"], run_ended_at=record.get("ended_at"), result_path=path or None)
         if problem:
-            verdicts.append(Verdict(binding, "CHANGED" if path else "MISSING KEY", claimed, note=problem, **common))
+            verdicts.append(Verdict(binding, problem, claimed, note=reason, **common))
             continue
         try:
             reproduced, found_in = reproduced_value(data, binding, claimed)
@@ -255,7 +315,8 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
     engine fixtures), ``{workdir}`` (a fresh directory per experiment under ``workdir``),
     ``{log}`` (the log path). A step that fails stops its experiment's remaining steps.
     """
-    from engine.experiments import exit_code, parse_arguments, run_experiment, split_command
+    from engine.experiments import (check_outputs_inside, exit_code, parse_arguments, run_experiment,
+                                    split_command)
     from engine.runs.fixtures_path import fixtures_dir
     from engine.runs.runlog import utc_now
 
@@ -273,7 +334,9 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
         for step in experiment.rerun:
             try:
                 registered, args = split_command(fill_placeholders(step, values))
-                run_experiment(registered.command, parse_arguments(registered, args), log=log_path)
+                arguments = parse_arguments(registered, args)
+                check_outputs_inside(registered, arguments, workdir)
+                run_experiment(registered.command, arguments, log=log_path)
             except Exception as exc:  # every failure is reported with its exit code, none hidden
                 outcome = RerunOutcome(exp_id, exit_code(exc), " ".join(str(exc).split()) or type(exc).__name__)
                 break

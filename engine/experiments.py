@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -205,7 +206,52 @@ def run_experiment(command: str, values: dict[str, Any], *, log: str | Path, **r
     missing = [p.option for p in exp.parameters if full[p.name] is REQUIRED]
     if missing:
         raise InputError(f"'{command}' needs {', '.join(missing)}", field="parameters")
+    check_log_placement(exp, full, log)
     return exp.function()(**full, log=log, **runtime)
+
+
+def _within(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents
+
+
+def check_log_placement(exp: Experiment, values: dict[str, Any], log: str | Path | None) -> None:
+    """Refuse a log the run would damage or read: inside (or equal to) an output of the run
+    (a re-run replaces that directory, wiping the log), or one of the run's inputs (the run
+    would append to a file it hashes). Exit 3 (:class:`RefusalError`); a log path that is a
+    directory or another non-regular file is bad input (exit 2).
+    """
+    from engine.runs.errors import RefusalError
+    from engine.runs.runlog import check_log_path
+
+    if log is None:
+        return
+    check_log_path(log)
+    where = Path(os.path.realpath(log))
+    for parameter in exp.parameters:
+        value = values.get(parameter.name)
+        if parameter.kind != "path" or value is None:  # "paths" are barrier patterns, not files
+            continue
+        path = Path(os.path.realpath(value))
+        if parameter.name in exp.output_parameters and _within(where, path):
+            raise RefusalError(f"--log {log} lies inside the run's output {parameter.option} {value}, "
+                               "which a re-run replaces; keep the log outside it")
+        if parameter.name not in exp.output_parameters and (
+                where == path or (Path(value).is_dir() and _within(where, path))):
+            raise RefusalError(f"--log {log} is (or lies inside) the run's input {parameter.option} {value}; "
+                               "a log is never written into a run's inputs")
+
+
+def check_outputs_inside(exp: Experiment, values: dict[str, Any], directory: str | Path) -> None:
+    """InputError unless every output parameter of a claims-file step lies inside ``directory``
+    (the ``--rerun-dir`` of ``verify --rerun``): a claims file never writes anywhere else."""
+    root = Path(os.path.realpath(directory))
+    for name in exp.output_parameters:
+        value = values.get(name)
+        if value is None:
+            continue
+        if not _within(Path(os.path.realpath(value)), root) or Path(os.path.realpath(value)) == root:
+            raise InputError(f"output {exp.parameter(name).option} {value} lies outside the rerun directory "
+                             f"{directory}; a claims file may only write inside it", field="rerun")
 
 
 def exit_code(exc: BaseException) -> int:

@@ -9,6 +9,7 @@ import csv
 import io
 
 from claims.extract import ClaimRow
+from engine.runs.csvcells import neutralise_cell
 from engine.runs.hashing import dump_json
 from reports.escape import escape_cell
 
@@ -18,7 +19,8 @@ CSV_COLUMNS = ("claim_id", "paragraph", "sentence", "location", "kind", "text", 
 
 
 def format_claims(rows: list[ClaimRow], fmt: str) -> str:
-    """Render rows as a Markdown table (cells escaped), CSV (csv module) or a JSON list."""
+    """Render rows as a Markdown table (cells escaped), CSV (csv module; cells starting with
+    ``= + - @`` neutralised, :mod:`engine.runs.csvcells`) or a JSON list."""
     if fmt == "json":
         return dump_json([row.as_dict() for row in rows])
     if fmt == "csv":
@@ -26,9 +28,10 @@ def format_claims(rows: list[ClaimRow], fmt: str) -> str:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
         for row in rows:
-            writer.writerow([row.claim_id, row.paragraph, row.sentence, row.location, row.kind,
-                             row.text, "; ".join(q.text for q in row.quantities),
-                             "; ".join(row.cited_names), row.section_path, row.block, row.line])
+            writer.writerow([neutralise_cell(cell) for cell in (
+                row.claim_id, row.paragraph, row.sentence, row.location, row.kind, row.text,
+                "; ".join(q.text for q in row.quantities), "; ".join(row.cited_names), row.section_path,
+                row.block, row.line)])
         return buffer.getvalue()
     if fmt == "md":
         lines = ["| Claim | Section | Location | Kind | Text | Quantities | Cited names |",

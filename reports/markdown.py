@@ -6,6 +6,8 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 
+from reports.escape import neutralise_schemes
+
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|#<>!])")
 
 
@@ -29,7 +31,7 @@ def escape_inline(text: object) -> str:
     value = re.sub(r"([\\`*_\[\]|#!])", r"\\\1", value)
     if value[:1] in "-+=" or re.match(r"^\d+[.)]", value):
         value = "\\" + value
-    return value
+    return neutralise_schemes(value)
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:

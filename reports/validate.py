@@ -3,7 +3,12 @@
 A report is valid when (1) its level-2 headings are exactly the seven required ones, in order;
 (2) every table's source rows have as many cells as its header row (markdown-it itself pads or
 drops cells silently, so the check counts unescaped pipes in the table's own source lines);
-(3) it contains no raw HTML (blocks or inline): chapter and source text is always escaped.
+(3) it contains no raw HTML (blocks or inline): chapter and source text is always escaped;
+(4) it is inert: no image at all, and no link other than an ``https:`` one.
+
+Source lines are split the way markdown-it splits them (only at LF, CR LF and CR), never with
+:meth:`str.splitlines`, which also breaks at U+001C–U+001E, VT, FF, NEL and U+2028/9 and would
+shift every later line number against the parser's token map.
 """
 
 from __future__ import annotations
@@ -39,18 +44,24 @@ def count_cells(line: str) -> int:
     return len(_PIPE.split(stripped))
 
 
+def source_lines(markdown: str) -> list[str]:
+    """Lines as markdown-it counts them (its token ``map``): CR LF and CR become LF first."""
+    return markdown.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
 def table_shapes(markdown: str, tokens: list | None = None) -> list[tuple[int, list[int]]]:
     """For each table: (header cell count, [cell count of every other source row]).
 
     ``tokens`` lets a caller that has already parsed ``markdown`` pass the token stream in.
     """
-    lines = markdown.splitlines()
+    lines = source_lines(markdown)
     shapes = []
     for token in tokens if tokens is not None else _parser().parse(markdown):
         if token.type == "table_open" and token.map:
             start, end = token.map
             rows = [count_cells(line) for line in lines[start:end] if line.strip()]
-            shapes.append((rows[0], rows[1:]))
+            if rows:
+                shapes.append((rows[0], rows[1:]))
     return shapes
 
 
@@ -71,4 +82,10 @@ def validation_problems(markdown: str) -> list[str]:
             problems.append(f"raw HTML block at line {tok.map[0] + 1 if tok.map else '?'}")
         if tok.type == "inline" and any(child.type == "html_inline" for child in tok.children or []):
             problems.append(f"raw inline HTML at line {tok.map[0] + 1 if tok.map else '?'}")
+        for child in (tok.children or []) if tok.type == "inline" else []:
+            where = tok.map[0] + 1 if tok.map else "?"
+            if child.type == "image":
+                problems.append(f"image at line {where} (a report never loads anything)")
+            elif child.type == "link_open" and not str(child.attrs.get("href", "")).lower().startswith("https:"):
+                problems.append(f"non-https link at line {where}")
     return problems

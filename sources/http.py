@@ -4,6 +4,14 @@
   any connection, except a loopback host (``127.0.0.1``, ``::1``, ``localhost``) when the caller
   explicitly allows it (``allow_loopback_http``; tests only). Redirects are followed by hand, at
   most ``max_redirects`` times, each target checked by the same rule.
+* **Redirects stay with the API.** A redirect may go only to the host that was asked or to one of
+  :data:`REDIRECT_HOSTS` (the documented API hosts, e.g. ``api.github.com`` for a renamed
+  repository); never to an address literal that is link-local, private, loopback, multicast,
+  reserved or unspecified (a loopback one only with ``allow_loopback_http``).
+* **Paths are not rewritten.** A URL whose path holds a ``.`` or ``..`` segment (also
+  percent-encoded) or a backslash is refused, so an identifier put into a path cannot climb out
+  of it; a malformed URL (``http://[::1/x``) is refused, never raised. ``request_url`` records the
+  URL as sent on the wire.
 * **Timeouts.** Separate connect and read timeouts (default 10 s each).
 * **Retries.** On a timeout, a connection error (not a failed certificate check), HTTP 429
   and HTTP 5xx, up to ``max_attempts``
@@ -27,6 +35,7 @@ import email.utils
 import hashlib
 import ipaddress
 import os
+import re
 import ssl
 import time
 from dataclasses import dataclass, field
@@ -125,6 +134,38 @@ class UnsafeURL(Exception):
     """A URL this client refuses to request."""
 
 
+# Hosts a redirect may lead to besides the host asked: the documented metadata API hosts.
+REDIRECT_HOSTS = frozenset({"api.crossref.org", "export.arxiv.org", "arxiv.org", "api.github.com"})
+_DOT_SEGMENT = re.compile(r"(?:^|/)(?:\.|%2e){1,2}(?:/|$)", re.IGNORECASE)
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]").split("%")[0])
+    except ValueError:
+        return None
+
+
+def is_internal_address(host: str) -> bool:
+    """Whether ``host`` is an address literal no public API lives at."""
+    address = _address(host)
+    if address is None:
+        return False
+    return (address.is_private or address.is_loopback or address.is_link_local or address.is_multicast
+            or address.is_reserved or address.is_unspecified)
+
+
+def check_redirect(origin: str, target: str, *, allow_loopback_http: bool = False) -> None:
+    """Raise :class:`UnsafeURL` unless a redirect from ``origin`` to ``target`` is allowed."""
+    check_url(target, allow_loopback_http=allow_loopback_http)
+    asked = (urlsplit(origin).hostname or "").lower()
+    host = (urlsplit(target).hostname or "").lower()
+    if is_internal_address(host) and not (allow_loopback_http and is_loopback(host)) and host != asked:
+        raise UnsafeURL(f"refused redirect to an internal address: {target}")
+    if host != asked and host not in REDIRECT_HOSTS:
+        raise UnsafeURL(f"refused redirect from {asked} to another host: {target}")
+
+
 def is_loopback(host: str) -> bool:
     host = host.strip("[]").lower()
     if host == "localhost":
@@ -136,11 +177,21 @@ def is_loopback(host: str) -> bool:
 
 
 def check_url(url: str, *, allow_loopback_http: bool = False) -> None:
-    """Raise :class:`UnsafeURL` unless ``url`` is https (or an allowed loopback http URL)."""
-    parts = urlsplit(url)
+    """Raise :class:`UnsafeURL` unless ``url`` is https (or an allowed loopback http URL), well
+    formed, and its path has no dot segments or backslashes."""
+    if not isinstance(url, str) or any(ch in url for ch in "\x00\r\n\t "):
+        raise UnsafeURL(f"refused malformed URL: {url!r}")
+    try:
+        parts = urlsplit(url)
+        hostname = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError as exc:
+        raise UnsafeURL(f"refused malformed URL ({exc}): {url}") from None
     scheme = parts.scheme.lower()
-    if not parts.hostname:
+    if not hostname:
         raise UnsafeURL(f"refused URL without a host: {url}")
+    if _DOT_SEGMENT.search(parts.path) or "\\" in parts.path or "%5c" in parts.path.lower():
+        raise UnsafeURL(f"refused URL with a dot segment or backslash in its path: {url}")
     if scheme == "https":
         return
     if scheme == "http":
@@ -181,6 +232,7 @@ class PoliteClient:
         self.config = config or ClientConfig()
         self.allow_loopback_http = allow_loopback_http
         self._last_request: dict[str, float] = {}
+        self.last_request_url: str | None = None  # the first request's URL as sent (httpx form)
         self._client = httpx.Client(
             timeout=httpx.Timeout(self.config.read_timeout, connect=self.config.connect_timeout),
             follow_redirects=False,
@@ -225,6 +277,7 @@ class PoliteClient:
             retry_after = None
             try:
                 status, body, resp_headers, final_url = self._follow(url, headers or {})
+                result.request_url = self.last_request_url or url
             except UnsafeURL as exc:
                 result.error = str(exc)
                 return result
@@ -267,12 +320,20 @@ class PoliteClient:
 
     def _follow(self, url: str, headers: dict[str, str]):
         current = url
+        self.last_request_url = None
         for _ in range(self.config.max_redirects + 1):
             check_url(current, allow_loopback_http=self.allow_loopback_http)
             self._space(current)
             with self._client.stream("GET", current, headers=headers) as response:
+                if current == url:
+                    self.last_request_url = str(response.request.url)
                 if response.status_code in REDIRECT_STATUSES and "location" in response.headers:
-                    current = urljoin(current, response.headers["location"])
+                    try:
+                        target = urljoin(current, response.headers["location"])
+                    except ValueError:
+                        raise UnsafeURL(f"refused malformed redirect from {current}") from None
+                    check_redirect(url, target, allow_loopback_http=self.allow_loopback_http)
+                    current = target
                     continue
                 declared = response.headers.get("content-length")
                 if declared and declared.isdigit() and int(declared) > self.config.max_bytes:

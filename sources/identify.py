@@ -13,7 +13,9 @@ Rules (documented in docs/sources.md):
 * **GitHub** — ``github.com/OWNER/REPO[/...]``, lower-cased (GitHub names are case-insensitive),
   a trailing ``.git`` dropped; GitHub's own site sections (``/features``, ``/orgs``, ...) are not
   repositories.
-* anything else is kind ``url`` with the URL (whitespace-stripped) as identifier.
+* anything else (also a malformed URL, or a DOI with a ``.``/``..`` path segment, a backslash or a
+  control character, which could climb out of the look-up URL's path) is kind ``url`` with the
+  URL (whitespace-stripped) as identifier.
 """
 
 from __future__ import annotations
@@ -66,7 +68,15 @@ def normalise_doi(doi: str) -> str | None:
     doi = _strip(unquote(doi.strip()))
     if doi.lower().startswith("doi:"):
         doi = doi[4:].strip()
-    return doi.lower() if DOI_RE.match(doi) else None
+    return doi.lower() if DOI_RE.match(doi) and safe_path_identifier(doi) else None
+
+
+def safe_path_identifier(identifier: str) -> bool:
+    """Whether an identifier may be put into a URL path (percent-encoded) as it is: no ``.`` or
+    ``..`` segment, no backslash, no control character, at most 1,000 characters."""
+    if len(identifier) > 1000 or any(ch == "\\" or ord(ch) < 32 or ord(ch) == 127 for ch in identifier):
+        return False
+    return not any(segment in (".", "..") for segment in identifier.split("/"))
 
 
 def normalise_arxiv(identifier: str) -> str | None:
@@ -93,8 +103,11 @@ def identify(url: str) -> Identified:
         arxiv_id = normalise_arxiv(text)
         if arxiv_id:
             return Identified("arxiv", arxiv_id, text)
-    parts = urlsplit(text)
-    host = (parts.hostname or "").lower()
+    try:
+        parts = urlsplit(text)
+        host = (parts.hostname or "").lower()
+    except ValueError:  # malformed, e.g. "http://[::1/x": not an identifier, kept as a URL
+        return Identified("url", text, text)
     path = unquote(parts.path)
     if host in DOI_HOSTS:
         doi = normalise_doi(path.lstrip("/"))

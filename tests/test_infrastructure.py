@@ -57,11 +57,11 @@ def test_log_records_ok_failed_and_invalid(tmp_path):
     assert latest_ok(log, command="other") is None
 
 
-def test_malformed_log_line_is_named(tmp_path):
+def test_malformed_log_line_is_skipped_and_named(tmp_path, capsys):
     log = tmp_path / "log.jsonl"
-    log.write_text('{"run_id": "x", "status": "ok"}\nnot json\n')
-    with pytest.raises(InputError, match=r"log.jsonl:2: invalid JSON"):
-        read_records(log)
+    log.write_text('{"run_id": "x", "status": "ok"}\nnot json\n{"run_id": "y", "status": "ok"}\n')
+    assert [r["run_id"] for r in read_records(log)] == ["x", "y"]
+    assert "log.jsonl:2: damaged log line skipped (invalid JSON" in capsys.readouterr().err
 
 
 def test_staged_output_is_all_or_nothing(tmp_path):

@@ -59,10 +59,11 @@ def make_run(tmp_path, log, k=3, result=RESULT, status_error=False):
     out.mkdir(exist_ok=True)
     metrics = out / "metrics.json"
     metrics.write_text(json.dumps(result))
+    (out / "manifest.json").write_text(json.dumps({"run_id": f"sandbox-run-k{k}"}))
     with recorded_run(log, "sandbox run", {"k": k, "b": 0.75}) as rec:
         rec.run_id = f"sandbox-run-k{k}"
         rec.add_outputs(out)
-        rec.results = {"metrics": str(metrics.resolve())}
+        rec.results = {"metrics": str(metrics.resolve()), "manifest": str((out / "manifest.json").resolve())}
     return metrics
 
 

@@ -39,6 +39,9 @@ for module in (sandbox, encode, budget, r03, chapter, verify, sources, report, b
 
 
 def main() -> None:
+    from audit.cli.common import install_signal_handlers
+
+    install_signal_handlers()
     app()
 
 

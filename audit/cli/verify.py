@@ -36,13 +36,16 @@ def register(app: typer.Typer) -> None:
             from claims.junit import check_junit_target
 
             check_junit_target(junit)  # refuse before anything runs
+        failed: dict[str, str] = {}
         if rerun:
             for outcome in rerun_experiments(claims, log, rerun_dir):
                 code = outcome.code
                 state = "no rerun declared" if code == -1 else ("ok" if code == 0 else
                                                                 f"failed (exit {code}): {outcome.message}")
+                if code > 0:
+                    failed[outcome.experiment] = f"exit {code}: {outcome.message}"
                 typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
-        verdicts = verify_bindings(claims, log)
+        verdicts = verify_bindings(claims, log, failed_reruns=failed)
         if junit is not None:
             from claims.junit import write_junit
 

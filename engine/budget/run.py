@@ -27,6 +27,7 @@ from engine.budget.selection import (ALLOWANCE, CAPPED, LABELS, NEVER_FITS, UNIT
                            BudgetParams, Candidate, cumulative_costs, explain, loss_reason, normalise_rows,
                            packet_cost, select_batch)
 from engine.runs.errors import InputError
+from engine.runs.npy import read_npy
 from engine.runs.hashing import dump_json
 from engine.runs.manifest import build_manifest, input_hashes
 from engine.runs.outdir import check_target, publish, staged_directory
@@ -101,10 +102,7 @@ def read_vectors(vectors_path: str | Path, ids_path: str | Path) -> tuple[dict[s
     file and its ids file (the caller warns about the last figure once input is fully valid)."""
     vectors_path, ids_path = Path(vectors_path), Path(ids_path)
     ids = read_vector_ids(ids_path)
-    try:
-        matrix = np.load(vectors_path, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as exc:
-        raise InputError(f"not a readable .npy array ({' '.join(str(exc).split())})", path=vectors_path)
+    matrix = read_npy(vectors_path)
     if not isinstance(matrix, np.ndarray) or matrix.ndim != 2:
         shape = getattr(matrix, "shape", None)
         raise InputError(f"vectors must be a 2-D array (vectors x dimensions), got shape {shape}",

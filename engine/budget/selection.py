@@ -170,14 +170,16 @@ def loss_reason(selector: str, candidate: Candidate, packet: Sequence[Candidate]
 # batch selection (rows = queries, columns = candidates in rank order, padded at the end)
 
 
-def _empty_picks(rows: int, params: BudgetParams) -> np.ndarray:
-    return np.full((rows, params.unit_cap), -1, dtype=np.int64)
+def _empty_picks(rows: int, params: BudgetParams, depth: int) -> np.ndarray:
+    """``-1`` everywhere, one column per unit a packet can hold: never more than ``unit_cap``
+    and never more than the ``depth`` candidates (so a unit cap of 10^12 allocates nothing)."""
+    return np.full((rows, min(params.unit_cap, depth)), -1, dtype=np.int64)
 
 
 def batch_count(lengths: np.ndarray, valid: np.ndarray, params: BudgetParams) -> np.ndarray:
     """Column indices of the Count packets, ``(Q, unit_cap)``, -1 where the packet has fewer units."""
-    picks = _empty_picks(lengths.shape[0], params)
-    width = min(params.unit_cap, lengths.shape[1])
+    picks = _empty_picks(lengths.shape[0], params, lengths.shape[1])
+    width = picks.shape[1]
     columns = np.broadcast_to(np.arange(width, dtype=np.int64), (lengths.shape[0], width))
     picks[:, :width] = np.where(valid[:, :width], columns, -1)
     return picks
@@ -186,7 +188,7 @@ def batch_count(lengths: np.ndarray, valid: np.ndarray, params: BudgetParams) ->
 def batch_characters(lengths: np.ndarray, valid: np.ndarray, params: BudgetParams) -> np.ndarray:
     """Column indices of the Characters packets (scan in rank order, take each feasible unit)."""
     rows, depth = lengths.shape
-    picks = _empty_picks(rows, params)
+    picks = _empty_picks(rows, params, depth)
     cost = np.zeros(rows, dtype=np.int64)
     units = np.zeros(rows, dtype=np.int64)
     sep = params.separator_length
@@ -212,7 +214,7 @@ def batch_mmr(lengths: np.ndarray, valid: np.ndarray, ranks: np.ndarray, tie_key
     processed ``chunk`` rows at a time so the working set stays in cache.
     """
     rows = lengths.shape[0]
-    picks = _empty_picks(rows, params)
+    picks = _empty_picks(rows, params, lengths.shape[1])
     for start in range(0, rows, chunk):
         stop = min(rows, start + chunk)
         picks[start:stop] = _mmr_chunk(lengths[start:stop], valid[start:stop], ranks[start:stop],
@@ -222,7 +224,7 @@ def batch_mmr(lengths: np.ndarray, valid: np.ndarray, ranks: np.ndarray, tie_key
 
 def _mmr_chunk(lengths, valid, ranks, tie_keys, vectors, params: BudgetParams) -> np.ndarray:
     rows, depth = lengths.shape
-    picks = _empty_picks(rows, params)
+    picks = _empty_picks(rows, params, depth)
     relevance = float(params.relevance_weight) / ranks.astype(np.float64)
     redundancy = np.zeros((rows, depth), dtype=np.float64)
     available = valid.copy()
@@ -232,7 +234,7 @@ def _mmr_chunk(lengths, valid, ranks, tie_keys, vectors, params: BudgetParams) -
     everything = np.arange(rows)
     no_key = np.iinfo(np.int64).max
     weight = float(params.redundancy_weight)
-    for step in range(params.unit_cap):
+    for step in range(picks.shape[1]):
         room = params.char_cap - cost - np.where(units > 0, sep, 0)
         feasible = available & (lengths <= room[:, None])
         marginal = np.where(feasible, relevance - weight * redundancy, -np.inf)
@@ -388,12 +390,21 @@ def normalise_rows(matrix: np.ndarray) -> tuple[np.ndarray, int]:
     finite = np.isfinite(data).all(axis=1)
     if not finite.all():
         raise BadVector(int(np.nonzero(~finite)[0][0]), "holds a non-finite value")
-    norms = np.linalg.norm(data, axis=1)
-    zero = norms == 0
+    scale = np.abs(data).max(axis=1) if data.size else np.zeros(len(data))
+    zero = scale == 0
     if zero.any():
         raise BadVector(int(np.nonzero(zero)[0][0]), "is a zero vector")
-    off = int(np.count_nonzero(np.abs(norms - 1.0) > 1e-4))
-    return (data / norms[:, None]).astype(np.float32), off
+    with np.errstate(over="ignore", under="ignore"):
+        norms = np.linalg.norm(data, axis=1)
+    extreme = ~np.isfinite(norms) | (norms == 0)
+    off = int(np.count_nonzero(extreme | (np.abs(norms - 1.0) > 1e-4)))
+    result = data / np.where(extreme, 1.0, norms)[:, None]
+    if extreme.any():
+        # rows near the ends of the float64 range (1e300, 1e-320): scale by their largest
+        # magnitude first, so that the norm neither overflows (a silent zero row) nor underflows
+        rows = data[extreme] / scale[extreme][:, None]
+        result[extreme] = rows / np.linalg.norm(rows, axis=1)[:, None]
+    return result.astype(np.float32), off
 
 
 # ----------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
-from engine.runs.outdir import write_files_atomically
+from engine.runs.outdir import acquire_output_lock, release_output_lock, write_files_atomically
 
 MAX_POSITIONS = 512
 POOLING = "mean over attention mask"
@@ -82,10 +82,17 @@ def _check_config(config: EncoderConfig) -> None:
                          "all-MiniLM-L6-v2)")
     if not 2 <= config.max_wordpieces <= MAX_POSITIONS:
         raise InputError(f"max_wordpieces must be between 2 and {MAX_POSITIONS}, got {config.max_wordpieces}")
-    for name in ("batch_size", "intra_op_threads", "inter_op_threads"):
+    for name, limit in (("batch_size", MAX_BATCH), ("intra_op_threads", MAX_THREADS),
+                        ("inter_op_threads", MAX_THREADS)):
         value = getattr(config, name)
         if not isinstance(value, int) or value < 1:
-            raise InputError(f"{name} must be a positive integer, got {value!r}")
+            raise InputError(f"{name} must be a positive integer, got {value!r}", field=name)
+        if value > limit:  # each thread or batch row is allocated up front
+            raise InputError(f"{name} must be at most {limit}, got {value:,}", field=name)
+
+
+MAX_THREADS = 256     # onnxruntime creates every thread up front
+MAX_BATCH = 4096      # a batch × 256 wordpieces × 384 dims of activations is allocated at once
 
 
 class Encoder:
@@ -354,7 +361,12 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                   "normalisation": NORMALISATION}
     inputs = input_hashes({"input": input_path, "model": info["model_path"], "tokenizer": info["tokenizer_path"]})
     manifest = build_manifest("encode", inputs, parameters, encoder=info)
-    _check_outputs(paths, manifest["run_id"])
+    acquire_output_lock(paths[0], manifest["run_id"])  # held until the files are written (engine.runs.outdir)
+    try:
+        _check_outputs(paths, manifest["run_id"])
+    except BaseException:
+        release_output_lock(paths[0])
+        raise
     batches = -(-len(texts) // config.batch_size)
     show = batches > 2 and (progress if progress is not None else sys.stderr.isatty())
     with recorded_run(log, "encode", parameters) as rec:
@@ -372,7 +384,10 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
             "ids": {"path": str(ids_path), "sha256": sha256_bytes(id_bytes), "count": len(ids)},
         }
         manifest_bytes = dump_json(manifest).encode("utf-8")
-        write_files_atomically({vectors_path: vector_bytes, ids_path: id_bytes, manifest_path: manifest_bytes})
+        try:
+            write_files_atomically({vectors_path: vector_bytes, ids_path: id_bytes, manifest_path: manifest_bytes})
+        finally:
+            release_output_lock(vectors_path)
         for path, data in ((vectors_path, vector_bytes), (ids_path, id_bytes), (manifest_path, manifest_bytes)):
             rec.outputs[str(path)] = sha256_bytes(data)
         rec.results = {"vectors": str(vectors_path.resolve()), "ids": str(ids_path.resolve()),

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from engine.runs.errors import InputError
+from engine.runs.npy import read_npy
 from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
 
 BUDGET = 5
@@ -58,6 +59,7 @@ FILES = {
 }
 OPTIONAL_ROLES = ("requirement_vectors", "requirement_ids", "baseline_published_coverage")
 JUDGMENTS = "judgments.jsonl"
+MAX_GRADE = 1000  # 2**1000 is finite in float64; 2**1024 is not
 
 
 @dataclass
@@ -118,10 +120,7 @@ def _read_json(path: Path) -> Any:
 def _read_matrix(path: Path) -> np.ndarray:
     if not path.is_file():
         raise InputError("required file is missing", path=path)
-    try:
-        matrix = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"not a readable .npy array ({' '.join(str(exc).split())})", path=path)
+    matrix = read_npy(path)
     if matrix.ndim != 2 or not np.issubdtype(matrix.dtype, np.floating):
         raise InputError(f"must be a 2-D float array, got shape {matrix.shape} dtype {matrix.dtype}",
                          path=path)
@@ -375,9 +374,14 @@ def read_judgments(path: str | Path, bench: Benchmark) -> dict[str, dict[int, Ju
         grades = []
         for name in ("gradeA", "gradeB"):
             value = rec[name]
-            if isinstance(value, bool) or not math.isfinite(float(value)):
-                raise InputError(f"field {name!r} must be a finite number", path=path, line=line)
-            grades.append(float(value))
+            try:
+                grade = float(value)
+            except OverflowError:
+                grade = math.inf
+            if isinstance(value, bool) or not math.isfinite(grade) or abs(grade) > MAX_GRADE:
+                raise InputError(f"field {name!r} must be a finite number of magnitude at most {MAX_GRADE} "
+                                 "(the gain 2^grade − 1 must stay finite)", path=path, line=line)
+            grades.append(grade)
         obligations = []
         m = bench.tasks[tid].m
         for name in ("obligationsA", "obligationsB"):

@@ -13,7 +13,7 @@ judgment/outcome filenames").
   readers ...). While a barrier is active (a :mod:`contextvars` variable set by
   :func:`judgment_barrier`), opening a file whose *basename* matches one of the barrier's
   glob patterns (case-insensitive :func:`fnmatch.fnmatchcase` on the lower-cased name; default
-  ``judgments*`` and ``qrels*``) raises :class:`JudgmentBarrierError` (a ``PermissionError``).
+  ``judgments*`` and ``qrels*``), or whose *real path* (symlinks resolved) has such a basename, raises :class:`JudgmentBarrierError` (a ``PermissionError``).
   Audit hooks cannot be removed, so the hook is installed once and toggled; outside a barrier
   (e.g. in evaluate) it does nothing. Only opening is barred: listing a directory is not.
 """
@@ -59,16 +59,19 @@ class JudgmentBarrierError(PermissionError):
     """An attempt to open a judgment/outcome file while the barrier is active."""
 
 
-def _basename(target: object) -> str | None:
-    if isinstance(target, (str, os.PathLike)):
-        name = os.fspath(target)
-    elif isinstance(target, bytes):
-        name = target.decode("utf-8", "replace")
+def _basenames(target: object) -> list[str]:
+    """The basename of the path opened and of its real path (symlinks resolved), so that a
+    link named ``notes.txt`` pointing at ``qrels.txt`` is barred like ``qrels.txt`` itself."""
+    if isinstance(target, (str, bytes, os.PathLike)):
+        name = os.fsdecode(os.fspath(target))
     else:
-        return None  # file descriptors and the like
-    if isinstance(name, bytes):
-        name = name.decode("utf-8", "replace")
-    return os.path.basename(name.rstrip("/\\")) or None
+        return []  # file descriptors and the like
+    names = [os.path.basename(name.rstrip("/\\"))]
+    try:
+        names.append(os.path.basename(os.path.realpath(name)))
+    except (OSError, ValueError):
+        pass
+    return [n for n in names if n]
 
 
 def barred(name: str, patterns: Sequence[str]) -> bool:
@@ -83,8 +86,7 @@ def _hook(event: str, args: tuple) -> None:
     barrier = _ACTIVE.get()
     if barrier is None or not args:
         return
-    name = _basename(args[0])
-    if name is not None and barred(name, barrier.patterns):
+    if any(barred(name, barrier.patterns) for name in _basenames(args[0])):
         target = args[0]
         shown = os.fsdecode(target) if isinstance(target, (str, bytes, os.PathLike)) else str(target)
         barrier.hits.append(shown)
@@ -103,12 +105,22 @@ def install_barrier_hook() -> None:
 def judgment_barrier(patterns: Sequence[str] = DEFAULT_BARRIER_PATTERNS) -> Iterator[Barrier]:
     """Bar opening judgment-like files inside the block (see module docstring)."""
     install_barrier_hook()
+    check_barrier_patterns(patterns)
     barrier = Barrier(tuple(patterns) if patterns else DEFAULT_BARRIER_PATTERNS)
     token = _ACTIVE.set(barrier)
     try:
         yield barrier
     finally:
         _ACTIVE.reset(token)
+
+
+def check_barrier_patterns(patterns: Sequence[str]) -> None:
+    """InputError for an empty or blank ``--barrier-pattern`` (it would bar nothing)."""
+    from engine.runs.errors import InputError
+
+    for pattern in patterns or ():
+        if not isinstance(pattern, str) or not pattern.strip() or "\x00" in pattern:
+            raise InputError("an empty or blank barrier pattern would bar nothing", field="--barrier-pattern")
 
 
 def barrier_active() -> bool:

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.runs.csvcells import neutralise_cell
+
 from engine.r03.benchmark import Judgment
 from engine.retrieval.metrics import ndcg_at_k
 
@@ -165,7 +167,7 @@ def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([neutralise_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 

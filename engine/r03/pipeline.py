@@ -35,11 +35,11 @@ from engine.r03 import coverage
 from engine.r03.benchmark import (FILES, JUDGMENTS, UNIT_TOLERANCE, Benchmark, load_benchmark,
                               read_judgments)
 from engine.runs.errors import InputError, RefusalError
-from engine.r03.freeze import (DEFAULT_BARRIER_PATTERNS, judgment_barrier,
+from engine.r03.freeze import (DEFAULT_BARRIER_PATTERNS, check_barrier_patterns, judgment_barrier,
                            refuse_existing_freeze, write_exclusive)
 from engine.runs.hashing import dump_json, sha256_bytes, sha256_file
 from engine.runs.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
-from engine.runs.outdir import publish, staged_directory
+from engine.runs.outdir import output_lock, publish, staged_directory
 from engine.runs.runlog import recorded_run, utc_now
 from engine.runs.versions import package_versions
 
@@ -56,6 +56,8 @@ RESULTS = "results.json"
 MANIFEST = "manifest.json"
 CORRECTIONS = "corrections"
 CORRECTION = "correction.json"
+MAX_DRAWS = 10_000_000                 # bootstrap draws accepted by evaluate
+MAX_BOOTSTRAP_CELLS = 100_000_000      # draws × tasks (8 bytes each) allocated at once
 
 PREPARE_PROGRAMS = ("r03/coverage.py", "r03/freeze.py", "r03/pipeline.py", "r03/benchmark.py")
 ENCODER_PROGRAMS = ("encoder/encode.py",)
@@ -157,6 +159,7 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
             barrier_patterns: Sequence[str] | None = None) -> dict[str, Any]:
     """Stage 1 (module docstring). Returns ``{"run_id", "freeze", "selections"}``."""
     freeze = Path(freeze)
+    check_barrier_patterns(barrier_patterns or ())
     patterns = tuple(barrier_patterns) if barrier_patterns else DEFAULT_BARRIER_PATTERNS
     with judgment_barrier(patterns) as barrier:
         refuse_existing_freeze(freeze, FREEZE_FILES)
@@ -248,11 +251,84 @@ def read_freeze_manifest(freeze: Path) -> dict[str, Any]:
         raise RefusalError(f"{path}: no freeze manifest; run 'r03 prepare' first")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RefusalError(f"{path}: unreadable freeze manifest ({exc})")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise RefusalError(f"{path}: unreadable freeze manifest ({' '.join(str(exc).split())[:120]})")
     if not isinstance(manifest, dict) or manifest.get("format") != FREEZE_FORMAT:
         raise RefusalError(f"{path}: not an R03 freeze manifest (format {FREEZE_FORMAT})")
+    problems = freeze_manifest_problems(manifest, freeze)
+    if problems:
+        raise RefusalError(f"{path}: check 'manifest complete' failed: " + "; ".join(problems))
     return manifest
+
+
+def _string_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+def freeze_manifest_problems(manifest: dict[str, Any], freeze: Path) -> list[str]:
+    """Missing or wrongly typed entries of a freeze manifest (every entry prepare writes)."""
+    problems = []
+    for name, kind in (("run_id", str), ("command", str), ("method", dict), ("parameters", dict),
+                       ("programs", dict), ("inputs", dict), ("frozen", dict)):
+        if not isinstance(manifest.get(name), kind):
+            problems.append(f"entry {name!r} is missing or not {'a string' if kind is str else 'an object'}")
+    if problems:
+        return problems
+    if not _string_map(manifest["frozen"]):
+        problems.append("entry 'frozen' must map file names to sha256 strings")
+    if not _string_map(manifest["programs"]):
+        problems.append("entry 'programs' must map program names to sha256 strings")
+    if not all(isinstance(v, dict) and isinstance(v.get("sha256"), str) for v in manifest["inputs"].values()):
+        problems.append("entry 'inputs' must map roles to objects with a sha256 string")
+    if problems:
+        return problems
+    for name in (SCORE_INPUTS, SELECTIONS):
+        if name not in manifest["frozen"]:
+            problems.append(f"no hash entry for {name}")
+    if freeze.is_dir():
+        for path in sorted(freeze.iterdir()):
+            if path.name != FREEZE_MANIFEST and path.name not in manifest["frozen"]:
+                problems.append(f"no hash entry for {path.name}")
+    for role in FILES:
+        if role not in manifest["inputs"] and role not in ("requirement_vectors", "requirement_ids"):
+            problems.append(f"no hash entry for input {role}")
+    for name in PREPARE_PROGRAMS:
+        if f"engine/{name}" not in manifest["programs"]:
+            problems.append(f"no hash entry for program engine/{name}")
+    return problems
+
+
+def logged_freeze_problems(manifest: dict[str, Any], freeze: Path, log: str | Path) -> list[str]:
+    """Where the freeze directory differs from the outputs its prepare run logged.
+
+    The prepare run is the ok ``r03 prepare`` record whose ``run_id`` the freeze manifest names;
+    every file now in the freeze (the manifest too) must carry exactly the sha256 that record
+    logged, and every logged file must still be there. Editing a frozen file together with its
+    manifest entry therefore cannot pass.
+    """
+    from engine.runs.runlog import read_records
+
+    run_id = manifest["run_id"]
+    candidates = [r for r in read_records(log) if r.get("run_id") == run_id
+                  and r.get("command") == PREPARE and r.get("status") == "ok"]
+    if not candidates:
+        return [f"the log {log} holds no ok 'r03 prepare' record of run {run_id} "
+                "(evaluate with the --log that prepare wrote to)"]
+    present = {p.name: p for p in sorted(freeze.iterdir()) if p.is_file()}
+    reports = []
+    for record in reversed(candidates):
+        logged = {Path(k).name: v for k, v in (record.get("outputs") or {}).items()}
+        problems = []
+        for name, path in present.items():
+            if name not in logged:
+                problems.append(f"{name} was not written by prepare run {run_id}")
+            elif sha256_file(path) != logged[name]:
+                problems.append(f"{name} differs from the sha256 prepare run {run_id} logged")
+        problems += [f"{name} (logged by prepare run {run_id}) is missing" for name in sorted(set(logged) - set(present))]
+        if not problems:
+            return []
+        reports.append(problems)
+    return reports[0]
 
 
 def freeze_differences(manifest: dict[str, Any], freeze: Path, benchmark: Path) -> list[str]:
@@ -271,12 +347,12 @@ def freeze_differences(manifest: dict[str, Any], freeze: Path, benchmark: Path) 
     frozen_inputs = manifest.get("inputs", {})
     for role, rel in sorted(FILES.items()):
         path = benchmark / rel
-        old = frozen_inputs.get(role, {}).get("sha256")
+        old = (frozen_inputs.get(role) or {}).get("sha256")
         new = sha256_file(path) if path.is_file() else None
         if old != new:
             what = "added" if old is None else "removed" if new is None else "changed"
             problems.append(f"input {role} ({path}) {what} since the freeze")
-    old_method = manifest.get("method", {})
+    old_method = manifest.get("method") if isinstance(manifest.get("method"), dict) else {}
     for key in sorted(set(old_method) | set(METHOD)):
         if old_method.get(key) != METHOD.get(key):
             problems.append(f"method parameter {key}: frozen {old_method.get(key)!r} -> now {METHOD.get(key)!r}")
@@ -394,23 +470,29 @@ def evaluate(benchmark: str | Path, freeze: str | Path, output: str | Path,
     benchmark, freeze, output = Path(benchmark), Path(freeze), Path(output)
     if draws < 1:
         raise InputError("--draws must be at least 1", field="draws")
+    if draws > MAX_DRAWS:
+        raise InputError(f"--draws must be at most {MAX_DRAWS:,}", field="draws")
+    if not 0 <= seed < 2 ** 63:
+        raise InputError("--seed must be a whole number from 0 to 2**63 - 1", field="seed")
     fm = read_freeze_manifest(freeze)
     problems = freeze_differences(fm, freeze, benchmark)
     if problems:
-        raise RefusalError("the freeze no longer matches; refusing to open judgments: " + "; ".join(problems))
+        raise RefusalError("check 'freeze matches its manifest' failed; refusing to open judgments: "
+                           + "; ".join(problems))
+    if log is not None:
+        logged = logged_freeze_problems(fm, freeze, log)
+        if logged:
+            raise RefusalError("check 'freeze as logged by its prepare run' failed; refusing to open judgments: "
+                               + "; ".join(logged))
     bench = load_benchmark(benchmark)
+    if draws * len(bench.tasks) > MAX_BOOTSTRAP_CELLS:
+        raise InputError(f"--draws {draws:,} × {len(bench.tasks)} tasks would need more than "
+                         f"{MAX_BOOTSTRAP_CELLS:,} resampled indices", field="draws")
     selections = load_frozen_selections(freeze, bench)
     judgments_path = benchmark / JUDGMENTS
     if not judgments_path.is_file():
         raise InputError("required file is missing", path=judgments_path)
     judgments = read_judgments(judgments_path, bench)
-
-    if output.exists() and not output.is_dir():
-        raise RefusalError(f"{output}: output path exists and is not a directory")
-    first_exists = output.is_dir() and any(output.iterdir())
-    if first_exists and not (output / MANIFEST).is_file():
-        raise RefusalError(f"{output}: output directory is not empty and holds no {MANIFEST}; "
-                           "refusing to overwrite it (choose a new --output)")
 
     # The run id covers the frozen files, the benchmark files, the judgments, the evaluate
     # programs and the parameters (plus the freeze's run id), but not the freeze manifest's
@@ -426,65 +508,75 @@ def evaluate(benchmark: str | Path, freeze: str | Path, output: str | Path,
                               freeze_manifest=input_hashes({"freeze_manifest": freeze / FREEZE_MANIFEST}),
                               programs=programs, frozen_programs=fm.get("programs", {}))
     run_id = manifest["run_id"]
+    # The output is locked from its check to its publication (engine.runs.outdir).
+    with output_lock(output, run_id):
+        if output.exists() and not output.is_dir():
+            raise RefusalError(f"{output}: output path exists and is not a directory")
+        first_exists = output.is_dir() and any(output.iterdir())
+        if first_exists and not (output / MANIFEST).is_file():
+            raise RefusalError(f"{output}: output directory is not empty and holds no {MANIFEST}; "
+                               "refusing to overwrite it (choose a new --output)")
 
-    with recorded_run(log, EVALUATE, {"benchmark": str(benchmark), "freeze": str(freeze),
-                                      "output": str(output), "seed": seed, "draws": draws}) as rec:
-        rec.run_id = run_id
-        rec.add_inputs(*roles.values(), freeze / FREEZE_MANIFEST)
-        results = compute_results(bench, judgments, selections, seed, draws)
-        results["freeze_run_id"] = fm.get("run_id")
-        results["run_id"] = run_id
-        files = r03_metrics.render_outputs(results, bench, judgments)
-        files[RESULTS] = dump_json(results)
-        files[MANIFEST] = dump_json(manifest)
+        with recorded_run(log, EVALUATE, {"benchmark": str(benchmark), "freeze": str(freeze),
+                                          "output": str(output), "seed": seed, "draws": draws}) as rec:
+            rec.run_id = run_id
+            rec.add_inputs(*roles.values(), freeze / FREEZE_MANIFEST)
+            results = compute_results(bench, judgments, selections, seed, draws)
+            results["freeze_run_id"] = fm.get("run_id")
+            results["run_id"] = run_id
+            files = r03_metrics.render_outputs(results, bench, judgments)
+            files[RESULTS] = dump_json(results)
+            files[MANIFEST] = dump_json(manifest)
 
-        if not first_exists:
-            target, status = output, "first"
-        else:
-            for earlier in _existing_runs(output):
-                try:
-                    old_id = json.loads((earlier / MANIFEST).read_text(encoding="utf-8")).get("run_id")
-                    same = (earlier / RESULTS).read_text(encoding="utf-8") == files[RESULTS]
-                except (OSError, json.JSONDecodeError):
-                    continue
-                if old_id == run_id and same:
-                    rec.results = {"results": str(earlier.resolve() / RESULTS),
-                                   "manifest": str(earlier.resolve() / MANIFEST)}
-                    return {"status": "unchanged", "run_id": run_id, "results": rec.results["results"],
-                            "message": f"nothing differs from the run already in {earlier}; nothing written"}
-            first_manifest = json.loads((output / MANIFEST).read_text(encoding="utf-8"))
-            first_results = json.loads((output / RESULTS).read_text(encoding="utf-8"))
-            reasons = manifest_differences(first_manifest, manifest)
-            if first_manifest.get("run_id") == run_id:
-                reasons.append("same run id as the first results but the results differ (non-deterministic output)")
-            numbers = differing_numbers({k: v for k, v in first_results.items() if k != "run_id"},
-                                        {k: v for k, v in results.items() if k != "run_id"})
-            existing = _existing_runs(output)[1:]
-            n = (int(existing[-1].name) + 1) if existing else 1
-            target, status = output / CORRECTIONS / str(n), "correction"
-            files[CORRECTION] = dump_json({
-                "correction": n,
-                "first_run_id": first_manifest.get("run_id"),
-                "new_run_id": run_id,
-                "created_at": manifest["created_at"],
-                "why": reasons or ["no input, program or parameter difference was detected"],
-                "differing_numbers": numbers,
-                "numbers_differ": bool(numbers),
-                "first_results": str((output / RESULTS).resolve()),
-                "policy": "the first results are kept unchanged; this correction is disclosed beside them",
-            })
-        (target.parent).mkdir(parents=True, exist_ok=True)
-        with staged_directory(target) as staging:
-            for name, text in sorted(files.items()):
-                (staging / name).parent.mkdir(parents=True, exist_ok=True)
-                (staging / name).write_text(text, encoding="utf-8")
-            if target.exists():
-                target.rmdir()  # empty directory only (checked above)
-            publish(staging, target)
-        rec.add_outputs(target)
-        rec.results = {"results": str(target.resolve() / RESULTS),
-                       "manifest": str(target.resolve() / MANIFEST)}
-    return {"status": status, "run_id": run_id, "results": rec.results["results"], "output": str(target)}
+            if not first_exists:
+                target, status = output, "first"
+            else:
+                for earlier in _existing_runs(output):
+                    try:
+                        old_id = json.loads((earlier / MANIFEST).read_text(encoding="utf-8")).get("run_id")
+                        same = (earlier / RESULTS).read_text(encoding="utf-8") == files[RESULTS]
+                    except (OSError, json.JSONDecodeError):
+                        continue
+                    if old_id == run_id and same:
+                        rec.results = {"results": str(earlier.resolve() / RESULTS),
+                                       "manifest": str(earlier.resolve() / MANIFEST)}
+                        # nothing is written: the record points at (and hashes) the identical files
+                        rec.outputs = {path: sha256_file(path) for path in sorted(rec.results.values())}
+                        return {"status": "unchanged", "run_id": run_id, "results": rec.results["results"],
+                                "message": f"nothing differs from the run already in {earlier}; nothing written"}
+                first_manifest = json.loads((output / MANIFEST).read_text(encoding="utf-8"))
+                first_results = json.loads((output / RESULTS).read_text(encoding="utf-8"))
+                reasons = manifest_differences(first_manifest, manifest)
+                if first_manifest.get("run_id") == run_id:
+                    reasons.append("same run id as the first results but the results differ (non-deterministic output)")
+                numbers = differing_numbers({k: v for k, v in first_results.items() if k != "run_id"},
+                                            {k: v for k, v in results.items() if k != "run_id"})
+                existing = _existing_runs(output)[1:]
+                n = (int(existing[-1].name) + 1) if existing else 1
+                target, status = output / CORRECTIONS / str(n), "correction"
+                files[CORRECTION] = dump_json({
+                    "correction": n,
+                    "first_run_id": first_manifest.get("run_id"),
+                    "new_run_id": run_id,
+                    "created_at": manifest["created_at"],
+                    "why": reasons or ["no input, program or parameter difference was detected"],
+                    "differing_numbers": numbers,
+                    "numbers_differ": bool(numbers),
+                    "first_results": str((output / RESULTS).resolve()),
+                    "policy": "the first results are kept unchanged; this correction is disclosed beside them",
+                })
+            (target.parent).mkdir(parents=True, exist_ok=True)
+            with staged_directory(target) as staging:
+                for name, text in sorted(files.items()):
+                    (staging / name).parent.mkdir(parents=True, exist_ok=True)
+                    (staging / name).write_text(text, encoding="utf-8")
+                if target.exists():
+                    target.rmdir()  # empty directory only (checked above)
+                publish(staging, target)
+            rec.add_outputs(target)
+            rec.results = {"results": str(target.resolve() / RESULTS),
+                           "manifest": str(target.resolve() / MANIFEST)}
+        return {"status": status, "run_id": run_id, "results": rec.results["results"], "output": str(target)}
 
 
 def prepare_experiment(*, benchmark: Path, freeze: Path, barrier_pattern: Sequence[str] | None,

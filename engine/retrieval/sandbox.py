@@ -35,6 +35,7 @@ from engine.runs.hashing import dump_json
 from engine.retrieval.index import InvertedIndex, build_index
 from engine.runs.manifest import build_manifest, input_hashes, manifest_differences
 from engine.retrieval.metrics import macro_mean, ndcg_at_k, recall_at_k, relevant_set
+from engine.runs.csvcells import neutralise_cell
 from engine.runs.outdir import check_target, publish, staged_directory
 from engine.retrieval.rerank import rerank
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, recorded_run
@@ -255,7 +256,7 @@ def render_csv(rows: list[dict[str, Any]]) -> str:
     writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow({key: (f"{value:.9f}" if isinstance(value, float) else value)
+        writer.writerow({key: (f"{value:.9f}" if isinstance(value, float) else neutralise_cell(value))
                          for key, value in row.items()})
     return buffer.getvalue()
 

@@ -11,7 +11,11 @@ CHUNK = 1 << 20
 
 
 def sha256_file(path: str | Path) -> str:
-    """Hex sha256 of a file's bytes."""
+    """Hex sha256 of a file's bytes (InputError for a FIFO, device or directory, which would
+    block or fail)."""
+    from engine.runs.jsonl import require_regular_file
+
+    require_regular_file(path)
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(CHUNK), b""):

@@ -4,14 +4,69 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
+import stat
 from pathlib import Path
 from typing import Any, Iterator
+
+# A JSON escape that may encode half of a surrogate pair (checked only when present).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def require_regular_file(path: str | Path) -> None:
+    """InputError unless ``path`` is an existing regular file (a FIFO, device or directory would
+    block or fail on open; NUL bytes in the name are refused by name)."""
+    from engine.runs.errors import InputError
+
+    text = os.fspath(path)
+    if "\x00" in str(text):
+        raise InputError("file name contains a NUL byte", path=repr(str(text)))
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path=path)
+    if stat.S_ISDIR(mode):
+        raise InputError("is a directory, expected a file", path=path)
+    if not stat.S_ISREG(mode):
+        raise InputError("is not a regular file (a FIFO, socket or device is never read)", path=path)
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, dict):
+        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_lone_surrogate(v) for v in value)
+    return False
+
+
+def loads_json(text: str, path: str | Path | None = None, line: int | None = None) -> Any:
+    """``json.loads`` whose every failure is an InputError naming FILE[:LINE]: syntax errors,
+    integers too long to convert, nesting too deep for the decoder and strings holding
+    a lone UTF-16 surrogate (which no UTF-8 output could hold)."""
+    from engine.runs.errors import InputError
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = exc.lineno if line is None else line
+        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=where)
+    except RecursionError:
+        raise InputError("invalid JSON (nested too deeply)", path=path, line=line)
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"invalid JSON ({' '.join(str(exc).split())[:120]})", path=path, line=line)
+    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        raise InputError("JSON string holds a lone UTF-16 surrogate (not valid Unicode text)", path=path, line=line)
+    return value
 
 
 def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
     """A whole UTF-8 text file; unreadable or undecodable files are InputErrors naming the file."""
     from engine.runs.errors import InputError
 
+    require_regular_file(path)
     path = Path(path)
     try:
         return path.read_text(encoding=encoding)
@@ -23,19 +78,14 @@ def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
 
 def read_json_file(path: str | Path) -> Any:
     """A whole JSON file; a syntax error is an InputError naming FILE:LINE and the column."""
-    from engine.runs.errors import InputError
-
-    text = read_text_file(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=exc.lineno)
+    return loads_json(read_text_file(path), path)
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error."""
     from engine.runs.errors import InputError
 
+    require_regular_file(path)
     path = Path(path)
     try:
         handle = open(path, encoding="utf-8")
@@ -46,10 +96,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
-                try:
-                    value = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"invalid JSON ({exc.msg} at column {exc.colno})", path=path, line=number)
+                value = loads_json(line, path, number)
                 if not isinstance(value, dict):
                     raise InputError("each line must be a JSON object", path=path, line=number)
                 yield number, value

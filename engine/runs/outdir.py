@@ -5,10 +5,17 @@ into place only after every file is written, so a failure leaves no partial outp
 A target that already exists is replaced only when it holds a manifest of the *same* run id
 (a byte-identical re-run); a manifest of another run, or any user file without a manifest,
 is a refusal: nothing a user wrote is overwritten silently.
+
+**Locking.** From :func:`check_target` to :func:`publish` the target is held under an exclusive
+``fcntl.flock`` on a sibling lock file ``.<name>.lock`` (holding the pid and run id of the
+holder). A second run that wants the same target while it is held is refused
+(:class:`RefusalError`, exit 3) naming the other run; the lock is released (and its file
+removed) on publish, on a failure inside :func:`staged_directory`, or when the process dies.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -17,11 +24,88 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from engine.runs.errors import RefusalError
+from engine.runs.errors import InputError, RefusalError
+
+# Output locks held by this process: absolute target → (descriptor, lock file).
+_HELD: dict[str, tuple[int, Path]] = {}
+
+
+def lock_file(target: str | Path) -> Path:
+    """The sibling lock file of an output target."""
+    target = Path(os.path.abspath(target))
+    return target.parent / f".{target.name}.lock"
+
+
+def acquire_output_lock(target: str | Path, run_id: str | None = None) -> None:
+    """Take the exclusive lock on ``target`` (re-entrant within one process).
+
+    Refuses (:class:`RefusalError`) when another process holds it, naming that run.
+    """
+    key = os.path.abspath(target)
+    if "\x00" in key:
+        raise InputError("output path contains a NUL byte", field="--output")
+    if key in _HELD:
+        return
+    lock = lock_file(target)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip() or "a run that is starting"
+            os.close(fd)
+            raise RefusalError(f"{target}: another run ({holder}) is writing this output right now; "
+                               "refusing to write into it at the same time") from None
+        try:
+            same = os.stat(lock).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the lock file was removed by its previous holder: take the new one
+    os.ftruncate(fd, 0)
+    os.write(fd, f"run {run_id or 'unassigned'}, pid {os.getpid()}".encode())
+    _HELD[key] = (fd, lock)
+
+
+def release_output_lock(target: str | Path) -> None:
+    """Release this process's lock on ``target`` (nothing if not held)."""
+    entry = _HELD.pop(os.path.abspath(target), None)
+    if entry is not None:
+        fd, lock = entry
+        lock.unlink(missing_ok=True)
+        os.close(fd)
+
+
+def release_all_output_locks() -> None:
+    """Release every output lock this process holds (a run that failed before publishing)."""
+    for key in list(_HELD):
+        release_output_lock(key)
+
+
+@contextmanager
+def output_lock(target: str | Path, run_id: str | None = None) -> Iterator[None]:
+    """Hold the output lock of ``target`` for the block (:func:`acquire_output_lock`)."""
+    acquire_output_lock(target, run_id)
+    try:
+        yield
+    finally:
+        release_output_lock(target)
 
 
 def check_target(target: Path, manifest_name: str, run_id: str) -> None:
-    """Refuse a target directory that holds anything but an earlier copy of this same run."""
+    """Lock ``target`` for this run, then refuse it if it holds anything but an earlier copy of
+    this same run (the lock is released again on a refusal)."""
+    acquire_output_lock(target, run_id)
+    try:
+        _check_target(Path(target), manifest_name, run_id)
+    except BaseException:
+        release_output_lock(target)
+        raise
+
+
+def _check_target(target: Path, manifest_name: str, run_id: str) -> None:
     if not target.exists():
         return
     if not target.is_dir():
@@ -35,7 +119,7 @@ def check_target(target: Path, manifest_name: str, run_id: str) -> None:
                            "refusing to overwrite it (choose a new --output)")
     try:
         previous = json.loads(manifest.read_text(encoding="utf-8")).get("run_id")
-    except (OSError, json.JSONDecodeError, AttributeError):
+    except (OSError, ValueError, RecursionError, AttributeError):
         previous = None
     if previous != run_id:
         raise RefusalError(f"{target}: holds {manifest_name} of run {previous} with different inputs "
@@ -50,22 +134,29 @@ def staged_directory(target: str | Path) -> Iterator[Path]:
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
     try:
         yield staging
+    except BaseException:
+        release_output_lock(target)
+        raise
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
 
 
 def publish(staging: Path, target: str | Path) -> None:
-    """Move a complete staging directory into place (replacing an earlier copy of the same run)."""
+    """Move a complete staging directory into place (replacing an earlier copy of the same run),
+    then release the output lock."""
     target = Path(target)
-    if target.exists():
-        backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-        backup.rmdir()
-        target.rename(backup)
-        staging.rename(target)
-        shutil.rmtree(backup, ignore_errors=True)
-    else:
-        staging.rename(target)
+    try:
+        if target.exists():
+            backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+            backup.rmdir()
+            target.rename(backup)
+            staging.rename(target)
+            shutil.rmtree(backup, ignore_errors=True)
+        else:
+            staging.rename(target)
+    finally:
+        release_output_lock(target)
 
 
 def write_files_atomically(contents: dict[Path, bytes | str]) -> None:

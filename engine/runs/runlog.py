@@ -12,8 +12,11 @@ A record is appended only for a run that was attempted: the audit side takes
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -22,6 +25,8 @@ from typing import Any, Iterator
 
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
+from engine.runs.jsonl import loads_json, require_regular_file
+from engine.runs.outdir import release_all_output_locks
 from engine.runs.versions import package_versions
 
 DEFAULT_LOG = Path(".chapter-audit") / "log.jsonl"
@@ -33,36 +38,153 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
+class LogWriteError(Exception):
+    """The log record could not be appended whole (disk full, read-only disk, wrong kind of path).
+
+    The log is left exactly as it was before the attempt; ``str()`` is one line naming the log.
+    """
+
+    def __init__(self, message: str, errno_value: int | None = None) -> None:
+        super().__init__(" ".join(message.split()))
+        self.errno = errno_value
+
+
+def check_log_path(path: str | Path) -> None:
+    """InputError unless ``path`` is a regular file or does not exist yet (and has no NUL byte)."""
+    text = str(path)
+    if "\x00" in text or not text:
+        raise InputError("must be a non-empty path without NUL bytes", field="--log")
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        try:
+            require_regular_file(path)
+        except InputError as exc:
+            raise InputError(f"--log {exc.message}", path=path) from None
+
+
+def _encode_record(record: dict[str, Any]) -> bytes:
+    line = json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return (line + "\n").encode("utf-8", "backslashreplace")
+
+
 def append_record(log_path: str | Path, record: dict[str, Any]) -> None:
-    """Append one record as a single line (opened in append mode, flushed and fsynced)."""
+    """Append one record as a single line, all or nothing.
+
+    The whole line is written with one ``os.write`` on an ``O_APPEND`` descriptor held under an
+    exclusive ``flock`` (so concurrent writers never interleave); the byte count is checked, and
+    on a short or failed write the file is truncated back to its size before the attempt, so a
+    full disk never leaves half a line for the next record to be glued to. The failure is raised
+    as :class:`LogWriteError` naming the log.
+    """
     if record.get("status") not in STATUSES:
         raise ValueError(f"log status must be one of {STATUSES}, got {record.get('status')!r}")
     path = Path(log_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(line + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    data = _encode_record(record)
+    try:
+        check_log_path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    except InputError as exc:
+        raise LogWriteError(str(exc)) from exc
+    except OSError as exc:
+        raise LogWriteError(f"{path}: cannot append to the execution log ({exc.strerror})", exc.errno) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        before = os.fstat(fd).st_size
+        if before and os.pread(fd, 1, before - 1) != b"\n":
+            data = b"\n" + data  # never glue a record to a damaged last line
+        try:
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(data)} bytes)")
+            os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, before)
+            except OSError:
+                pass
+            raise LogWriteError(f"{path}: the run's log record could not be appended "
+                                f"({exc.strerror}); the log is unchanged", exc.errno) from exc
+    finally:
+        os.close(fd)
 
 
-def read_records(log_path: str | Path) -> list[dict[str, Any]]:
-    """Every record in file order; a malformed line is an :class:`InputError` naming it."""
+@dataclass(frozen=True)
+class DamagedLine:
+    """A log line that is not a usable record (cut short, not JSON, wrong field types)."""
+
+    line: int
+    reason: str
+
+    def describe(self, path: str | Path) -> str:
+        return f"warning: {path}:{self.line}: damaged log line skipped ({self.reason})"
+
+
+def _record_problem(record: Any) -> str | None:
+    """Why a parsed log line is not a usable record, or None."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    if not isinstance(record.get("run_id"), str) or not isinstance(record.get("status"), str):
+        return "lacks run_id or status"
+    if record["status"] not in STATUSES:
+        return f"unknown status {record['status']!r}"
+    for name in ("command", "started_at", "ended_at"):
+        if name in record and record[name] is not None and not isinstance(record[name], str):
+            return f"field {name!r} is not a string"
+    for name in ("parameters", "inputs", "outputs", "results"):
+        if name in record and record[name] is not None and not isinstance(record[name], dict):
+            return f"field {name!r} is not an object"
+    for name in ("inputs", "outputs", "results"):
+        values = record.get(name) or {}
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items()):
+            return f"field {name!r} must map strings to strings"
+    return None
+
+
+def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLine]]:
+    """Every usable record in file order, and every damaged line (skipped, with its number).
+
+    A missing log has no records. A log path that is a directory, a FIFO or unreadable is an
+    :class:`InputError`.
+    """
     path = Path(log_path)
     if not path.exists():
-        return []
-    records = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"invalid JSON in execution log ({exc.msg})", path=path, line=number)
-            if not isinstance(record, dict) or "run_id" not in record or "status" not in record:
-                raise InputError("log record lacks run_id or status", path=path, line=number)
-            records.append(record)
+        return [], []
+    require_regular_file(path)
+    records: list[dict[str, Any]] = []
+    damaged: list[DamagedLine] = []
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read execution log ({exc.strerror})", path=path)
+    for number, line_bytes in enumerate(raw.split(b"\n"), start=1):
+        if not line_bytes.strip():
+            continue
+        try:
+            line = line_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            damaged.append(DamagedLine(number, "not valid UTF-8"))
+            continue
+        try:
+            record = loads_json(line, path, number)
+        except InputError as exc:
+            damaged.append(DamagedLine(number, exc.message))
+            continue
+        problem = _record_problem(record)
+        if problem:
+            damaged.append(DamagedLine(number, problem))
+            continue
+        records.append(record)
+    return records, damaged
+
+
+def read_records(log_path: str | Path, *, report_damaged: bool = True) -> list[dict[str, Any]]:
+    """Every usable record in file order (:func:`read_log`); each damaged line is skipped and
+    reported as one warning line on stderr naming ``LOG:LINE``."""
+    records, damaged = read_log(log_path)
+    if report_damaged:
+        for entry in damaged:
+            print(entry.describe(log_path), file=sys.stderr)
     return records
 
 
@@ -133,10 +255,12 @@ def recorded_run(log_path: str | Path | None, command: str,
         yield record
     except InvalidRun as exc:
         record.status, record.error = "invalid", " ".join(str(exc).split())
+        release_all_output_locks()
         raise
     except BaseException as exc:  # noqa: BLE001 - every failure is logged, then re-raised
         record.status = "failed"
         record.error = " ".join(f"{type(exc).__name__}: {exc}".split())
+        release_all_output_locks()  # the run publishes nothing: its output target is free again
         raise
     finally:
         if log_path is not None:
