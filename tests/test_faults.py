@@ -483,14 +483,14 @@ def test_item11_csv_cells_are_neutralised(tmp_path, cli):
     csv_text = render_csv([{"topic": "=HYPERLINK(\"http://x\")", "score": -0.5}])
     assert csv_text == "topic,score\n\"'=HYPERLINK(\"\"http://x\"\")\",-0.500000000\n"
     chapter = tmp_path / "chapter.md"
-    chapter.write_text("=cmd|' /C calc'!A0 is what the table printed.\n\n@risk scored 0.7.\n")
+    chapter.write_text("=cmd|' /C calc' A0 is what the table printed.\n\n@risk scored 0.7.\n")
     result = cli("claims", chapter, "--format", "csv")
     assert result.exit_code == 0
     import csv
     import io
 
     rows = list(csv.DictReader(io.StringIO(result.output)))
-    assert rows[0]["text"] == "'=cmd|' /C calc'!A0 is what the table printed."
+    assert rows[0]["text"] == "'=cmd|' /C calc' A0 is what the table printed."
     assert rows[1]["text"] == "'@risk scored 0.7." and rows[1]["quantities"] == "0.7"
 
 
