@@ -1,0 +1,154 @@
+"""Prose against tables: a number in a sentence that names a table's row and column agrees with
+the cell.
+
+**Which sentences and cells.** Claim rows (``claims.extract``) whose text holds no ``|`` (table
+lines are not prose). A cell is *named* by a sentence when the sentence names its row label and
+its column header: a label that is a metric (``nDCG@10``) is named by the same metric, cut-off
+included; any other label by its text as a whole word (case-insensitive). When the cell's metric
+comes from its group row, caption or a section heading and another table has the same pair of
+labels, the sentence must name that metric too.
+
+**Which numbers.** The sentence's quantities, minus ratios ``k/N`` and numbers right after ``@``
+(cut-offs), printed with the cell's number of decimals, or as a percentage of a fraction cell.
+
+**Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
+|q − v| ≤ h_q + h_v (+1e−9). A named cell passes when any number of the sentence agrees with it.
+It fails only when it is the one named cell left unexplained and the sentence holds a comparable
+number that agrees with no named cell; with several such cells the sentence is skipped as
+ambiguous (which number belongs to which cell cannot be told).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from claims.consistency.cells import Printed, fmt, normalise_label, within
+from claims.consistency.context import TableView, metrics_named
+from claims.consistency.difference import is_delta
+from claims.consistency.model import Check, make_check
+
+KIND = "prose"
+CONTEXT_SOURCES = ("group row", "caption", "section heading")
+
+
+@dataclass(frozen=True)
+class Cell:
+    view: TableView
+    r: int
+    c: int
+    number: Printed
+    factor: float
+
+    @property
+    def where(self) -> str:
+        return self.view.where(self.r, self.c)
+
+
+def _names(sentence: str, label: str) -> bool:
+    label_metrics = metrics_named(label)
+    plain = normalise_label(label)
+    if len(plain) < 2:
+        return False
+    if label_metrics and len(label_metrics) == 1 and len(plain) <= len(label_metrics[0]) + 2:
+        return label_metrics[0] in metrics_named(sentence, prose=True)
+    text = " ".join(sentence.replace("\u2212", "-").split()).lower()
+    return re.search(rf"(?<![\w]){re.escape(plain)}(?![\w])", text) is not None
+
+
+def _comparable(sentence: str, quantities: list, cell: Cell) -> list:
+    out = []
+    for q in quantities:
+        if q.is_ratio or (q.span[0] > 0 and sentence[q.span[0] - 1] == "@"):
+            continue
+        if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
+            out.append(q)
+        elif q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals:
+            out.append(q)
+    return out
+
+
+def _scaled_q(q, cell: Cell) -> tuple[float, float]:
+    half = 0.5 * 10.0 ** (-q.decimals)
+    if q.is_percent and not cell.number.percent:
+        return q.value / 100, half / 100
+    return q.value * cell.factor, half * cell.factor
+
+
+def _agrees(q, cell: Cell) -> tuple[bool, float, float]:
+    qv, qh = _scaled_q(q, cell)
+    cv, ch = cell.number.scaled(cell.factor)
+    gap = abs(qv - cv)
+    return within(gap, qh + ch), gap, qh + ch
+
+
+def _cells(views: list[TableView]) -> list[Cell]:
+    cells = []
+    for view in views:
+        for r in view.data_rows():
+            for c in view.numeric_columns():
+                number = view.numbers[r][c]
+                if number is None or is_delta(view.header[c]):
+                    continue
+                metric, _ = view.metric_of(r, c)
+                cells.append(Cell(view, r, c, number, view.factor(r, c, metric)))
+    return cells
+
+
+def check_prose(claims: list, views: list[TableView]) -> list[Check]:
+    cells = _cells(views)
+    pairs: dict[tuple[str, str], set[int]] = {}
+    for cell in cells:
+        key = (normalise_label(cell.view.rows[cell.r][0]), normalise_label(cell.view.header[cell.c]))
+        pairs.setdefault(key, set()).add(cell.view.index)
+    checks: list[Check] = []
+    for claim in claims:
+        sentence = claim.text
+        if "|" in sentence or not claim.quantities:
+            continue
+        named = []
+        for cell in cells:
+            row, column = cell.view.rows[cell.r][0], cell.view.header[cell.c]
+            if not (_names(sentence, row) and _names(sentence, column)):
+                continue
+            metric, source = cell.view.metric_of(cell.r, cell.c)
+            shared = len(pairs[(normalise_label(row), normalise_label(column))]) > 1
+            if metric and source in CONTEXT_SOURCES and shared and \
+                    metric not in metrics_named(sentence, prose=True):
+                continue
+            named.append(cell)
+        if not named:
+            continue
+        quantities = list(claim.quantities)
+        explained = set()
+        unmatched = []
+        for cell in named:
+            comparable = _comparable(sentence, quantities, cell)
+            agreeing = [q for q in comparable if _agrees(q, cell)[0]]
+            explained.update(id(q) for q in agreeing)
+            if agreeing:
+                q = agreeing[0]
+                _, gap, tol = _agrees(q, cell)
+                checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", True, (
+                    f"[{claim.claim_id}] {q.text!r} vs {cell.number.text} at {cell.where} ✓ "
+                    f"(|Δ| {fmt(gap)} ≤ {fmt(tol)})"), cell.view.row_line(cell.r),
+                    (claim.location, cell.where)))
+            elif comparable:
+                unmatched.append((cell, comparable))
+        left = [(cell, [q for q in comparable if id(q) not in explained]) for cell, comparable in unmatched]
+        left = [(cell, qs) for cell, qs in left if qs]
+        if len(left) == 1:
+            cell, qs = left[0]
+            q = qs[0]
+            _, gap, tol = _agrees(q, cell)
+            checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", False, (
+                f"[{claim.claim_id}] {claim.location}: {q.text!r} vs {cell.number.text} at {cell.where} ✗ "
+                f"(|Δ| {fmt(gap)} > {fmt(tol)}) — the sentence names the row and column of this cell: "
+                f"{sentence!r}"), cell.view.row_line(cell.r), (claim.location, cell.where)))
+        elif len(left) > 1:
+            checks.append(make_check(KIND, f"{claim.claim_id}:ambiguous", None, (
+                f"[{claim.claim_id}] {claim.location}: names {len(left)} cells "
+                f"({'; '.join(c.where for c, _ in left)}) and numbers that match none of them; "
+                f"which number belongs to which cell cannot be told"), None,
+                (claim.location,) + tuple(c.where for c, _ in left)))
+    return checks
