@@ -58,6 +58,7 @@ class ReportInputs:
     sources: list[Any] = field(default_factory=list)
     links: list[Any] = field(default_factory=list)
     similarity_links: bool = False
+    consistency: list[Any] = field(default_factory=list)  # failed checks of the chapter's own numbers
 
 
 # ---------------------------------------------------------------------------------------------

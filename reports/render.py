@@ -164,6 +164,9 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
             elif a.evidence_class == REPORTED:
                 qualifying.append(f"[{cid}] {REPORTED}: {link_key(link)} is named ({link.reason}); its "
                                   f"metadata is verified but its full text was not read.")
+    for check in getattr(inputs, "consistency", []) or []:
+        contradictory.append(f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
+                             + (f" [chapter line {check.line}]" if check.line else ""))
     for v in unplaced:
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")

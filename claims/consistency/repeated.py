@@ -5,7 +5,8 @@ two tables, or twice in one table, must agree.
 normalised (case, whitespace, footnote marks) and the pair unordered, so a table of datasets ×
 systems and its transpose share keys. Only cells whose metric is named *outside* both labels
 (a group row, the caption or a section heading) are keyed: when the metric is a column header,
-the row label alone does not say which dataset the number is for, and two tables with
+the row label alone does not say which dataset the number is for. Aggregate and difference
+lines (``Avg.``, ``Δ``) are left out: their meaning depends on their group. Two tables with
 identical headers whose metric is not named anywhere are never compared (one skip records it).
 
 **Tolerance.** Values are put on one scale (``%`` and tables printing a metric ×100 divided by
@@ -21,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from claims.consistency.aggregate import aggregate_label
 from claims.consistency.cells import fmt, normalise_label, within
 from claims.consistency.context import TableView
 from claims.consistency.difference import is_delta
@@ -47,7 +49,8 @@ def table_facts(view: TableView) -> list[Fact]:
     for r in view.data_rows():
         for c in view.numeric_columns():
             number = view.numbers[r][c]
-            if number is None or is_delta(view.header[c]) or is_delta(view.rows[r][0]):
+            row, column = view.rows[r][0], view.header[c]
+            if number is None or any(is_delta(x) or aggregate_label(x) for x in (row, column)):
                 continue
             metric, source = view.metric_of(r, c)
             if metric is None or source not in KEYED_SOURCES:
