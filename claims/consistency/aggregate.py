@@ -118,8 +118,8 @@ def check_matrix(matrix: Matrix) -> list[Check]:
         label = aggregate_label(matrix.label(i))
         if label is None:
             continue
-        ident = f"{view.index}:{matrix.axis}:{matrix.label(i)}"
         line = view.table.line if matrix.axis == "column" else view.row_line(i)
+        ident = f"{view.index}:{matrix.axis}:{matrix.label(i)}" + (f"@{line}" if matrix.axis == "row" else "")
         candidates = _members(matrix, i, label)
         if isinstance(candidates, str):
             checks.append(make_check(KIND, ident, None, f"{view.name()} {matrix.axis} "

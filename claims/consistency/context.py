@@ -6,7 +6,9 @@ row (the metric and at most one word), the last sentence of the table's caption 
 or heading just before it) when that sentence introduces the table (a caption of at most 15
   words, a sentence ending
 with a colon, or says table / below / following / reports / lists / shows / gives), then the section headings from the innermost out (at most three
-other words). A system called ``Fixed coverage`` is thus not read as a coverage metric, nor is a
+other words). The table-wide sources (group row, caption, section) do not reach a column whose
+header is itself a measure (``#…``, ``number of …``, ``… count``, mean, median, ratio, rate,
+share, %, time, size, length …); a bare name such as ``Count`` or ``Characters`` may be a method. A system called ``Fixed coverage`` is thus not read as a coverage metric, nor is a
 metric mentioned in passing in a long paragraph. Several different metrics in one place name none, and
 the cell's metric is then *unknown*: checks that need it (ranges, repeated values) leave the
 cell alone rather than guess, because identical tables whose metric is named only in the text
@@ -44,6 +46,9 @@ CANONICAL = {"dcg": "dcg", "ndcg": "ndcg", "recall": "recall", "r": "recall", "p
              "f1": "f1", "coverage": "coverage", "em": "em", "exact match": "em"}
 NEEDS_CUTOFF = {"r", "p", "s"}           # single letters are metrics only as R@k, P@k, S@k
 UPPER_ONLY = {"map", "em", "mrr"}        # ordinary words in lower case
+MEASURE_HEADER = re.compile(
+    r"^(?:#|number of\b|no\. of\b|num\b)|\w\s+count\b|\b(?:mean|median|avg|average|ratio|rate|per|share|"
+    r"proportion|fraction|latency|time|size|length|cost)\b|%", re.I)
 INTRODUCES = re.compile(r"\b(?:table|below|following|reports?|lists?|shows?|gives?)\b", re.I)
 PROPORTIONS = {"accuracy", "success", "hit", "em"}  # per item 0 or 1: the mean is k/N
 
@@ -144,8 +149,14 @@ class TableView:
     def metric_of(self, r: int, c: int) -> tuple[str | None, str]:
         """(metric, where it was named) for one cell; see the module docstring for the order."""
         for names, source in ((label_metrics(self.header[c], 2), "column header"),
-                              (label_metrics(self.rows[r][0], 0), "row label"),
-                              (label_metrics(self.group_of[r], 1), "group row"),
+                              (label_metrics(self.rows[r][0], 0), "row label")):
+            if len(names) == 1:
+                return names[0], source
+            if len(names) > 1:
+                return None, f"{source} names several metrics"
+        if self._measures_something_else(c):
+            return None, "its column header names another measure"
+        for names, source in ((label_metrics(self.group_of[r], 1), "group row"),
                               (caption_metrics(self.table.caption), "caption")):
             if len(names) == 1:
                 return names[0], source
@@ -158,6 +169,13 @@ class TableView:
             if len(names) > 1:
                 return None, "section heading names several metrics"
         return None, "no metric named"
+
+    def _measures_something_else(self, c: int) -> bool:
+        """A header that is itself a measure (a count, a mean, a share …) is not under the table's metric."""
+        from claims.consistency.aggregate import aggregate_label
+
+        header = self.header[c]
+        return bool(MEASURE_HEADER.search(header)) and aggregate_label(header) is None
 
     def scale_of(self, metric: str) -> float:
         """1 (fractions) or 1/100 (the table prints this metric ×100), by majority of its cells."""

@@ -113,8 +113,8 @@ def check_matrix(matrix: Matrix, quiet: bool = False) -> list[Check]:
     for i in matrix.majors:
         if not is_delta(matrix.label(i)):
             continue
-        ident = f"{view.index}:{matrix.axis}:{matrix.label(i)}"
         line = view.table.line if matrix.axis == "column" else view.row_line(i)
+        ident = f"{view.index}:{matrix.axis}:{matrix.label(i)}" + (f"@{line}" if matrix.axis == "row" else "")
         operands = _operands(matrix, i)
         if isinstance(operands, str):
             if not quiet:

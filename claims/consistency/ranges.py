@@ -5,7 +5,8 @@ non-negative integers.
 MAP, success, hit, accuracy, F1, coverage, EM) must lie in [0, 1] on its table's scale for that
 metric (so [0, 100] when the table prints it ×100); a cell printed with ``%`` in a column that
 is not a difference, gain or change column must lie in [0, 100]; a cell in a count column
-(header starting ``#``, ``number of``, ``no. of``, ``num``, containing ``count``, or exactly
+(header starting ``#``, ``number of``, ``no. of``, ``num``, ending ``… count`` (a bare ``Count``
+may name a method), or exactly
 queries / documents / docs / passages / tasks / qrels / judgments, and not a mean, average, ratio,
 rate or per-item figure) must be a non-negative integer. Difference lines (Δ…) are exempt.
 
@@ -25,7 +26,7 @@ from claims.consistency.context import TableView
 from claims.consistency.difference import is_delta
 from claims.consistency.model import Check, make_check
 
-COUNT_HEADER = re.compile(r"^(?:#|number of\b|no\. of\b|num\b|num\.)|\bcount\b|^(?:test\s+)?(?:queries|documents|docs|"
+COUNT_HEADER = re.compile(r"^(?:#|number of\b|no\. of\b|num\b|num\.)|\w\s+count\b|^(?:test\s+)?(?:queries|documents|docs|"
                           r"passages|tasks|qrels|judgments|judgements)$", re.I)
 NOT_COUNT = re.compile(r"\b(?:mean|avg|average|ratio|rate|per)\b|/|%", re.I)
 KIND = "range"
