@@ -12,8 +12,9 @@ may instead aggregate every data row of the table: both readings are tried and t
 agree with more often is used. A column aggregates every other numeric column of its row. Rows
 or columns named in an exclusion are left out.
 
-**Position and data must agree.** An aggregate must come last in its group (row) or table
-(column), followed only by other aggregates; otherwise it is skipped as "not in an aggregate
+**Position and data must agree.** An aggregate row must come last in its group, followed only
+by other aggregate rows; an aggregate column must be the first numeric column or come after
+every non-aggregate numeric column; otherwise it is skipped as "not in an aggregate
 position". When most of its cells disagree with the arithmetic, the line is reported as one skip,
 "not an aggregate" with the count, rather than as failures: a column headed "Average" may be a
 method (a fusion named Average), not an aggregate. Otherwise every cell is a pass or a fail.
@@ -92,8 +93,10 @@ def _members(matrix: Matrix, i: int, label: AggregateLabel) -> list[tuple[str, l
     """Candidate member sets for the aggregate at major ``i``, or the reason there is none."""
     segment = next(s for s in matrix.segments if i in s)
     after = segment[segment.index(i) + 1:]
-    if any(aggregate_label(matrix.label(k)) is None for k in after):
-        return "not in an aggregate position (data follow it in its group)"
+    first_column = matrix.axis == "column" and segment.index(i) == 0
+    if any(aggregate_label(matrix.label(k)) is None for k in after) and not first_column:
+        return ("not in an aggregate position (data follow it in its group)" if matrix.axis == "row" else
+                "not in an aggregate position (neither the first nor the last numeric column)")
     group = [k for k in segment if aggregate_label(matrix.label(k)) is None]
     candidates = [("its group" if len(matrix.segments) > 1 else "the table", group)]
     if matrix.axis == "row" and len(matrix.segments) > 1 and segment is matrix.segments[-1]:

@@ -22,7 +22,9 @@ coverage, exact match (EM). All are fractions in [0, 1]; a table may print them 
 them are ≤ 1, otherwise on the percent scale (×100); a cell printed with ``%`` is on the percent
 scale.
 
-**Orientation**: the first column holds the row labels. A *group row* has a label and every
+**Orientation**: the leading columns without any number hold the row labels (at least the
+first column); a row's label joins them with `` / ``, and an empty first cell repeats the
+one above it (tables that emulate a row span: ``| | Deactivate random | …``). A *group row* has a label and every
 other cell empty (``| **MiniLM Models** | |``); it opens a group that runs to the next group row.
 A ``Matrix`` presents a table along one axis (rows or columns) so that a check written for
 "a row that relates other rows" also handles "a column that relates other columns".
@@ -103,6 +105,8 @@ class TableView:
     missing: list[list[bool]] = field(default_factory=list)
     is_group: list[bool] = field(default_factory=list)
     group_of: list[str] = field(default_factory=list)
+    label_columns: int = 1
+    labels: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, table, index: int) -> "TableView":
@@ -117,7 +121,25 @@ class TableView:
                 group = row[0]
             view.is_group.append(grouping)
             view.group_of.append(group)
+        width = len(table.header)
+        while view.label_columns < width and not any(
+                view.numbers[r][view.label_columns] is not None for r in view.data_rows()):
+            view.label_columns += 1
+        carried = ""
+        for r, row in enumerate(table.rows):
+            if view.is_group[r]:
+                carried = ""
+                view.labels.append(row[0])
+                continue
+            carried = row[0] if row[0].strip() else carried
+            parts = [carried] + [row[c] for c in range(1, min(view.label_columns, width - 1))]
+            view.labels.append(" / ".join(p for p in parts if p.strip()))
         return view
+
+    def row_label(self, r: int) -> str:
+        """The row's label: its label cells joined with `` / `` (an empty first cell repeats the one
+        above it, as in tables that emulate a row span)."""
+        return self.labels[r]
 
     @property
     def header(self) -> tuple[str, ...]:
@@ -136,11 +158,11 @@ class TableView:
     def where(self, r: int, c: int) -> str:
         group = f" [{self.group_of[r]}]" if self.group_of[r] and not self.is_group[r] else ""
         section = f" in § {' › '.join(self.table.section)}" if self.table.section else ""
-        return (f"{self.name()}{section}, row {self.rows[r][0]!r}{group} × column {self.header[c]!r}, "
+        return (f"{self.name()}{section}, row {self.row_label(r)!r}{group} × column {self.header[c]!r}, "
                 f"line {self.row_line(r)}")
 
     def numeric_columns(self) -> list[int]:
-        return [c for c in range(1, len(self.header))
+        return [c for c in range(self.label_columns, len(self.header))
                 if any(self.numbers[r][c] is not None for r in range(len(self.rows)))]
 
     def data_rows(self) -> list[int]:
@@ -149,7 +171,7 @@ class TableView:
     def metric_of(self, r: int, c: int) -> tuple[str | None, str]:
         """(metric, where it was named) for one cell; see the module docstring for the order."""
         for names, source in ((label_metrics(self.header[c], 2), "column header"),
-                              (label_metrics(self.rows[r][0], 0), "row label")):
+                              (label_metrics(self.row_label(r), 0), "row label")):
             if len(names) == 1:
                 return names[0], source
             if len(names) > 1:
@@ -181,7 +203,7 @@ class TableView:
         """1 (fractions) or 1/100 (the table prints this metric ×100), by majority of its cells."""
         small = large = 0
         for r in self.data_rows():
-            for c in range(1, len(self.header)):
+            for c in range(self.label_columns, len(self.header)):
                 number = self.numbers[r][c]
                 if number is None or number.percent or self.metric_of(r, c)[0] != metric:
                     continue
@@ -224,10 +246,10 @@ class Matrix:
         return cls(view, axis, numeric, view.data_rows(), [numeric])
 
     def label(self, i: int) -> str:
-        return self.view.rows[i][0] if self.axis == "row" else self.view.header[i]
+        return self.view.row_label(i) if self.axis == "row" else self.view.header[i]
 
     def minor_label(self, j: int) -> str:
-        return self.view.header[j] if self.axis == "row" else self.view.rows[j][0]
+        return self.view.header[j] if self.axis == "row" else self.view.row_label(j)
 
     def _rc(self, i: int, j: int) -> tuple[int, int]:
         return (i, j) if self.axis == "row" else (j, i)

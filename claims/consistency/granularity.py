@@ -65,7 +65,7 @@ def _stated(view: TableView, r: int, c: int) -> Check | None:
     value, half = shown.scaled(0.01 if shown.percent else 1.0)
     gap = abs(value - k / n)
     ok = gap <= half + EPS
-    return make_check(KIND, f"{view.index}:{view.rows[r][0]}:{view.header[c]}", ok,
+    return make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", ok,
                       f"{view.where(r, c)}: {shown.text} vs {k}/{n} = {fmt(k / n)} {'✓' if ok else '✗'} "
                       f"(|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(half)})", view.row_line(r))
 
@@ -73,7 +73,7 @@ def _stated(view: TableView, r: int, c: int) -> Check | None:
 def check_granularity(view: TableView, page_n: int | None = None) -> list[Check]:
     checks: list[Check] = []
     caption_n = _denominator(view.table.caption)
-    for c in range(1, len(view.header)):
+    for c in range(view.label_columns, len(view.header)):
         n = _denominator(view.header[c]) or caption_n or page_n
         source = ("column header" if _denominator(view.header[c]) else
                   "caption" if caption_n else "--tasks")
@@ -99,7 +99,7 @@ def check_granularity(view: TableView, page_n: int | None = None) -> list[Check]
             k = min((k - 1, k, k + 1), key=lambda kk: abs(value - kk * step))
             ok = gap <= half + EPS
             count = round(1 / step)
-            checks.append(make_check(KIND, f"{view.index}:{view.rows[r][0]}:{view.header[c]}", ok, (
+            checks.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", ok, (
                 f"{view.where(r, c)}: {number.text} = {k}/{count} = {fmt(k * step)} "
                 f"{'✓' if ok else '✗'} (|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(half)}; "
                 f"N = {n} from the {source}{'' if ok else f'; no integer k/{count} rounds to it'})"),

@@ -3,7 +3,7 @@ the cell.
 
 **Which sentences and cells.** Claim rows (``claims.extract``) whose text holds no ``|`` (table
 lines are not prose). A cell is *named* by a sentence when the sentence names its row label and
-its column header: a label that is a metric (``nDCG@10``) is named by the same metric, cut-off
+its column header (every part of a row label joined from several label columns): a label that is a metric (``nDCG@10``) is named by the same metric, cut-off
 included; any other label by its text as a whole word (case-insensitive). When the cell's metric
 comes from its group row, caption or a section heading and another table has the same pair of
 labels, the sentence must name that metric too.
@@ -46,6 +46,10 @@ class Cell:
 
 
 def _names(sentence: str, label: str) -> bool:
+    """Whether the sentence names the label (every part of a joined ``A / B`` row label)."""
+    parts = [p for p in label.split(" / ") if p.strip()]
+    if len(parts) > 1:
+        return all(_names(sentence, part) for part in parts)
     label_metrics = metrics_named(label)
     plain = normalise_label(label)
     if len(plain) < 2:
@@ -99,7 +103,7 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
     cells = _cells(views)
     pairs: dict[tuple[str, str], set[int]] = {}
     for cell in cells:
-        key = (normalise_label(cell.view.rows[cell.r][0]), normalise_label(cell.view.header[cell.c]))
+        key = (normalise_label(cell.view.row_label(cell.r)), normalise_label(cell.view.header[cell.c]))
         pairs.setdefault(key, set()).add(cell.view.index)
     checks: list[Check] = []
     for claim in claims:
@@ -108,7 +112,7 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
             continue
         named = []
         for cell in cells:
-            row, column = cell.view.rows[cell.r][0], cell.view.header[cell.c]
+            row, column = cell.view.row_label(cell.r), cell.view.header[cell.c]
             if not (_names(sentence, row) and _names(sentence, column)):
                 continue
             metric, source = cell.view.metric_of(cell.r, cell.c)

@@ -34,7 +34,7 @@ KIND = "range"
 
 def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, float] | None:
     """(what, low, high, integer, factor) for a cell, or None when no range applies."""
-    header, label = view.header[c], view.rows[r][0]
+    header, label = view.header[c], view.row_label(r)
     if is_delta(header) or is_delta(label) or re.search(r"\bchange\b|\+", header):
         return None
     number = view.numbers[r][c]
@@ -51,7 +51,7 @@ def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, flo
 
 def check_ranges(view: TableView) -> list[Check]:
     checks: list[Check] = []
-    for c in range(1, len(view.header)):
+    for c in range(view.label_columns, len(view.header)):
         passed: dict[str, int] = {}
         for r in view.data_rows():
             number = view.numbers[r][c]
@@ -66,7 +66,7 @@ def check_ranges(view: TableView) -> list[Check]:
             if ok:
                 passed[what] = passed.get(what, 0) + 1
                 continue
-            checks.append(make_check(KIND, f"{view.index}:{view.rows[r][0]}:{view.header[c]}", False,
+            checks.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", False,
                                      f"{view.where(r, c)}: {number.text} is not a {what} ✗",  # type: ignore[union-attr]
                                      view.row_line(r)))
         for what, count in passed.items():

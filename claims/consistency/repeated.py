@@ -49,13 +49,13 @@ def table_facts(view: TableView) -> list[Fact]:
     for r in view.data_rows():
         for c in view.numeric_columns():
             number = view.numbers[r][c]
-            row, column = view.rows[r][0], view.header[c]
+            row, column = view.row_label(r), view.header[c]
             if number is None or any(is_delta(x) or aggregate_label(x) for x in (row, column)):
                 continue
             metric, source = view.metric_of(r, c)
             if metric is None or source not in KEYED_SOURCES:
                 continue
-            labels = frozenset({normalise_label(view.rows[r][0]), normalise_label(view.header[c])})
+            labels = frozenset({normalise_label(view.row_label(r)), normalise_label(view.header[c])})
             if len(labels) < 2 or "" in labels:
                 continue
             value, half = number.scaled(view.factor(r, c, metric))
@@ -72,7 +72,7 @@ def _unnamed_twins(views: list[TableView]) -> list[Check]:
             v.metric_of(r, c)[0] is None for r in v.data_rows() for c in v.numeric_columns())
 
     def pairs(v: TableView) -> set[tuple[str, str]]:
-        return {(normalise_label(v.rows[r][0]), normalise_label(v.header[c]))
+        return {(normalise_label(v.row_label(r)), normalise_label(v.header[c]))
                 for r in v.data_rows() for c in v.numeric_columns() if v.numbers[r][c] is not None}
 
     sets: dict[tuple[str, ...], list[TableView]] = {}
