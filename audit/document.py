@@ -1,124 +1,301 @@
-"""TEMPORARY minimal document model (issue 12), to be replaced by issue 9's ``audit/document.py``.
+"""The document model: a chapter snapshot as typed blocks with source line spans.
 
-Implements only the agreed interface: ``read_markdown(text, path) -> Document`` and
-``Document.tables() -> list[Table]``. Tables are read with markdown-it-py
-(``MarkdownIt("commonmark").enable("table")``). Each run of consecutive lines starting with ``|``
-is parsed on its own, because in GFM a prose line directly under a table would otherwise become a
-row; a run holding two tables back to back is cut before each further header + delimiter pair.
-``caption`` is the paragraph (consecutive non-blank, non-table lines) or heading just before the
-table; ``section`` the heading path (``#`` ATX headings) above it. Cell texts have bold, emphasis
-and code marks stripped and whitespace collapsed; rows are padded with ``''`` to the header's
-length.
+A :class:`Document` is a list of :class:`Block` objects in source order. Every block has a
+``kind`` (see :data:`BLOCK_KINDS`), a 1-based inclusive line span (``line`` … ``end_line``, in
+the coordinates of the file the text came from), the heading path it sits under (``section``,
+outermost heading first) and ``recovered`` (True when the structure was inferred by a stated
+heuristic from flattened text rather than parsed from markup; see :mod:`audit.flattened`).
+
+**Markdown** (:func:`read_markdown`) is parsed with markdown-it-py (CommonMark + GFM tables)
+and the mdit-py-plugins front-matter, dollar-math and footnote plugins; no regular expression
+decides the structure. TOML front matter (``+++`` … ``+++`` from line 1) is recognised before
+parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
+
+* a paragraph, list item or blockquote paragraph holds *prose*: ``text`` is its inline text
+  with markup removed (emphasis, strong, links keep their text; inline code keeps its content;
+  inline images, raw inline HTML and footnote references are dropped; inline math is kept as
+  ``$…$`` and its span is listed in ``math_spans``);
+* a list item's marker (``-``, ``1.``) is kept out of ``text`` and stored in ``marker``; a bold
+  lead-in ending in ``.`` or ``:`` (``**Tokenise.** Lower-case …``) is recorded in ``lead_in``
+  so that the sentence splitter keeps it with its sentence;
+* a paragraph that holds only images is an ``image`` block (its alt texts), one that holds only
+  raw HTML is an ``html`` block;
+* a fenced or indented code block is ``code`` with ``language`` (the fence's info word, ``''``
+  when none); a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
+* link reference definitions (``[label]: url``) are ``reference`` blocks;
+* a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
+  inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
+
+**Flattened plain text** (a web page flattened to one paragraph per line, the pack convention)
+is read by :func:`audit.flattened.read_flattened`, which recovers glued headings, flattened
+tables and formula lines.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from typing import Any, Iterable
 
-from markdown_it import MarkdownIt
+from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 
-DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
-HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+# ---------------------------------------------------------------------------------------------
+# Markdown.
 
+def _parser() -> Any:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
 
-@dataclass(frozen=True)
-class Table:
-    line: int
-    end_line: int
-    section: tuple[str, ...]
-    caption: str
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    recovered: bool = False
+    return (MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+            .use(dollarmath_plugin, double_inline=True).use(footnote_plugin))
 
 
-@dataclass(frozen=True)
-class Document:
-    path: str | None
-    text: str
-    _tables: tuple[Table, ...]
-
-    def tables(self) -> list[Table]:
-        return list(self._tables)
-
-
-def _plain(inline_token) -> str:
-    """Text of an inline token with emphasis/code markup dropped."""
-    parts = []
-    for child in inline_token.children or []:
-        if child.type in ("text", "code_inline"):
-            parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-    return " ".join("".join(parts).split())
+def _toml_front_matter(lines: list[str]) -> int:
+    """Number of lines taken by a leading ``+++`` TOML front matter block (0 if none)."""
+    if not lines or lines[0].strip() != "+++":
+        return 0
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "+++":
+            return index + 1
+    return 0
 
 
-def _parse_block(md: MarkdownIt, block: list[str]) -> list[tuple[int, int, tuple, tuple]]:
-    tokens = md.parse("\n".join(block) + "\n")
-    found = []
+def inline_text(children: Iterable[Any] | None) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Plain text of inline tokens (module docstring) and the spans of inline math in it."""
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    length = 0
+    for child in children or ():
+        kind = child.type
+        if kind in ("text", "code_inline", "html_inline"):
+            piece = child.content
+        elif kind in ("softbreak", "hardbreak"):
+            piece = " "
+        elif kind in ("math_inline", "math_inline_double"):
+            piece = f"${child.content}$"
+            spans.append((length, length + len(piece)))
+        else:  # emphasis/strong/link markers, images, footnote refs: no text
+            piece = ""
+        parts.append(piece)
+        length += len(piece)
+    return _collapse("".join(parts), spans)
+
+
+def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Trim and collapse whitespace runs to one space, moving the spans with the text."""
+    out: list[str] = []
+    mapping: list[int] = []  # new offset of each old offset
+    for ch in text:
+        mapping.append(len(out))
+        if ch.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+        else:
+            out.append(ch)
+    mapping.append(len(out))
+    collapsed = "".join(out)
+    trimmed = collapsed.rstrip()
+    lead = len(trimmed) - len(trimmed.lstrip())
+    moved = tuple((mapping[s] - lead, min(mapping[e], len(trimmed)) - lead) for s, e in spans)
+    return trimmed.lstrip(), moved
+
+
+def _lead_in(children: list[Any] | None, content: str) -> int:
+    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0."""
+    children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
+    if len(children) < 3 or children[0].type != "strong_open":
+        return 0
+    label = []
+    for child in children[1:]:
+        if child.type == "strong_close":
+            break
+        label.append(child.content)
+    text = " ".join("".join(label).split())
+    return len(text) if text and text[-1] in ".:" and content.startswith(text) else 0
+
+
+def _only(children: list[Any] | None, kinds: set[str]) -> bool:
+    meaningful = [c for c in children or () if not (c.type == "text" and not c.content.strip())
+                  and c.type not in ("softbreak", "hardbreak")]
+    return bool(meaningful) and all(c.type in kinds for c in meaningful)
+
+
+def read_markdown(text: str, path: str | None = None) -> Document:
+    """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    blocks: list[Block] = []
+    toml_lines = _toml_front_matter(lines)
+    if toml_lines:
+        blocks.append(Block("front_matter", "\n".join(lines[1:toml_lines - 1]), 1, toml_lines))
+        text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
+    env: dict[str, Any] = {}
+    tokens = _parser().parse(text, env)
+    path_tracker = SectionPath()
+    containers: list[str] = []  # open list items / blockquotes / footnotes, innermost last
+    markers: list[str] = []
+    list_depth = 0
+    previous_text = ""  # caption candidate: text of the last paragraph or heading
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        kind = token.type
+        span = (token.map[0] + 1, token.map[1]) if token.map else None
+        if kind == "front_matter":
+            blocks.append(Block("front_matter", token.content, span[0], span[1]))
+        elif kind == "heading_open":
+            title, _ = inline_text(tokens[index + 1].children)
+            level = int(token.tag[1])
+            section = path_tracker.enter(level, title)
+            blocks.append(Block("heading", title, span[0], span[1], section, level=level))
+            previous_text = title
+            index += 2
+        elif kind in ("bullet_list_open", "ordered_list_open"):
+            list_depth += 1
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            list_depth -= 1
+        elif kind == "list_item_open":
+            containers.append("list_item")
+            markers.append(f"{token.info}{token.markup}" if token.info else token.markup)
+        elif kind == "list_item_close":
+            containers.pop()
+            markers.pop()
+        elif kind == "blockquote_open":
+            containers.append("blockquote")
+        elif kind == "blockquote_close":
+            containers.pop()
+        elif kind == "footnote_open":
+            containers.append("footnote")
+        elif kind == "footnote_close":
+            containers.pop()
+        elif kind == "paragraph_open":
+            inline = tokens[index + 1]
+            content, spans = inline_text(inline.children)
+            if span is None:  # footnote paragraphs carry their map; be safe anyway
+                span = (inline.map[0] + 1, inline.map[1]) if inline.map else (1, 1)
+            if _only(inline.children, {"image"}):
+                alts = "; ".join(c.content for c in inline.children if c.type == "image")
+                blocks.append(Block("image", alts, span[0], span[1], path_tracker.current))
+            elif _only(inline.children, {"html_inline"}):
+                blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
+            elif content:
+                container = containers[-1] if containers else "paragraph"
+                blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
+                                    level=list_depth if container == "list_item" else 0,
+                                    marker=markers[-1] if container == "list_item" else "",
+                                    math_spans=spans, lead_in=_lead_in(inline.children, content)))
+                previous_text = content
+            index += 2
+        elif kind in ("fence", "code_block"):
+            language = token.info.strip().split()[0] if token.info.strip() else ""
+            blocks.append(Block("code", token.content, span[0], span[1], path_tracker.current,
+                                language=language))
+        elif kind in ("math_block", "math_block_label"):
+            blocks.append(Block("math", token.content.strip(), span[0], span[1], path_tracker.current))
+        elif kind == "html_block":
+            blocks.append(Block("html", token.content.strip(), span[0], span[1], path_tracker.current))
+        elif kind == "table_open":
+            index, table = _table(tokens, index, span, path_tracker.current, previous_text)
+            blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,
+                                table.section, table=table))
+            previous_text = ""
+        index += 1
+    for label, ref in (env.get("references") or {}).items():
+        ref_map = ref.get("map")
+        if ref_map:
+            blocks.append(Block("reference", f"[{label}]: {ref.get('href', '')}", ref_map[0] + 1,
+                                ref_map[1], _section_at(blocks, ref_map[0] + 1)))
+    blocks.sort(key=lambda b: (b.line, b.end_line))
+    return Document(blocks, path, "markdown")
+
+
+def _section_at(blocks: list[Block], line: int) -> tuple[str, ...]:
+    section: tuple[str, ...] = ()
+    for block in blocks:
+        if block.kind == "heading" and block.line <= line:
+            section = block.section
+    return section
+
+
+def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section: tuple[str, ...],
+           caption: str) -> tuple[int, Table]:
+    """Read ``table_open`` … ``table_close``; returns the index of ``table_close`` and the table."""
     header: list[str] = []
     rows: list[list[str]] = []
-    row: list[str] | None = None
+    current: list[str] | None = None
     in_head = False
-    start = end = 0
-    for token in tokens:
-        if token.type == "table_open":
-            header, rows = [], []
-            start, end = token.map[0], token.map[1]
-        elif token.type == "thead_open":
+    while tokens[index].type != "table_close":
+        token = tokens[index]
+        if token.type == "thead_open":
             in_head = True
         elif token.type == "thead_close":
             in_head = False
         elif token.type == "tr_open":
-            row = []
-        elif token.type == "inline" and row is not None:
-            row.append(_plain(token))
-        elif token.type == "tr_close" and row is not None:
-            (header.extend(row) if in_head else rows.append(row))
-            row = None
-        elif token.type == "table_close":
-            width = len(header)
-            body = tuple(tuple((r + [""] * width)[:width]) for r in rows)
-            found.append((start, end, tuple(header), body))
-    return found
-
-
-def read_markdown(text: str, path: str | None = None) -> Document:
-    """Parse ``text`` into a Document holding its pipe tables (1-based file lines)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    md = MarkdownIt("commonmark").enable("table")
-    tables: list[Table] = []
-    headings: list[tuple[int, str]] = []
-    caption_lines: list[str] = []
-    caption = ""
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        heading = HEADING.match(line)
-        if heading:
-            level = len(heading.group(1))
-            headings = [h for h in headings if h[0] < level] + [(level, heading.group(2))]
-            caption_lines, caption = [], heading.group(2)
-            index += 1
-            continue
-        if not line.lstrip().startswith("|"):
-            if line.strip():
-                caption_lines.append(line.strip())
-                caption = " ".join(caption_lines)
+            current = []
+        elif token.type == "tr_close" and current is not None:
+            if in_head:
+                header = current
             else:
-                caption_lines = []
-            index += 1
-            continue
-        start = index
-        while index < len(lines) and lines[index].lstrip().startswith("|"):
-            index += 1
-        cuts = [start] + [i - 1 for i in range(start + 2, index) if DELIMITER.match(lines[i])] + [index]
-        for begin, stop in zip(cuts, cuts[1:]):
-            for t_start, t_end, header, rows in _parse_block(md, lines[begin:stop]):
-                tables.append(Table(line=begin + t_start + 1, end_line=begin + t_end,
-                                    section=tuple(h[1] for h in headings),
-                                    caption=caption, header=header, rows=rows))
-            caption = ""
-        caption_lines, caption = [], ""
-    return Document(path=path, text=text, _tables=tuple(tables))
+                rows.append(current)
+            current = None
+        elif token.type == "inline" and current is not None:
+            current.append(inline_text(token.children)[0])
+        index += 1
+    width = len(header)
+    body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
+    line, end_line = span if span else (1, 1)
+    return index, Table(line, end_line, section, caption, tuple(header), body)
+
+
+# ---------------------------------------------------------------------------------------------
+# From a pack.
+
+def looks_like_markdown(text: str) -> bool:
+    """Whether pack chapter text carries Markdown structure (else it is flattened plain text).
+
+    Markdown if the text opens with front matter, or any line is a code fence (```/~~~), a table
+    delimiter row (``|---|``) or a ``$$`` math line, or it has ATX headings (``#`` … ``######``
+    + space) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
+    blank lines) with a stray ``## …`` line stays flattened text.
+    """
+    import re
+
+    lines = text.split("\n")
+    if lines and lines[0].strip() in ("---", "+++"):
+        return True
+    strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)|^\s*\|?\s*:?-{3,}:?\s*\|")
+    if any(strong.match(line) for line in lines):
+        return True
+    heading = re.compile(r"^\s{0,3}#{1,6}\s")
+    blank_between = any(not line.strip() for line in text.strip().split("\n"))
+    return blank_between and any(heading.match(line) for line in lines)
+
+
+def document_from_pack(pack: Any) -> Document:
+    """The document model of a loaded pack's chapter text, in the pack file's line numbers.
+
+    A Markdown snapshot (``paragraph_rule == "block"``) or chapter text that
+    :func:`looks_like_markdown` is parsed as Markdown; other text is flattened plain text,
+    one paragraph per line (:func:`audit.flattened.read_flattened`).
+    """
+    from audit.flattened import read_flattened
+
+    text = pack.chapter_text
+    offset = pack.chapter_text_line - 1
+    if getattr(pack, "paragraph_rule", "line") == "block" or looks_like_markdown(text):
+        return read_markdown(text, pack.source_path).shifted(offset)
+    return read_flattened(text, pack.source_path).shifted(offset)
+
+
+def describe_block(block: Block) -> str:
+    """A short provenance label, e.g. ``code (python), lines 12–18``."""
+    span = f"line {block.line}" if block.line == block.end_line else f"lines {block.line}–{block.end_line}"
+    label = block.kind.replace("_", " ")
+    if block.kind == "code":
+        label += f" ({block.language})" if block.language else " (no language)"
+    return f"{label}, {span}"
+
+
+__all__ = ["BLOCK_KINDS", "PROSE_KINDS", "Block", "Document", "SectionPath", "Table",
+           "describe_block", "document_from_pack", "inline_text", "looks_like_markdown",
+           "read_markdown"]

@@ -20,8 +20,10 @@ Format (documented in docs/verify.md)::
     tolerance = 5e-7                        # optional: default from the printed precision
 
 The default tolerance is half a unit in the last printed decimal of ``claimed``
-(``0.888889`` → 5e-7, ``0.7656`` → 5e-5, ``1,298`` → 0.5); a fraction ``k/N`` is compared with
-``k/N`` exactly (1e-12); a list or string is compared exactly.
+(``0.888889`` → 5e-7, ``0.7656`` → 5e-5, ``1,298`` → 0.5); a number in scientific notation is
+compared at half a unit of its mantissa's last digit (``2.5e-3`` → 0.0025 ± 5e-5,
+``3×10^-4`` → 0.0003 ± 5e-5, ``1.2E+06`` → 1,200,000 ± 50,000); a fraction ``k/N`` is compared
+with ``k/N`` exactly (1e-12); a list or string is compared exactly.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from typing import Any
 from engine.runs.errors import InputError
 
 NUMBER = re.compile(r"^[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?%?$")
+SCIENTIFIC = re.compile(r"^(?P<sign>[-+−]?)(?P<mantissa>\d+(?:\.(?P<decimals>\d+))?)"
+                        r"(?:[eE](?P<e>[-+−]?\d+)|\s?[×x*·]\s?10(?:\^|\*\*)(?P<t>[-+−]?\d+))$")
 FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
@@ -92,6 +96,14 @@ def parse_claimed(text: str, tolerance: float | None = None) -> ClaimedValue:
         items = [item.strip() for item in stripped.strip("[]").split(",") if item.strip()]
         values = [_scalar(item) for item in items]
         return ClaimedValue(stripped, "list", values, 0.0 if tolerance is None else tolerance)
+    scientific = SCIENTIFIC.match(stripped)
+    if scientific:
+        exponent = int((scientific.group("e") or scientific.group("t")).replace("−", "-"))
+        sign = "-" if scientific.group("sign") in ("-", "−") else ""
+        value = float(f"{sign}{scientific.group('mantissa')}e{exponent}")
+        decimals = len(scientific.group("decimals") or "")
+        default = 0.5 * 10.0 ** (exponent - decimals)
+        return ClaimedValue(stripped, "number", value, default if tolerance is None else tolerance)
     number = NUMBER.match(stripped)
     if number and any(ch.isdigit() for ch in stripped):
         decimals = len(number.group(1) or "")

@@ -1,65 +1,106 @@
-"""Claim rows: every sentence of the chapter prose, located, classified, with its numbers and names.
+"""Claim rows: every prose sentence and every numeric table cell of a chapter, located and classified.
 
 Rules (docs/audit.md "Claim rows"); all deterministic, no model:
 
-**Paragraphs.** Pack chapter text and plain ``.txt`` snapshots: one paragraph per non-blank
-line (the pack convention: the seed's chapter text has one paragraph per line). Markdown
-snapshots (``Pack.paragraph_rule == "block"``): blank-line separated blocks, their lines
-joined with one space; a ``#`` heading line is a paragraph of its own.
+**Blocks.** The chapter is read into the document model (:mod:`audit.document`): Markdown with
+markdown-it-py, flattened pack text with the recovery heuristics of :mod:`audit.flattened`.
+Only prose blocks (paragraphs, list items, blockquotes, footnotes) give sentence rows; headings
+give the section path of the rows under them; code, math, HTML, images, front matter and link
+reference definitions never give rows. Each numeric table cell gives a *table-value* row.
 
-**Sentences.** A sentence ends after ``.``, ``!`` or ``?`` (plus any closing quotes or
-brackets) that is followed by whitespace, *unless* the next non-space character is a
-lower-case letter, or the token ending in ``.`` is a known abbreviation
-(:data:`ABBREVIATIONS`: e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``,
-``U.S.``). A period inside a number (``0.888889``, ``.7``) is never followed by whitespace, so
-numbers never split; ``1,298`` has no period at all. The end of a paragraph ends a sentence.
+**Sentences.** :func:`sentence_spans` uses the sentencex segmenter (a maintained rule-based
+library; chosen on the labelled set, see ``bench/bench_claims_quality.py``), then these guards
+merge a boundary back: the piece before it ends in a known abbreviation (:data:`ABBREVIATIONS`:
+e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
+marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``); or the
+boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
+item, inline math, a URL). Decimals, versions and ``.7`` never split (no space follows the dot).
 
-**Rows.** Every sentence is a row (simplest and fully traceable: nothing is dropped by a
-judgement call), identified ``C-PPP-SS`` (paragraph, sentence; 1-based, zero-padded to 3 and
-2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``.
+**Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
+to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
+``section`` is the heading path. Table-value rows are identified ``T-<t>-R<rr>-C<cc>`` (table
+number in document order, body row, column; 1-based) and their text is the *table key* then
+the cell: ``T-2 · MMR · Mean characters = 1,081`` (table label, row label = the row's first
+cell, column header, joined by `` · ``). A claims file binds such a number with
+``quote = "T-2 · MMR · Mean characters"`` (docs/verify.md).
 
-**Kinds**, first rule that fires wins (cue lists below):
+**Quantity roles** (:func:`quantity_roles`): a number is not a result when it is a year in a
+citation (``(2005)``, ``in 1998``), an identifier or index (after ``claim``, ``topic``,
+``section``, ``step(s)``, ``figure``, ``table``, ``version``, … : :data:`IDENTIFIER_WORDS`),
+a parameter setting (``k1 = 1.2``, ``--lr 3e-4``, ``top 100``, ``alpha of 0.5``), or inside
+inline math. The rest keep role ``value`` (or ``p-value``).
 
-1. ``measured result``: the sentence has a quantity *and* a result verb (:data:`RESULT_VERBS`);
+**Kinds**, first rule that fires wins:
+
+1. ``measured result``: the sentence states the value of a measurement — it has a quantity of
+   role ``value``/``p-value`` *and* a measurement cue: a metric or outcome word
+   (:data:`METRIC_WORDS`: error, loss, recall, latency, rate, gain, mistakes …), a change verb
+   (:data:`CHANGE_WORDS`: rose, fell, cut, outperformed, improved …), a comparison (more than,
+   better, faster …), or a result-shaped number (a p-value, ``N of M``, a ratio, a multiplier,
+   ``±``). Any verb may carry it; the verb list of earlier versions is gone;
 2. ``attribution``: it cites a named source (a person-name citation, see *cited names*);
 3. ``recommendation``: a modal of advice (:data:`RECOMMENDATION_CUES`: should, must, recommend…);
 4. ``scope or limitation``: a negation/limit cue (:data:`SCOPE_CUES`: does not, cannot, only,
    outside, not measured…);
 5. ``method or definition``: everything else.
 
+Table-value rows have kind ``table value``. The kind names (:data:`KINDS`) are a public API.
+
 **Cited names**, in order of appearance, de-duplicated: ``Name et al.``; ``Name and Name``
 followed by a possessive (``’s``/``'s``) or a year (``(1998)`` / ``, 1998``), or preceded by
-``by``/``after``/``following``/``from``/``per`` (``as defined by Järvelin and Kekäläinen``); a capitalised
-possessive ``Name’s`` (not sentence-initial stop words such as ``Today’s``); ``(Name, 1998)``;
-and acronyms/camel-case names of at least 3 letters with two or more capitals and no digits
-(``MMR``, ``xQuAD``, ``HyDE``, ``SciFact``), minus :data:`ACRONYM_STOPLIST` and roman numerals.
-Only the person-name patterns make a sentence an *attribution*; an acronym alone does not.
+``by``/``after``/``following``/``from``/``per`` (``as defined by Järvelin and Kekäläinen``);
+``Name (1998)``; a capitalised possessive ``Name’s`` that is not a contraction
+(:data:`CONTRACTIONS`: Here's, Let's, What's …) and not the sentence's first word;
+``(Name, 1998)``; and acronyms/camel-case names of at least 3 letters with two or more capitals
+and no digits (``MMR``, ``xQuAD``, ``HyDE``, ``SciFact``), minus :data:`ACRONYM_STOPLIST` and
+roman numerals. Only the person-name patterns make a sentence an *attribution*; an acronym
+alone does not.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from audit.document import Block, Document, Table, document_from_pack, read_markdown
+from audit.flattened import read_flattened
 from audit.pack import Pack
+from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
 
-KINDS = ("measured result", "method or definition", "attribution", "scope or limitation",
-         "recommendation")
+MEASURED = "measured result"
+TABLE_VALUE = "table value"
+KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
+         "recommendation", TABLE_VALUE)
 
 ABBREVIATIONS = frozenset("""
 e.g. i.e. al. et. vs. cf. fig. figs. eq. eqs. ref. refs. dr. mr. mrs. ms. prof. no. nos. sec. ch.
 approx. resp. viz. pp. p. vol. st. jr. sr. inc. ltd. co. incl. ed. eds. ca. est. dept. univ.
 """.split())
 
-RESULT_VERBS = tuple("""
-contains contained reaches reached reaching ranks ranked scores scored improved improves lowered
-lowers reduced reduces rose rises fell falls increased increases decreased decreases gained gains
-lost loses dropped drops returns returned achieves achieved yields yielded observed
-averaged averages totals totalled totaled exceeds exceeded outperformed outperforms underperformed
-equals equalled recorded survives survived excluded excludes produced produces found shows showed
-lifts lifted covers covered gives gave misses missed
+METRIC_WORDS = tuple("""
+error errors loss losses recall precision accuracy ndcg map mrr f1 auc bleu rouge perplexity latency
+throughput speed speedup rate rates median mean average percentile gain gains reduction improvement
+improvements mistakes hits misses coverage agreement correlation cost costs runtime
+overhead peak score scores lift drop increase decrease difference margin hit-rate gap spread
 """.split())
+
+CHANGE_WORDS = tuple("""
+rose rises rise fell falls fall dropped drops drop cut cuts improved improves outperformed
+outperforms outperforming underperformed beat beats gained lost increased increases decreased
+decreases reduced reduces reduction doubled halved settled reached reaches reaching climbed jumped
+declined grew shrank brings brought lowered lifts lifted turned better worse faster slower higher
+lower more fewer less exceeds exceeded achieves achieved scored averaged averages totals totalled
+found kept helped hurt larger smaller greater bigger wider narrower
+""".split())
+
+IDENTIFIER_WORDS = frozenset("""
+claim claims topic topics query queries document doc id item items issue ticket case task tasks
+line lines page pages chapter chapters section sections sec. step steps figure figures fig. table
+tables equation eq. part appendix listing example exercise version v run question rank
+""".split())
+
+PARAMETER_WORDS = frozenset("top depth cutoff seed k alpha beta lambda weight batch epochs".split())
 
 RECOMMENDATION_CUES = ("should", "must", "recommend", "recommends", "recommended", "recommendation",
                        "ought to", "we suggest", "is advised", "are advised", "needs to", "need to")
@@ -73,14 +114,20 @@ SCOPE_CUES = ("does not", "do not", "did not", "is not", "are not", "was not", "
 ACRONYM_STOPLIST = frozenset("""
 LF CR CRLF CPU CPUs GPU GPUs URL URLs DOI ID IDs PDF HTML API APIs JSON CSV TSV UTF ASCII NFC NFD
 OK AND OR NOT ALL NONE ONLY MUST NOTE TODO EXCERPT UNVERIFIED UNRUN MATCH MISMATCH WARNING FAQ
-USA UK EU
+USA UK EU GB MB KB TB
 """.split())
 NAME_STOPLIST = frozenset("""
 Today Tomorrow Yesterday Everyone Nobody Someone Anyone This That It Its Chapter Part Section
 Figure Table Year Author Book Reader Model System Method Team World Project
 """.split())
+CONTRACTIONS = frozenset("""
+Here Let What That There It Who Where How He She Everyone Nobody Somebody Today When Why Which
+Now Someone Everything Nothing Something Anyone Anything This
+""".split())
 
-_RESULT = re.compile(r"\b(?:" + "|".join(RESULT_VERBS) + r")\b", re.I)
+_METRIC = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in METRIC_WORDS) + r")(?![\w-])", re.I)
+_CHANGE = re.compile(r"(?<![\w-])(?:" + "|".join(CHANGE_WORDS) + r")(?![\w-])", re.I)
+_N_OF_M = re.compile(r"\b\d[\d,]*\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?\d")
 _RECOMMEND = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in RECOMMENDATION_CUES) + r")\b", re.I)
 _SCOPE = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(c) for c in SCOPE_CUES) + r")(?![\w'])", re.I)
 
@@ -89,16 +136,18 @@ _ET_AL = re.compile(rf"\b({_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+et\s+al\.?")
 _PAIR = re.compile(rf"\b({_NAME})\s+(?:and|&)\s+({_NAME})(?=’s|'s|\s*\(\d{{4}}|,\s*\d{{4}})")
 _BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|&)\s+({_NAME})\b")
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
+_NAME_YEAR = re.compile(rf"\b({_NAME})\s+\(\d{{4}}[a-z]?\)")
 _PAREN = re.compile(rf"\(({_NAME})(?:\s+et\s+al\.)?,?\s+\d{{4}}[a-z]?\)")
 _ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-])")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
-_TERMINATOR = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_LIST_MARKER = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 
 
 @dataclass(frozen=True)
 class ClaimRow:
-    """One sentence of the chapter prose as an auditable row (field names are a public API)."""
+    """One prose sentence or numeric table cell as an auditable row (field names are a public API)."""
 
     claim_id: str
     paragraph: int
@@ -109,12 +158,30 @@ class ClaimRow:
     cited_names: list[str] = field(default_factory=list)
     location: str = ""
     cue: str = ""  # why the kind was chosen (the cue that fired), for traceability
+    section: tuple[str, ...] = ()   # heading path, outermost first
+    block: str = "paragraph"        # the document block kind the row comes from ("table" for values)
+    line: int = 0                   # file line of the block (0 when unknown)
+    table: str = ""                 # table-value rows: "T-2"
+    row_label: str = ""             # table-value rows: the row's first cell
+    column: str = ""                # table-value rows: the column header
+
+    @property
+    def section_path(self) -> str:
+        """``"A › B"`` (the heading path), '' when the row sits before any heading."""
+        return " › ".join(self.section)
+
+    @property
+    def where(self) -> str:
+        """The location with the section path: ``section: A › B; paragraph 3, sentence 2``."""
+        return f"section: {self.section_path}; {self.location}" if self.section else self.location
 
     def as_dict(self) -> dict:
         return {"claim_id": self.claim_id, "paragraph": self.paragraph, "sentence": self.sentence,
                 "text": self.text, "kind": self.kind,
                 "quantities": [q.as_dict() for q in self.quantities],
-                "cited_names": list(self.cited_names), "location": self.location, "cue": self.cue}
+                "cited_names": list(self.cited_names), "location": self.location, "cue": self.cue,
+                "section": list(self.section), "block": self.block, "line": self.line,
+                "table": self.table, "row_label": self.row_label, "column": self.column}
 
 
 def claim_id(paragraph: int, sentence: int) -> str:
@@ -122,74 +189,93 @@ def claim_id(paragraph: int, sentence: int) -> str:
 
 
 def split_paragraphs(text: str, rule: str = "line") -> list[str]:
-    """Paragraphs of chapter prose: ``"line"`` = each non-blank line; ``"block"`` = blank-line blocks.
+    """Prose paragraphs of chapter text: ``"line"`` = flattened text, ``"block"`` = Markdown.
 
-    Under ``"block"`` (Markdown snapshots) an ATX heading line (``# Title``) ends the current
-    block and is not a paragraph: a heading states no claim, and paragraph numbers count prose only.
+    Kept for callers of earlier versions; the text of every prose block of the document model.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if rule == "line":
-        return [line.strip() for line in lines if line.strip()]
-    if rule != "block":
+    if rule not in ("line", "block"):
         raise ValueError(f"unknown paragraph rule {rule!r}")
-    paragraphs: list[str] = []
-    current: list[str] = []
-    for line in lines + [""]:
-        stripped = line.strip()
-        if stripped.startswith("#") or not stripped:
-            if current:
-                paragraphs.append(" ".join(current))
-                current = []
+    document = read_flattened(text) if rule == "line" else read_markdown(text)
+    return [b.text for b in document.prose_blocks()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences.
+
+def _segment(text: str) -> list[str]:
+    import sentencex
+
+    return list(sentencex.segment("en", text))
+
+
+def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence in a paragraph (module docstring: sentencex + guards)."""
+    pieces: list[tuple[int, int]] = []
+    cursor = 0
+    for piece in _segment(paragraph):
+        stripped = piece.strip()
+        if not stripped:
             continue
-        current.append(stripped)
-    return paragraphs
+        start = paragraph.find(stripped, cursor)
+        if start < 0:  # the segmenter changed the text: fall back to one sentence
+            return _trimmed([(0, len(paragraph))], paragraph)
+        pieces.append((start, start + len(stripped)))
+        cursor = start + len(stripped)
+    guarded = protected + tuple(m.span() for m in _URL.finditer(paragraph))
+    merged: list[tuple[int, int]] = []
+    for start, end in pieces:
+        if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return _trimmed(merged, paragraph)
 
 
-def sentence_spans(paragraph: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each sentence in a paragraph (see module docstring for the rule)."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    length = len(paragraph)
-    for match in _TERMINATOR.finditer(paragraph):
-        end = match.end()
-        rest = paragraph[end:].lstrip()
-        if not rest:
-            break
-        if rest[0].islower():
-            continue
-        if paragraph[match.start()] == "." and _abbreviation_before(paragraph, match.start()):
-            continue
-        text = paragraph[start:end]
-        if text.strip():
-            lead = len(text) - len(text.lstrip())
-            spans.append((start + lead, end))
-        start = length - len(rest)
-    text = paragraph[start:]
-    if text.strip():
-        lead = len(text) - len(text.lstrip())
-        spans.append((start + lead, start + len(text.rstrip())))
-    return spans
+def _trimmed(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    out = []
+    for start, end in spans:
+        piece = text[start:end]
+        lead = len(piece) - len(piece.lstrip())
+        out.append((start + lead, start + len(piece.rstrip())))
+    return [s for s in out if s[1] > s[0]]
 
 
-def _abbreviation_before(paragraph: str, dot: int) -> bool:
-    begin = dot
-    while begin > 0 and not paragraph[begin - 1].isspace():
-        begin -= 1
-    token = paragraph[begin:dot + 1].lstrip("([{\"'“‘")
-    if token.lower() in ABBREVIATIONS:
+def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
+                   protected: tuple[tuple[int, int], ...]) -> bool:
+    previous = text[before[0]:before[1]].strip()
+    following = text[after[0]:after[1]].lstrip()
+    boundary = before[1]
+    if any(s < boundary < e for s, e in protected):
         return True
-    return bool(re.fullmatch(r"(?:[A-Z]\.)+", token))
+    if _LIST_MARKER.match(previous):
+        return True
+    if following[:1].islower():
+        return True
+    last = previous.split()[-1] if previous.split() else ""
+    if last.endswith(".") and _abbreviation(last):
+        return True
+    return False
+
+
+def _abbreviation(token: str) -> bool:
+    token = token.lstrip("([{\"'“‘")
+    return token.lower() in ABBREVIATIONS or bool(re.fullmatch(r"(?:[A-Z]\.)+", token))
 
 
 def split_sentences(paragraph: str) -> list[str]:
     return [paragraph[s:e] for s, e in sentence_spans(paragraph)]
 
 
+# ---------------------------------------------------------------------------------------------
+# Names, quantity roles, kinds.
+
 def cited_names(sentence: str) -> tuple[list[str], bool]:
     """``(names, has_person_citation)`` for one sentence (see module docstring)."""
     found: list[tuple[int, str]] = []
     covered: list[tuple[int, int]] = []
     person = False
+    first_word = re.match(r"\W*(\w+)", sentence)
+    first_start = first_word.start(1) if first_word else -1
 
     def add(start: int, end: int, name: str, is_person: bool) -> None:
         nonlocal person
@@ -207,9 +293,13 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
         add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
     for m in _PAREN.finditer(sentence):
         add(m.start(1), m.end(1), m.group(1), True)
-    for m in _POSSESSIVE.finditer(sentence):
-        if m.group(1) not in NAME_STOPLIST:
+    for m in _NAME_YEAR.finditer(sentence):
+        if m.group(1) not in NAME_STOPLIST and m.start(1) != first_start:
             add(m.start(1), m.end(1), m.group(1), True)
+    for m in _POSSESSIVE.finditer(sentence):
+        word = m.group(1)
+        if word not in NAME_STOPLIST and word not in CONTRACTIONS and m.start(1) != first_start:
+            add(m.start(1), m.end(1), word, True)
     for m in _ACRONYM.finditer(sentence):
         word = m.group(1)
         capitals = sum(1 for c in word if c.isupper())
@@ -223,12 +313,46 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
     return names, person
 
 
+def quantity_roles(sentence: str, quantities: list[Quantity],
+                   math_spans: tuple[tuple[int, int], ...] = ()) -> list[Quantity]:
+    """The quantities with ``role`` refined from the words around them (module docstring)."""
+    out = []
+    for q in quantities:
+        start, end = q.span
+        before = sentence[:start]
+        words = re.findall(r"[\w.\-]+", before[-40:].lower())
+        previous = words[-1] if words else ""
+        role = q.role
+        if any(s <= start < e for s, e in math_spans):
+            role = "math"
+        elif q.role == "p-value":
+            pass
+        elif (q.decimals == 0 and q.unit is None and not q.is_percent and q.denominator is None
+              and q.upper is None and 1900 <= q.value <= 2099 and "," not in q.text
+              and (re.search(r"\(\s*(?:[^()]*,\s*)?$", before) or previous in ("in", "since", "until")
+                   or re.search(r"(?:et al\.|[A-Z][a-z]+),?\s*$", before))):
+            role = "year"
+        elif previous in IDENTIFIER_WORDS or previous.rstrip(".") in IDENTIFIER_WORDS:
+            role = "identifier"
+        elif (re.search(r"(?:^|[\s(])(?:[A-Za-z_][\w]*|[α-ω])\s*=\s*$", before)
+              or re.search(r"--[\w-]+[\s=]$", before)
+              or previous in PARAMETER_WORDS
+              or re.search(r"\b(?:" + "|".join(PARAMETER_WORDS) + r")\s+(?:of|at)\s+$", before, re.I)):
+            role = "parameter"
+        out.append(replace(q, role=role) if role != q.role else q)
+    return out
+
+
+RESULT_ROLES = ("value", "p-value")
+
+
 def classify(sentence: str, quantities: list[Quantity], person_citation: bool) -> tuple[str, str]:
     """``(kind, cue)`` by the first firing rule (module docstring)."""
-    if quantities:
-        verb = _RESULT.search(sentence)
-        if verb:
-            return "measured result", f"result verb {verb.group(0)!r} + quantity {quantities[0].text!r}"
+    results = [q for q in quantities if q.role in RESULT_ROLES]
+    if results:
+        cue = _measurement_cue(sentence, results)
+        if cue:
+            return MEASURED, f"{cue} + quantity {results[0].text!r}"
     if person_citation:
         return "attribution", "named-source citation"
     advice = _RECOMMEND.search(sentence)
@@ -240,20 +364,134 @@ def classify(sentence: str, quantities: list[Quantity], person_citation: bool) -
     return "method or definition", "no result, citation, advice or limitation cue"
 
 
-def extract_claims(source: Pack | str, paragraph_rule: str | None = None) -> list[ClaimRow]:
-    """Claim rows for a pack's chapter text (or for prose given as a string, line rule)."""
+def _measurement_cue(sentence: str, results: list[Quantity]) -> str:
+    shaped = next((q for q in results if q.is_p_value or q.denominator is not None or q.is_multiplier
+                   or q.plus_minus), None)
+    if shaped is not None:
+        return f"result-shaped number {shaped.text!r}"
+    if _N_OF_M.search(sentence):
+        return "count 'N of M'"
+    metric = _METRIC.search(sentence)
+    if metric:
+        return f"metric word {metric.group(0)!r}"
+    change = _CHANGE.search(sentence)
+    if change:
+        return f"change word {change.group(0)!r}"
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows.
+
+def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = None) -> list[ClaimRow]:
+    """Claim rows for a pack, a document, or chapter text given as a string (line rule by default)."""
     if isinstance(source, Pack):
-        text, rule = source.chapter_text, paragraph_rule or source.paragraph_rule
+        document = document_from_pack(source) if paragraph_rule is None else (
+            read_flattened(source.chapter_text) if paragraph_rule == "line"
+            else read_markdown(source.chapter_text)).shifted(source.chapter_text_line - 1)
+    elif isinstance(source, Document):
+        document = source
     else:
-        text, rule = source, paragraph_rule or "line"
+        rule = paragraph_rule or "line"
+        if rule not in ("line", "block"):
+            raise ValueError(f"unknown paragraph rule {rule!r}")
+        document = read_flattened(source) if rule == "line" else read_markdown(source)
+    return claims_from_document(document)
+
+
+def claims_from_document(document: Document) -> list[ClaimRow]:
+    """Sentence rows of every prose block, then (in place) table-value rows of every table."""
     rows: list[ClaimRow] = []
-    for p_index, paragraph in enumerate(split_paragraphs(text, rule), start=1):
-        for s_index, sentence in enumerate(split_sentences(paragraph), start=1):
-            quantities = find_quantities(sentence)
-            names, person = cited_names(sentence)
-            kind, cue = classify(sentence, quantities, person)
-            rows.append(ClaimRow(claim_id=claim_id(p_index, s_index), paragraph=p_index,
-                                 sentence=s_index, text=sentence, kind=kind, quantities=quantities,
-                                 cited_names=names,
-                                 location=f"paragraph {p_index}, sentence {s_index}", cue=cue))
+    paragraph = 0
+    table_number = 0
+    for block in document.blocks:
+        if block.is_prose:
+            paragraph += 1
+            rows.extend(_sentence_rows(block, paragraph))
+        elif block.kind == "table" and block.table is not None:
+            table_number += 1
+            rows.extend(table_value_rows(block.table, table_number))
     return rows
+
+
+def _lead_in(block: Block) -> tuple[tuple[int, int], ...]:
+    """A bold lead-in (``**Tokenise.** Lower-case …``) is kept with the sentence it opens."""
+    return ((0, block.lead_in + 1),) if block.lead_in else ()
+
+
+def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
+    rows = []
+    protected = block.math_spans + _lead_in(block)
+    for index, (start, end) in enumerate(sentence_spans(block.text, protected), start=1):
+        sentence = block.text[start:end]
+        math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans
+                     if s < end and e > start)
+        quantities = quantity_roles(sentence, find_quantities(sentence), math)
+        names, person = cited_names(sentence)
+        kind, cue = classify(sentence, quantities, person)
+        label = "paragraph" if block.kind == "paragraph" else block.kind.replace("_", " ")
+        location = f"paragraph {paragraph}, sentence {index}"
+        if label != "paragraph":
+            location += f" ({label})"
+        rows.append(ClaimRow(claim_id=claim_id(paragraph, index), paragraph=paragraph, sentence=index,
+                             text=sentence, kind=kind, quantities=quantities, cited_names=names,
+                             location=location, cue=cue, section=block.section, block=block.kind,
+                             line=block.line))
+    return rows
+
+
+def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
+    """One ``table value`` row per cell (beyond the first column) that holds a quantity."""
+    label = f"T-{number}"
+    rows = []
+    for r, cells in enumerate(table.rows, start=1):
+        row_label = cells[0] if cells else ""
+        for c, cell in enumerate(cells[1:], start=2):
+            cell = " ".join(cell.split())
+            column = table.header[c - 1] if c - 1 < len(table.header) else f"column {c}"
+            key = f"{label} · {row_label} · {column}"
+            text = f"{key} = {cell}"
+            offset = len(key) + 3
+            quantities = [replace(q, span=(q.span[0] + offset, q.span[1] + offset))
+                          for q in find_quantities(cell)]
+            if not quantities:
+                continue
+            rows.append(ClaimRow(
+                claim_id=f"{label}-R{r:02d}-C{c:02d}", paragraph=0, sentence=0, text=text, kind=TABLE_VALUE,
+                quantities=quantities, cited_names=[],
+                location=f"table {label} (line {table.line}), row {row_label!r}, column {column!r}",
+                cue="numeric table cell", section=table.section, block="table", line=table.line,
+                table=label, row_label=row_label, column=column))
+    return rows
+
+
+def structure_summary(document: Document) -> str:
+    """What a document holds, e.g. ``2 headings, 1 code block`` (for plain messages)."""
+    counts: dict[str, int] = {}
+    for block in document.blocks:
+        counts[block.kind] = counts.get(block.kind, 0) + 1
+    names = {"list_item": "list item", "front_matter": "front matter block", "code": "code block",
+             "math": "math block", "html": "HTML block", "reference": "link reference"}
+    parts = []
+    for kind, n in counts.items():
+        name = names.get(kind, kind)
+        parts.append(f"{n} {name}{'' if n == 1 else 's'}")
+    return ", ".join(parts) if parts else "nothing"
+
+
+def claims_for_pack(pack: Pack) -> tuple[Document, list[ClaimRow], str]:
+    """The document, its claim rows and a plain note ('' when there is prose).
+
+    A chapter text with neither prose nor table numbers is an :class:`InputError` naming the file
+    and what it holds ("holds no prose to audit: 2 headings, 1 code block"); one with table numbers
+    but no prose gives its table-value rows and a note saying there is no prose.
+    """
+    document = document_from_pack(pack)
+    rows = claims_from_document(document)
+    if not document.structure_only():
+        return document, rows, ""
+    if not rows:
+        raise InputError(f"chapter text holds no prose to audit (only {structure_summary(document)})",
+                         path=pack.source_path, line=pack.chapter_text_line)
+    return document, rows, (f"{pack.source_path}: the chapter text holds no prose, only "
+                            f"{structure_summary(document)}; the rows are table values")

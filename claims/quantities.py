@@ -2,23 +2,39 @@
 
 A *quantity* is one of, tried in this order at each position (leftmost-longest, no overlaps):
 
-* a **ratio** ``A/B`` of two unsigned integers with no spaces (``2/4``, ``147/192``): value
-  ``A/B``, ``numerator``/``denominator`` set; a zero denominator is not a ratio;
-* a **number**: optional sign (``-``, ``+`` or U+2212 ``−``, only directly before the digits
-  and not after a letter or digit), then digits with optional thousands groups
-  (``1,298``, ``10,000``: commas only in groups of exactly three), an optional decimal part
+* a **p-value** ``p = 0.022``, ``p < .05``, ``p ≤ 0.001`` (``p`` or ``P``, a comparator among
+  ``= < > ≤ ≥ <= >=``, a number): ``is_p_value``, ``comparator`` set, role ``p-value``;
+* a number in **scientific notation**: a mantissa then ``e``/``E`` and a signed exponent with
+  no space (``2.5e-3``, ``1.2E+06``), or ``×``/``x``/``*``/``·`` then ``10^`` and the exponent
+  (``3×10^-4``, ``3 x 10^-4``): ``value`` = mantissa × 10^exponent, ``exponent`` set,
+  ``decimals`` = the mantissa's printed decimals (so ``2.5e-3`` is precise to half of 0.1e-3);
+* a **ratio** ``A/B`` of two unsigned integers (``2/4``, ``147/192``, or with spaces around the
+  slash, ``32 / 2007``): value ``A/B``, ``numerator``/``denominator`` set; a zero denominator
+  is not a ratio;
+* a **range** ``A–B`` (en dash, em dash or a hyphen with no spaces: ``2–4``, ``2-4``,
+  ``0.5–0.7``): ``value`` = A, ``upper`` = B;
+* a **number**: optional sign (``-``, ``+``, U+2212 ``−`` or ``±``, only directly before the
+  digits and not after a letter or digit; ``±`` sets ``plus_minus``), an optional currency
+  symbol (``$ € £ ¥``: ``currency``), digits with optional thousands groups (``1,298``,
+  ``10,000``: commas only in groups of exactly three), an optional decimal part
   (``0.888889``), or a bare decimal part (``.7``); optionally followed by ``%`` or the word
-  ``percent`` (``is_percent``; the value stays as printed: ``83.3%`` → 83.3).
+  ``percent`` (``is_percent``; the value stays as printed: ``83.3%`` → 83.3) or by ``×``/``x``
+  (a multiplier, ``2.4×``: ``is_multiplier``, unit ``×``).
 
 A number glued to a letter (``R02``, ``final36``, ``L2``, ``BM25``) is an identifier, not a
-quantity. ``decimals`` counts the printed digits after the decimal point (``.7`` → 1,
-``0.888889`` → 6, ``1,298`` → 0) and is what rounding tolerances are derived from.
+quantity; a version ``2.3.1`` is not a quantity either. ``decimals`` counts the printed digits
+after the decimal point (``.7`` → 1, ``0.888889`` → 6, ``1,298`` → 0) and is what rounding
+tolerances are derived from (:attr:`Quantity.half_unit`).
 
 The **unit** is the word directly after the number, joined by one space or one hyphen
 (``1,298 characters``, ``1,200-character``), when that word (lower-cased, with a plural
 ``s`` removed) is in :data:`UNIT_WORDS`; the unit word, as printed, is part of the quantity's
 ``text`` and ``span`` (``"1,298 characters"``, ``"1,200-character"``). ``%`` / ``percent``
 give unit ``"%"``. Otherwise ``unit`` is None and ``text`` is the number alone.
+
+``role`` says what the number is in its sentence; the grammar sets ``value`` or ``p-value``, and
+:func:`claims.extract.quantity_roles` refines it (``year``, ``identifier``, ``parameter``,
+``math``) from the words around it.
 """
 
 from __future__ import annotations
@@ -36,16 +52,22 @@ time fold hit miss error user participant person annotator judge study paper sou
 reference chapter claim test file character-budget
 """.split())
 
-_SIGN = "+\\-\u2212"
+_SIGN = "+\\-\u2212\u00b1"
+_DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 QUANTITY = re.compile(
     r"(?<![\w.,/])"
-    r"(?:(?P<num>\d+)/(?P<den>\d+)(?![\w/])"
-    r"|(?P<sign>[" + _SIGN + r"])?(?P<number>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
-    r"(?![\w])(?!,\d{3}(?!\d))(?!\.\d)"
-    r"(?P<percent>\s?%|\s+percent\b)?)")
+    r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
+    r"|(?P<mant>\d+(?:\.\d+)?)(?:(?P<e>[eE])(?P<eexp>[-+\u2212]?\d+)"
+    r"|\s?[×x*·]\s?10(?:\^|\*\*)(?P<texp>[-+\u2212]?\d+))(?![\w.])"
+    r"|(?P<num>\d+)(?P<slash>/|\s/\s)(?P<den>\d+)(?![\w/]|\.\d)"
+    r"|(?P<low>\d+(?:\.\d+)?)(?:[\u2013\u2014]|-(?=\d))(?P<high>\d+(?:\.\d+)?)(?![\w.\u2013-])"
+    r"|(?P<sign>[" + _SIGN + r"])?(?P<cur>[$€£¥])?(?P<number>" + _DIGITS + r"(?:\.\d+)?|\.\d+)"
+    r"(?:(?P<times>[×x])(?!\w)|(?![\w])(?!,\d{3}(?!\d))(?!\.\d)"
+    r"(?P<percent>\s?%|\s+percent\b)?))")
 # a sign is accepted only at the start or after whitespace or an opening bracket
 _SIGN_OK = re.compile(r"(?:^|[\s(\[{])$")
 UNIT_AFTER = re.compile(r"(?P<sep>[ -])(?P<word>[A-Za-z][A-Za-z]*(?:-[a-z]+)?)")
+CURRENCIES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 
 
 @dataclass(frozen=True)
@@ -60,16 +82,32 @@ class Quantity:
     span: tuple[int, int]
     numerator: int | None = None
     denominator: int | None = None
+    exponent: int | None = None      # scientific notation: value = mantissa × 10^exponent
+    upper: float | None = None       # a range A–B: value = A, upper = B
+    is_p_value: bool = False
+    comparator: str | None = None    # p-values: "=", "<", ">", "≤", "≥"
+    is_multiplier: bool = False      # "2.4×"
+    plus_minus: bool = False         # "±0.4"
+    currency: str | None = None      # "$12" → "USD"
+    role: str = "value"              # value | p-value | year | identifier | parameter | math
 
     @property
     def is_ratio(self) -> bool:
         return self.denominator is not None
 
+    @property
+    def half_unit(self) -> float:
+        """Half a unit in the last printed digit (of the mantissa, in scientific notation)."""
+        return 0.5 * 10.0 ** (-self.decimals) * 10.0 ** (self.exponent or 0)
+
     def as_dict(self) -> dict:
         return {"text": self.text, "value": self.value, "unit": self.unit,
                 "decimals": self.decimals, "is_percent": self.is_percent,
                 "span": list(self.span), "numerator": self.numerator,
-                "denominator": self.denominator}
+                "denominator": self.denominator, "exponent": self.exponent, "upper": self.upper,
+                "is_p_value": self.is_p_value, "comparator": self.comparator,
+                "is_multiplier": self.is_multiplier, "plus_minus": self.plus_minus,
+                "currency": self.currency, "role": self.role}
 
 
 def _unit(word: str) -> bool:
@@ -78,33 +116,60 @@ def _unit(word: str) -> bool:
         w.endswith("es") and w[:-2] in UNIT_WORDS)
 
 
+def _decimals(digits: str) -> int:
+    return len(digits.split(".", 1)[1]) if "." in digits else 0
+
+
 def find_quantities(sentence: str) -> list[Quantity]:
     """Every quantity in ``sentence``, left to right (see module docstring for the grammar)."""
     found: list[Quantity] = []
     for match in QUANTITY.finditer(sentence):
         start, end = match.span()
-        if match.group("den") is not None:
-            num, den = int(match.group("num")), int(match.group("den"))
+        group = match.group
+        if group("pval") is not None:
+            digits = group("pval")
+            found.append(Quantity(sentence[start:end], float(digits), None, _decimals(digits), False,
+                                  (start, end), is_p_value=True, comparator=group("cmp"), role="p-value"))
+            continue
+        if group("mant") is not None:
+            exponent = int((group("eexp") or group("texp")).replace("\u2212", "-"))
+            mantissa = group("mant")
+            value = float(f"{mantissa}e{exponent}")
+            unit, end = _trailing_unit(sentence, end)
+            found.append(Quantity(sentence[start:end], value, unit, _decimals(mantissa), False,
+                                  (start, end), exponent=exponent))
+            continue
+        if group("den") is not None:
+            num, den = int(group("num")), int(group("den"))
             if den == 0:
                 continue
             unit, end = _trailing_unit(sentence, end)
             found.append(Quantity(sentence[start:end], num / den, unit, 0, False, (start, end),
                                   numerator=num, denominator=den))
             continue
-        sign = match.group("sign")
+        if group("low") is not None:
+            low, high = group("low"), group("high")
+            unit, end = _trailing_unit(sentence, end)
+            found.append(Quantity(sentence[start:end], float(low), unit,
+                                  max(_decimals(low), _decimals(high)), False, (start, end),
+                                  upper=float(high)))
+            continue
+        sign = group("sign")
         if sign and not _SIGN_OK.search(sentence[:start]):
             start += 1  # a hyphen between words ("depth-10") is not a minus sign
             sign = None
-        digits = match.group("number")
-        decimals = len(digits.split(".", 1)[1]) if "." in digits else 0
+        digits = group("number")
         value = float(digits.replace(",", ""))
         if sign in ("-", "\u2212"):
             value = -value
-        percent = match.group("percent") is not None
-        unit = "%" if percent else None
-        if not percent:
+        percent = group("percent") is not None
+        times = group("times") is not None
+        unit = "%" if percent else ("×" if times else None)
+        if unit is None:
             unit, end = _trailing_unit(sentence, end)
-        found.append(Quantity(sentence[start:end], value, unit, decimals, percent, (start, end)))
+        currency = CURRENCIES.get(group("cur") or "")
+        found.append(Quantity(sentence[start:end], value, unit, _decimals(digits), percent, (start, end),
+                              is_multiplier=times, plus_minus=sign == "\u00b1", currency=currency))
     return found
 
 

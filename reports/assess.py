@@ -16,6 +16,7 @@ similarity link is a candidate for a human check and a topical link supports not
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,7 @@ class ReportInputs:
     links: list[Any] = field(default_factory=list)
     similarity_links: bool = False
     consistency: list[Any] = field(default_factory=list)  # failed checks of the chapter's own numbers
+    document: Any = None   # audit.document.Document of the chapter text (section 1 lists its code and tables)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -99,6 +101,16 @@ def same_precision(claimed: str, value: Any) -> str:
     """Format a reproduced number at the claim's printed precision (for a proposed correction)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return format_value(value)
+    scientific = re.match(r"^\s*[-+−]?\d+(?:\.(\d+))?(?:[eE]([-+−]?\d+)|\s?([×x*·])\s?10(\^|\*\*)([-+−]?\d+))\s*$",
+                          claimed)
+    if scientific:  # same exponent and mantissa digits as printed: 2.5e-3 → 2.6e-3
+        exponent = int((scientific.group(2) or scientific.group(5)).replace("−", "-"))
+        decimals = len(scientific.group(1) or "")
+        mantissa = f"{value / 10.0 ** exponent:.{decimals}f}"
+        if scientific.group(2) is not None:
+            marker = claimed[claimed.lower().index("e", 1)]
+            return f"{mantissa}{marker}{scientific.group(2)}"
+        return f"{mantissa}{scientific.group(3)}10{scientific.group(4)}{scientific.group(5)}"
     digits = claimed.split(".")[1] if "." in claimed else ""
     decimals = len("".join(ch for ch in digits if ch.isdigit()))
     text = f"{value:,.{decimals}f}" if "," in claimed else f"{value:.{decimals}f}"

@@ -50,14 +50,14 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from audit.pack import load_pack
     from claims.bindings import load_claims_file
     from claims.consistency import check_chapter
-    from claims.extract import extract_claims
+    from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
     from sources.link import link_claims
     from sources.lookup import lookup_sources
 
     pack = load_pack(options.pack)
     check = check_pack(pack)
-    claims = extract_claims(pack)
+    document, claims, _ = claims_for_pack(pack)
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
@@ -75,7 +75,8 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
-        sources=sources, links=links, similarity_links=options.similarity_links, consistency=consistency)
+        sources=sources, links=links, similarity_links=options.similarity_links, document=document,
+        consistency=consistency)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

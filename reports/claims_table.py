@@ -14,7 +14,7 @@ from reports.escape import escape_cell
 
 FORMATS = ("md", "csv", "json")
 CSV_COLUMNS = ("claim_id", "paragraph", "sentence", "location", "kind", "text", "quantities",
-               "cited_names")
+               "cited_names", "section", "block", "line")
 
 
 def format_claims(rows: list[ClaimRow], fmt: str) -> str:
@@ -28,13 +28,13 @@ def format_claims(rows: list[ClaimRow], fmt: str) -> str:
         for row in rows:
             writer.writerow([row.claim_id, row.paragraph, row.sentence, row.location, row.kind,
                              row.text, "; ".join(q.text for q in row.quantities),
-                             "; ".join(row.cited_names)])
+                             "; ".join(row.cited_names), row.section_path, row.block, row.line])
         return buffer.getvalue()
     if fmt == "md":
-        lines = ["| Claim | Location | Kind | Text | Quantities | Cited names |",
-                 "|---|---|---|---|---|---|"]
+        lines = ["| Claim | Section | Location | Kind | Text | Quantities | Cited names |",
+                 "|---|---|---|---|---|---|---|"]
         for row in rows:
-            cells = [row.claim_id, row.location, row.kind, row.text,
+            cells = [row.claim_id, row.section_path, row.location, row.kind, row.text,
                      "; ".join(q.text for q in row.quantities), "; ".join(row.cited_names)]
             lines.append("| " + " | ".join(escape_cell(c) for c in cells) + " |")
         return "\n".join(lines) + "\n"

@@ -47,6 +47,9 @@ def section_context(inputs: ReportInputs) -> str:
              "was not read" if attribute(pack, "is_excerpt", False)
              else f"whole text: {paragraphs} paragraphs, {len(inputs.claims)} sentences")
     rows.append(["scope", scope])
+    document = attribute(inputs, "document")
+    if document is not None:
+        rows.extend(document_rows(document))
     rows.append(["report date", inputs.report_date])
     ok_runs = [r for r in inputs.log_records if r.get("status") == "ok"]
     rows.append(["execution log", f"{inputs.log_path} ({len(inputs.log_records)} records, {len(ok_runs)} ok)"])
@@ -78,6 +81,33 @@ def section_context(inputs: ReportInputs) -> str:
     return "\n\n".join(parts)
 
 
+def document_rows(document: Any) -> list[list[str]]:
+    """Section 1 rows for what the document model read: code examples, tables, recovered structure."""
+    from audit.document import describe_block
+
+    code = ["; ".join(f"{describe_block(b)}" + (f" (section: {' › '.join(b.section)})" if b.section else "")
+                      for b in document.code_blocks())]
+    tables = []
+    for number, t in enumerate(document.tables(), start=1):
+        span = f"line {t.line}" if t.line == t.end_line else f"lines {t.line}–{t.end_line}"
+        how = ", recovered from flattened text" if t.recovered else ""
+        caption = f" after “{t.caption[:80]}”" if t.caption else ""
+        tables.append(f"T-{number}: {len(t.header)} columns ({', '.join(t.header)}) × {len(t.rows)} rows, "
+                      f"{span}{how}{caption}")
+    recovered = [b for b in document.blocks if b.recovered and b.kind != "paragraph"]
+    kinds = defaultdict(int)
+    for b in document.blocks:
+        kinds[b.kind.replace("_", " ")] += 1
+    return [
+        ["structure read", f"{document.source_format} text: "
+         + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))],
+        ["code examples read", code[0] if document.code_blocks() else "none"],
+        ["tables read", "; ".join(tables) if tables else "none"],
+        ["structure recovered", "; ".join(f"{b.kind} at line {b.line} ({b.note})" for b in recovered)
+         if recovered else "none (no heuristic fired)"],
+    ]
+
+
 def _material_text(item: Any) -> str:
     if isinstance(item, str):
         return item
@@ -91,7 +121,9 @@ def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> 
     rows = []
     for a in assessments:
         c = a.claim
-        rows.append([c.claim_id, f"{c.text} ({attribute(c, 'location') or f'paragraph {c.paragraph}, sentence {c.sentence}'})",
+        where = (attribute(c, "where") or attribute(c, "location")
+                 or f"paragraph {c.paragraph}, sentence {c.sentence}")
+        rows.append([c.claim_id, f"{c.text} ({where})",
                      c.kind, "; ".join(a.evidence), a.evidence_class, a.concern, a.priority, a.response])
     head = ["ID", "Claim and location", "Kind", "Current evidence", "Evidence class", "Concern", "Priority",
             "Proposed response"]

@@ -26,7 +26,7 @@ PLANTED = [
      "ndcg@10 for nfcorpus / splade: 0.347 at table 1 (line 11)"),
     ("delta_page.md", "difference:1:column:Δ:hard",
      "Δ × hard: +0.012 vs 0.109 − 0.121 = -0.012000 ✗ (|Δ| 0.024000 > 0.001500; sign differs)"),
-    ("chapter.md", "prose:C-004-01:1:2:1",
+    ("chapter.md", "prose:C-003-01:1:2:1",
      "'1,018' vs 1,081 at table 1 (line 8) in § Chapter 15: Evidence budgets, row 'MMR' × column "
      "'Mean characters', line 12 ✗ (|Δ| 63.000000 > 1.000000)"),
 ]

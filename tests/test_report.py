@@ -61,8 +61,12 @@ def test_hostile_text_cannot_break_structure(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     assert not [t for t in tokens if t.type == "html_block"]
-    # the chapter line "## 3. Source ledger" becomes claim text inside a table cell, never a heading
-    assert any(c.text == "## 3." for c in inputs.claims)
+    # the chapter line "## 3. Source ledger" is a heading of the chapter: it becomes the section path
+    # of the rows under it, shown inside a table cell, never a heading of the report (before issue 9
+    # it was split into a claim row "## 3.", which was the bug)
+    assert not any(c.text.startswith("##") for c in inputs.claims)
+    assert [c.section for c in inputs.claims][-1] == ("3. Source ledger",)
+    assert "(section: 3. Source ledger; paragraph 2, sentence 1)" in text
     assert text.count("\n## 3. Source ledger\n") == 1
     assert "\\| must not split" in text
 
@@ -93,8 +97,19 @@ def test_excerpt_pack_says_so(tmp_path):
     assert inputs.fingerprint.status == "EXCERPT"
     assert "EXCERPT: the pack holds only part of the chapter" in text
     assert "please paste the remainder of the chapter" in text
-    assert len(inputs.claims) == 53
+    assert len(inputs.claims) == 57  # 52 prose rows + 5 table values (53 merged rows before issue 9)
     assert validation_problems(text) == []
+    context = text.split("## 2.")[0]
+    assert "| code examples read | none |" in context
+    assert ("| tables read | T-1: 4 columns (Selector, Unit cap, Content cap, Selection rule) × 3 rows, line 23, "
+            "recovered from flattened text after") in context
+    assert "T-2: 4 columns (Selector, Mean units, Mean characters, Maximum) × 0 rows, line 32" in context
+    assert ("| structure recovered | heading at line 20 (glued-heading); table at line 23 (flattened-table); "
+            "heading at line 26 (glued-heading); math at line 28 (formula); heading at line 31 (glued-heading); "
+            "table at line 32 (table-header) |") in context
+    claims = text.split("## 2.")[1].split("## 3.")[0]
+    assert "(section: Observe the price of the cap; paragraph 14, sentence 1)" in claims
+    assert "| T-1-R03-C03 | T-1 · MMR · Content cap = 1,200 characters (section: State the resource" in claims
 
 
 def test_report_cli_bad_pack_is_one_line_exit_2(tmp_path, cli):

@@ -73,6 +73,10 @@ def make_run(tmp_path, log, k=3, result=RESULT, status_error=False):
     ("83.3%", "number", 0.833, 5e-4),
     ("2/4", "fraction", 0.5, 1e-12),
     (".7", "number", 0.7, 0.05),
+    ("2.5e-3", "number", 0.0025, 5e-5),      # half a unit of the mantissa's last digit (issue 9)
+    ("3×10^-4", "number", 0.0003, 5e-5),
+    ("1.2E+06", "number", 1.2e6, 5e4),
+    ("-4.10e-3", "number", -0.0041, 5e-6),
 ])
 def test_parse_claimed_precision(text, kind, value, tol):
     parsed = parse_claimed(text)
@@ -86,6 +90,17 @@ def test_compare_rounding_boundaries():
     assert not compare(parse_claimed("0.888889"), 0.8888896)[0]
     assert compare(parse_claimed("0.889"), 0.888438)[0] is False
     assert lookup_key({"a": [{"b": 1}]}, "a.0.b") == 1
+
+
+def test_scientific_notation_is_compared_as_a_number():
+    # before issue 9 "2.5e-3" was compared as text and reported a false contradiction against 0.0025
+    assert compare(parse_claimed("2.5e-3"), 0.0025) == (True, 0.0)
+    assert compare(parse_claimed("2.5e-3"), 0.002549)[0]
+    assert not compare(parse_claimed("2.5e-3"), 0.002551)[0]
+    assert compare(parse_claimed("3×10^-4"), 0.00034)[0] and not compare(parse_claimed("3×10^-4"), 0.00036)[0]
+    from reports.assess import same_precision
+    assert same_precision("2.5e-3", 0.00261) == "2.6e-3"
+    assert same_precision("3×10^-4", 0.00036) == "4×10^-4"
 
 
 def test_verdicts_from_log(tmp_path):

@@ -61,16 +61,19 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = typer.Option(None, "--output", help="Write here instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
     ) -> None:
-        """One row per sentence of the chapter prose: id, location, kind, quantities, cited names."""
+        """One row per prose sentence and numeric table cell: id, section, location, kind, quantities, names."""
         from audit.pack import load_pack
-        from claims.extract import extract_claims
+        from claims.extract import claims_for_pack
         from reports.claims_table import FORMATS, format_claims
 
         if fmt not in FORMATS:
             raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
-        text = format_claims(extract_claims(load_pack(pack)), fmt)
+        _, rows, note = claims_for_pack(load_pack(pack))
+        if note:
+            typer.echo(f"note: {note}", err=True)
+        text = format_claims(rows, fmt)
         if output is None:
             typer.echo(text, nl=False)
         else:

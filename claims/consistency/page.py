@@ -19,21 +19,21 @@ from claims.consistency.prose import check_prose
 from claims.consistency.r03_layout import run_layout
 from claims.consistency.ranges import check_ranges
 from claims.consistency.repeated import check_repeated
+from claims.consistency.tables import read_tables
 from engine.runs.jsonl import read_text_file
 
 
 def check_text(text: str, path: str, *, claims: list | None = None, tasks: dict[str, int] | None = None,
-               requirements: dict[str, int] | None = None) -> ConsistencyReport:
-    """All checks on ``text`` (a page or a chapter); ``claims`` are its prose sentences.
+               requirements: dict[str, int] | None = None, offset: int = 0) -> ConsistencyReport:
+    """All checks on ``text`` (a page or a chapter); ``claims`` are its claim rows (prose sentences
+    are used; table-value rows are not prose); ``offset`` moves line numbers to file lines.
 
     ``tasks`` may hold ``"*"``: a page-wide denominator for the granularity check; the other
     names (``all``, ``final``, ``development``) are the R03 layout's subsets.
     """
-    from audit.document import read_markdown
-
     tasks = dict(tasks or {})
     page_n = tasks.pop("*", None)
-    tables = read_markdown(text, path).tables()
+    tables = read_tables(text, path, offset)
     layout = run_layout(path, text, tables, tasks=tasks, requirements=requirements)
     covered = layout.covered_lines()
     views = [TableView.of(table, index) for index, table in enumerate(tables, start=1)]
@@ -44,8 +44,9 @@ def check_text(text: str, path: str, *, claims: list | None = None, tasks: dict[
         checks += check_granularity(view, page_n)
         checks += check_ranges(view)
     checks += check_repeated(views)
-    if claims:
-        checks += check_prose(claims, views)
+    prose = [c for c in claims or [] if getattr(c, "block", "paragraph") != "table"]
+    if prose:
+        checks += check_prose(prose, views)
     return ConsistencyReport(path, layout.tasks, layout.requirements, layout.count_sources, layout.tables,
                              checks, n_tables=len(tables))
 
@@ -53,16 +54,18 @@ def check_text(text: str, path: str, *, claims: list | None = None, tasks: dict[
 def check_results_page(path: str | Path, *, tasks: dict[str, int] | None = None,
                        requirements: dict[str, int] | None = None) -> ConsistencyReport:
     """Read a results page (Markdown or text) and run every check, prose included."""
+    from audit.document import looks_like_markdown
     from claims.extract import extract_claims
 
     path = Path(path)
     text = read_text_file(path, encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    rule = "block" if path.suffix.lower() in (".md", ".markdown") else "line"
-    claims = extract_claims(text, rule)
+    markdown = path.suffix.lower() in (".md", ".markdown") or (looks_like_markdown(text) and "\n\n" in text)
+    claims = extract_claims(text, "block" if markdown else "line")
     return check_text(text, str(path), claims=claims, tasks=tasks, requirements=requirements)
 
 
 def check_chapter(pack, claims: list) -> ConsistencyReport:
-    """The chapter's own tables and prose (a pack's chapter text or a snapshot)."""
+    """The chapter's own tables and prose (a pack's chapter text or a snapshot), in file lines."""
     path = str(getattr(pack, "source_path", "") or "chapter")
-    return check_text(pack.chapter_text, path, claims=claims)
+    offset = getattr(pack, "chapter_text_line", 1) - 1
+    return check_text(pack.chapter_text, path, claims=claims, offset=offset)

@@ -107,6 +107,8 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
         pairs.setdefault(key, set()).add(cell.view.index)
     checks: list[Check] = []
     for claim in claims:
+        line = getattr(claim, "line", 0)
+        where = claim.location + (f" (line {line})" if line else "")
         sentence = claim.text
         if "|" in sentence or not claim.quantities:
             continue
@@ -146,13 +148,13 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
             q = qs[0]
             _, gap, tol = _agrees(q, cell)
             checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", False, (
-                f"[{claim.claim_id}] {claim.location}: {q.text!r} vs {cell.number.text} at {cell.where} ✗ "
+                f"[{claim.claim_id}] {where}: {q.text!r} vs {cell.number.text} at {cell.where} ✗ "
                 f"(|Δ| {fmt(gap)} > {fmt(tol)}) — the sentence names the row and column of this cell: "
-                f"{sentence!r}"), cell.view.row_line(cell.r), (claim.location, cell.where)))
+                f"{sentence!r}"), cell.view.row_line(cell.r), (where, cell.where)))
         elif len(left) > 1:
             checks.append(make_check(KIND, f"{claim.claim_id}:ambiguous", None, (
-                f"[{claim.claim_id}] {claim.location}: names {len(left)} cells "
+                f"[{claim.claim_id}] {where}: names {len(left)} cells "
                 f"({'; '.join(c.where for c, _ in left)}) and numbers that match none of them; "
                 f"which number belongs to which cell cannot be told"), None,
-                (claim.location,) + tuple(c.where for c, _ in left)))
+                (where,) + tuple(c.where for c, _ in left)))
     return checks

@@ -127,10 +127,10 @@ def layout_tables(doc_tables: list) -> list[Table]:
 
 
 def read_tables(text: str) -> list[Table]:
-    """Every pipe table on the page, read with the document model."""
-    from audit.document import read_markdown
+    """Every pipe table on the page, read with the document model (``claims.consistency.tables``)."""
+    from claims.consistency.tables import read_tables as page_tables
 
-    return layout_tables(read_markdown(text).tables())
+    return layout_tables(page_tables(text))
 
 
 def _classify(table: Table) -> None:

@@ -1,0 +1,260 @@
+"""Recover the structure of a web page flattened to plain text (one paragraph per line).
+
+The pack's chapter text is a page whose HTML was flattened: every block became one line, so
+headings, tables and formulas lost their markup and are glued to the prose around them. Each
+non-blank line is read as a paragraph, then these stated heuristics recover what the
+flattening lost; every block they produce is marked ``recovered`` and names its heuristic in
+``note``. All are conservative: when a condition fails, the line stays one paragraph.
+
+1. **Glued heading** (``glued-heading``). A line opens with a sentence-case heading glued to
+   the first sentence of the section: words ``w0 … w(i−1)`` then a capitalised *sentence
+   opener* ``wi`` (a word from :data:`SENTENCE_OPENERS` such as ``The``, ``Even``, ``Part``,
+   written with a capital and otherwise lower case). Conditions: 2 ≤ i ≤ 12; ``w0`` is
+   capitalised; ``w1 … w(i−1)`` are lower case (hyphens allowed) with no punctuation or digits;
+   ``w(i−1)`` is not a function word (:data:`FUNCTION_WORDS`: a heading does not end in
+   "the"); the rest from ``wi`` has at least 3 words. The first such ``wi`` splits the line into
+   a level-2 heading and a paragraph. Title Case headings, or a heading glued to a sentence
+   that opens with a proper noun, are not recovered (stated limitation).
+2. **Flattened table** (``flattened-table``). A line opens with a header of column names —
+   words without digits or punctuation — followed by a *row start*: a capitalised word or an
+   acronym directly followed by a number. The header splits into columns at capitalised
+   words (sentence-case column names: ``Selector | Unit cap | Content cap | Selection rule``);
+   it needs 2–8 columns of at most 4 words. The rest splits into rows at each later row start.
+   In a row, the first word is the row label; each middle column takes one number (with a
+   following lower-case word as its unit, ``1,200 characters``) or one word (``none``); the
+   last column takes the remaining words, which start at the row's first capitalised word
+   after the label (a number takes its unit word only when there are more middle words than
+   middle columns). In the last row, the last cell ends where a new
+   sentence starts (a capitalised sentence opener followed by at least 3 words ending in
+   ``.``, ``!``, ``?`` or ``:``); that sentence and the rest of the line are a paragraph.
+3. **Table header fragment** (``table-header``). A line of 2–12 words with no digits or
+   punctuation that splits into 3–8 sentence-case column names as in rule 2, directly after a
+   line ending in ``:``, is a table with a header and no rows (the page was cut there).
+4. **Formula line** (``formula``). A line that opens with ``name = …`` (an identifier, ``=``,
+   then an expression) holds one or more formulas up to the first sentence that starts with
+   a capitalised sentence opener and runs at least 3 words to a ``.``/``!``/``?``; each
+   ``name =`` starts a new formula line of the math block; the sentence and the rest of the
+   line are a paragraph.
+
+5. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
+   heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
+   block.
+
+Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
+to file lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from audit.blocks import Block, Document, SectionPath, Table
+
+SENTENCE_OPENERS = frozenset("""
+the a an this that these those it its we our you your they their there here in on at for from
+with when while if even but and so yet however each every all some most many no not only what
+which how why one two three four five part after before afterwards as to by because although
+though since unlike like both first second third next then finally once now today instead
+""".split())
+FUNCTION_WORDS = frozenset("""
+the a an of to in on at for from with by and or but as is are was were be that this these those
+its their our your than then into onto over under per via
+""".split())
+
+_WORD = re.compile(r"\S+")
+_PLAIN_WORD = re.compile(r"^[A-Za-z][a-z]*(?:-[a-z]+)*$")
+_LOWER_WORD = re.compile(r"^[a-z]+(?:[-/][a-z]+)*$")
+_CAPITAL_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:-[a-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)$")
+_HEADER_WORD = re.compile(r"^[A-Za-z][A-Za-z]*(?:[-/][A-Za-z]+)*$")
+_NUMBER = re.compile(r"^[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?$|^[-+−]?\.\d+%?$")
+_FORMULA_START = re.compile(r"^[A-Za-z_][\w]*(?:\([^)]*\))?\s*=\s*\S")
+_FORMULA_NAME = re.compile(r"(?<=\s)[A-Za-z_]\w*(?:\([^)]*\))?\s*=\s")
+_END = re.compile(r"[.!?:][\"'”’)\]]*$")
+
+
+def read_flattened(text: str, path: str | None = None) -> Document:
+    """Blocks of flattened plain text (module docstring); lines are 1-based lines of ``text``."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    blocks: list[Block] = []
+    sections = SectionPath()
+    previous = ""  # the previous line, raw (rule 3 needs its final ":")
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        for block in _recover(line, number, previous):
+            if block.kind == "heading":
+                level = block.level or 2
+                block = Block("heading", block.text, number, number, sections.enter(level, block.text),
+                              recovered=block.recovered, level=level, note=block.note)
+            elif block.kind == "table" and block.table is not None:
+                caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
+                table = Table(number, number, sections.current, caption, block.table.header,
+                              block.table.rows, recovered=True)
+                block = Block("table", block.text, number, number, sections.current, recovered=True,
+                              table=table, note=block.note)
+            else:
+                block = Block(block.kind, block.text, number, number, sections.current,
+                              recovered=block.recovered, note=block.note)
+            blocks.append(block)
+        previous = line
+    return Document(blocks, path, "flattened")
+
+
+def _recover(line: str, number: int, previous: str) -> list[Block]:
+    """The blocks of one flattened line (line numbers and sections are filled in by the caller)."""
+    atx = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+    if atx:
+        return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
+    if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
+        return [Block("html", line, number, number)]
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
+    fragment = _header_fragment(words, previous)
+    if fragment is not None:
+        table = Table(number, number, (), previous, fragment, (), recovered=True)
+        return [Block("table", " | ".join(fragment), number, number, recovered=True, table=table,
+                      note="table-header")]
+    table = _flattened_table(line, words, previous)
+    if table is not None:
+        return table
+    formula = _formula(line, words)
+    if formula is not None:
+        return formula
+    split = _glued_heading(words)
+    if split is not None:
+        heading = line[:words[split][0]].strip()
+        rest = line[words[split][0]:]
+        return [Block("heading", heading, number, number, recovered=True, level=2, note="glued-heading"),
+                Block("paragraph", rest, number, number, recovered=True, note="glued-heading")]
+    return [Block("paragraph", line, number, number)]
+
+
+def _is_opener(word: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z][a-z]*", word)) and word.lower() in SENTENCE_OPENERS
+
+
+def _sentence_follows(words: list[tuple[int, str]], index: int) -> bool:
+    """``words[index]`` is a capitalised opener starting ≥ 3 words that end a sentence."""
+    if not _is_opener(words[index][1]):
+        return False
+    tail = words[index:]
+    return len(tail) >= 3 and any(_END.search(w) for _, w in tail[2:])
+
+
+def _glued_heading(words: list[tuple[int, str]]) -> int | None:
+    if len(words) < 5 or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", words[0][1]):
+        return None
+    for i in range(1, min(13, len(words) - 2)):
+        word = words[i][1]
+        if i >= 2 and _is_opener(word):
+            last = words[i - 1][1]
+            if last.lower() in FUNCTION_WORDS or not _sentence_follows(words, i):
+                return None
+            return i
+        if not _LOWER_WORD.match(word):
+            return None
+    return None
+
+
+def _columns(header: list[str]) -> list[str] | None:
+    """Split header words into sentence-case column names at capitalised words."""
+    columns: list[list[str]] = []
+    for word in header:
+        if not _HEADER_WORD.match(word):
+            return None
+        if word[0].isupper():
+            columns.append([word])
+        elif columns and word.islower():
+            columns[-1].append(word)
+        else:
+            return None
+    if not 2 <= len(columns) <= 8 or any(len(c) > 4 for c in columns):
+        return None
+    return [" ".join(c) for c in columns]
+
+
+def _header_fragment(words: list[tuple[int, str]], previous: str) -> tuple[str, ...] | None:
+    if not previous.rstrip().endswith(":") or not 2 <= len(words) <= 12:
+        return None
+    columns = _columns([w for _, w in words])
+    if columns is None or len(columns) < 3:
+        return None
+    return tuple(columns)
+
+
+def _row_start(words: list[tuple[int, str]], index: int) -> bool:
+    return (index + 1 < len(words) and bool(_CAPITAL_WORD.match(words[index][1]))
+            and bool(_NUMBER.match(words[index + 1][1].rstrip(",;"))))
+
+
+def _flattened_table(line: str, words: list[tuple[int, str]], previous: str) -> list[Block] | None:
+    first_row = next((i for i in range(len(words)) if _row_start(words, i)), None)
+    if first_row is None or first_row < 2:
+        return None
+    columns = _columns([w for _, w in words[:first_row]])
+    if columns is None:
+        return None
+    starts = [first_row]
+    for i in range(first_row + 2, len(words)):
+        if _row_start(words, i) and i > starts[-1] + len(columns) - 1:
+            starts.append(i)
+    rows: list[tuple[str, ...]] = []
+    tail_start: int | None = None
+    for r, start in enumerate(starts):
+        end = starts[r + 1] if r + 1 < len(starts) else len(words)
+        cells, rest = _row_cells(words[start:end], len(columns))
+        if r + 1 == len(starts) and rest is not None:
+            tail_start = start + rest
+            cells = _row_cells(words[start:tail_start], len(columns))[0]
+        rows.append(cells)
+    header = tuple(columns)
+    table = Table(0, 0, (), previous, header, tuple(rows), recovered=True)
+    blocks = [Block("table", " | ".join(header), 0, 0, recovered=True, table=table, note="flattened-table")]
+    if tail_start is not None:
+        blocks.append(Block("paragraph", line[words[tail_start][0]:], 0, 0, recovered=True,
+                            note="flattened-table"))
+    return blocks
+
+
+def _row_cells(words: list[tuple[int, str]], width: int) -> tuple[tuple[str, ...], int | None]:
+    """Cells of one flattened row, and (last row) the offset where trailing prose starts."""
+    texts = [w for _, w in words]
+    cells = [texts[0]]
+    position = 1
+    middle_end = next((i for i in range(1, len(texts)) if texts[i][0].isupper()), len(texts))
+    spare = (middle_end - 1) - (width - 2)  # extra middle words: numbers take their unit word
+    for _ in range(width - 2):
+        if position >= len(texts):
+            break
+        cell = texts[position]
+        position += 1
+        if (spare > 0 and _NUMBER.match(cell) and position < middle_end
+                and _LOWER_WORD.match(texts[position])):
+            cell += " " + texts[position]
+            position += 1
+            spare -= 1
+        cells.append(cell)
+    rest: int | None = None
+    for i in range(position + 1, len(words)):
+        if _sentence_follows(words, i):
+            rest = i
+            break
+    last_words = texts[position:rest] if rest is not None else texts[position:]
+    if width >= 2:
+        cells.append(" ".join(last_words))
+    cells = (cells + [""] * width)[:width]
+    return tuple(cells), rest
+
+
+def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
+    if not _FORMULA_START.match(line):
+        return None
+    rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
+    end = words[rest][0] if rest is not None else len(line)
+    formula = line[:end].strip()
+    starts = [0] + [m.start() for m in _FORMULA_NAME.finditer(formula) if m.start() > 0]
+    parts = [formula[a:b].strip() for a, b in zip(starts, starts[1:] + [len(formula)])]
+    blocks = [Block("math", "\n".join(parts), 0, 0, recovered=True, note="formula")]
+    if rest is not None:
+        blocks.append(Block("paragraph", line[end:], 0, 0, recovered=True, note="formula"))
+    return blocks

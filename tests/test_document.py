@@ -1,0 +1,138 @@
+"""The document model: Markdown blocks (markdown-it-py + plugins) and flattened-text recovery."""
+
+from __future__ import annotations
+
+from audit.document import Table, describe_block, document_from_pack, looks_like_markdown, read_markdown
+from audit.flattened import read_flattened
+from audit.pack import load_pack
+
+from support import seed
+
+MARKDOWN = """\
++++
+title = "A post"
++++
+
+# Measuring things
+
+Intro with $a=1$ inline and a note[^1]. ![img](a.png) See [the docs][r].
+
+## Results *so far*
+
+1. **Bold.** Text here 2.5e-3.
+2. Second item.
+
+> Quote says 5%.
+
+Recall by model:
+
+| Model | **Recall** | Note |
+|---|---|---|
+| **MiniLM Models** | | |
+| `base` | 0.81 |
+
+```python
+x = 1
+```
+
+    indented code
+
+$$
+y = 2
+$$
+
+<div>html</div>
+
+![only image](b.png)
+
+[r]: http://example.org
+
+[^1]: The footnote text 3.
+"""
+
+
+def kinds(document):
+    return [(b.kind, b.line, b.end_line) for b in document.blocks]
+
+
+def test_markdown_blocks_kinds_and_lines():
+    doc = read_markdown(MARKDOWN, "post.md")
+    assert kinds(doc) == [
+        ("front_matter", 1, 3), ("heading", 5, 5), ("paragraph", 7, 7), ("heading", 9, 9),
+        ("list_item", 11, 11), ("list_item", 12, 12), ("blockquote", 14, 14), ("paragraph", 16, 16),
+        ("table", 18, 21), ("code", 23, 25), ("code", 27, 27), ("math", 29, 31), ("html", 33, 33),
+        ("image", 35, 35), ("reference", 37, 37), ("footnote", 39, 39)]
+    blocks = doc.blocks
+    assert blocks[0].text == 'title = "A post"'
+    assert blocks[3].section == ("Measuring things", "Results so far")
+    assert blocks[2].text == "Intro with $a=1$ inline and a note. See the docs."
+    assert [blocks[2].text[s:e] for s, e in blocks[2].math_spans] == ["$a=1$"]
+    assert (blocks[4].marker, blocks[4].text) == ("1.", "Bold. Text here 2.5e-3.")
+    assert (blocks[9].language, blocks[10].language) == ("python", "")
+    assert blocks[11].text == "y = 2"
+    assert blocks[15].text == "The footnote text 3."
+    assert describe_block(blocks[9]) == "code (python), lines 23–25"
+    assert not doc.structure_only()
+
+
+def test_markdown_table_api():
+    (table,) = read_markdown(MARKDOWN).tables()
+    assert table == Table(line=18, end_line=21, section=("Measuring things", "Results so far"),
+                          caption="Recall by model:", header=("Model", "Recall", "Note"),
+                          rows=(("MiniLM Models", "", ""), ("base", "0.81", "")), recovered=False)
+
+
+def test_structure_only_document():
+    doc = read_markdown("# Title\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+    assert doc.structure_only()
+    assert [b.kind for b in doc.blocks] == ["heading", "code", "table"]
+
+
+def test_seed_002_recovery():
+    doc = document_from_pack(load_pack(seed("002_1cad392b6b549eb0.txt")))
+    assert doc.source_format == "flattened"
+    headings = [(b.text, b.line) for b in doc.headings()]
+    assert headings == [("State the resource before comparing methods", 20),
+                        ("Separate redundancy from relevance", 26),
+                        ("Observe the price of the cap", 31)]
+    assert all(b.recovered for b in doc.headings())
+    first, second = doc.tables()
+    assert first.header == ("Selector", "Unit cap", "Content cap", "Selection rule")
+    assert first.rows == (
+        ("Count", "3", "none", "First three in cross-encoder order"),
+        ("Characters", "3", "1,200 characters", "Scan that order, taking each feasible whole unit"),
+        ("MMR", "3", "1,200 characters",
+         "Repeatedly choose the feasible unit with highest declared relevance/diversity score"))
+    assert (first.line, first.section, first.recovered) == (23, ("State the resource before comparing methods",), True)
+    assert first.caption.endswith("Only the rule for converting that order into a selected packet changes:")
+    assert second.header == ("Selector", "Mean units", "Mean characters", "Maximum") and second.rows == ()
+    assert second.caption == "The external whole-document results are severe:"
+    (math,) = [b for b in doc.blocks if b.kind == "math"]
+    assert math.text == ("marginal = 0.7 / r - 0.3 * redundancy\n"
+                         "redundancy = max(0, cosine(candidate, each already selected unit))")
+    after = doc.blocks[doc.blocks.index(math) + 1]
+    assert after.text.startswith("Before anything has been selected, the redundancy penalty is zero.")
+    table_tail = [b for b in doc.blocks if b.line == 23 and b.kind == "paragraph"]
+    assert table_tail[0].text.startswith("The allowance is measured in Unicode codepoints")
+
+
+def test_flattened_heuristics_stay_conservative():
+    text = ("Carbonell and Goldstein’s MMR work motivates trading relevance against similarity.\n"
+            "The present experiment selects existing whole-document SciFact candidates.\n"
+            "Results in the table matter The next sentence is not split because the heading ends in a noun.\n")
+    doc = read_flattened(text)
+    assert [b.kind for b in doc.blocks] == ["paragraph", "paragraph", "heading", "paragraph"]
+    assert doc.blocks[2].text == "Results in the table matter"
+    marked = read_flattened("## 3. Ledger\n<div>raw</div>\nSmith showed a gain.\n")
+    assert [(b.kind, b.section) for b in marked.blocks] == [
+        ("heading", ("3. Ledger",)), ("html", ("3. Ledger",)), ("paragraph", ("3. Ledger",))]
+    plain = read_flattened("Results of the The next words.\nA short line.\n")
+    assert [b.kind for b in plain.blocks] == ["paragraph", "paragraph"]
+
+
+def test_looks_like_markdown():
+    assert looks_like_markdown("# Title\n\ntext")
+    assert not looks_like_markdown("# Title\ntext")  # a flattened page with a stray heading line
+    assert looks_like_markdown("text\n```\ncode\n```")
+    assert looks_like_markdown("| a | b |\n|---|---|")
+    assert not looks_like_markdown("Plain line one.\nPlain line two: 3 | 4.")
