@@ -11,8 +11,10 @@ import pytest
 
 from audit.document import Table
 from claims.consistency import check_results_page, check_text
-from claims.consistency.aggregate import aggregate_label, check_aggregates
-from claims.consistency.context import TableView, metrics_named
+from claims.consistency.aggregate import check_aggregates
+from claims.consistency.vocabulary import aggregate_label
+from claims.consistency.context import TableView
+from claims.consistency.vocabulary import metrics_named
 from claims.consistency.difference import check_differences
 
 REPO = Path(__file__).resolve().parents[1]

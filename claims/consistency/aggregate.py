@@ -27,42 +27,13 @@ a non-numeric one, or a mix of ``%`` and plain numbers skips that cell.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 
 from claims.consistency.cells import bound, fmt, within
-from claims.consistency.context import Matrix, TableView, metrics_named
+from claims.consistency.context import Matrix, TableView
+from claims.consistency.vocabulary import AggregateLabel, aggregate_label
 from claims.consistency.model import Check, make_check
 
-AGGREGATE_LABEL = re.compile(
-    r"^(?:macro[- ]?)?(?P<word>avg|average|mean|macro|total|sum|overall)\.?(?:[- ](?:avg|average)\.?)?"
-    r"(?P<rest>.*)$", re.I)
-EXCLUSION = re.compile(r"(?:w/o|without|excluding|excl\.|except)\s+(?P<names>[^)\]]+)", re.I)
 KIND = "aggregate"
-
-
-@dataclass(frozen=True)
-class AggregateLabel:
-    operation: str                 # mean | sum
-    excluded: tuple[str, ...]
-
-
-def aggregate_label(label: str) -> AggregateLabel | None:
-    """The aggregate a label announces, or None (see the module docstring)."""
-    match = AGGREGATE_LABEL.match(label.strip())
-    if not match:
-        return None
-    rest = match.group("rest").strip()
-    excluded: tuple[str, ...] = ()
-    exclusion = EXCLUSION.search(rest)
-    if exclusion:
-        excluded = tuple(n.strip() for n in re.split(r",|\band\b", exclusion.group("names")) if n.strip())
-        rest = (rest[:exclusion.start()] + rest[exclusion.end():]).strip()
-    rest = re.sub(r"[()\[\]:,]", " ", rest).strip()
-    if rest and rest.lower() != "all" and not metrics_named(rest):
-        return None
-    operation = "sum" if match.group("word").lower() in ("total", "sum") else "mean"
-    return AggregateLabel(operation, excluded)
 
 
 def _cell(matrix: Matrix, i: int, j: int, members: list[int], operation: str):

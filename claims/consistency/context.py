@@ -36,52 +36,8 @@ import re
 from dataclasses import dataclass, field
 
 from claims.consistency.cells import Printed, is_missing, normalise_label, parse_number
-
-METRIC = re.compile(
-    r"(?<![\w])(?P<name>n?dcg|recall|r|precision|prec|p|mrr|mean reciprocal rank|map|"
-    r"mean average precision|success|s|hits?|hit rate|accuracy|acc|f1|coverage|em|exact match)"
-    r"(?:\s*@\s*(?P<k>\d+))?(?![\w])", re.I)
-CANONICAL = {"dcg": "dcg", "ndcg": "ndcg", "recall": "recall", "r": "recall", "precision": "precision",
-             "prec": "precision", "p": "precision", "mrr": "mrr", "mean reciprocal rank": "mrr",
-             "map": "map", "mean average precision": "map", "success": "success", "s": "success",
-             "hit": "hit", "hits": "hit", "hit rate": "hit", "accuracy": "accuracy", "acc": "accuracy",
-             "f1": "f1", "coverage": "coverage", "em": "em", "exact match": "em"}
-NEEDS_CUTOFF = {"r", "p", "s"}           # single letters are metrics only as R@k, P@k, S@k
-UPPER_ONLY = {"map", "em", "mrr"}        # ordinary words in lower case
-MEASURE_HEADER = re.compile(
-    r"^(?:#|number of\b|no\. of\b|num\b)|\w\s+count\b|\b(?:mean|median|avg|average|ratio|rate|per|share|"
-    r"proportion|fraction|latency|time|size|length|cost)\b|%", re.I)
-INTRODUCES = re.compile(r"\b(?:table|below|following|reports?|lists?|shows?|gives?)\b", re.I)
-PROPORTIONS = {"accuracy", "success", "hit", "em"}  # per item 0 or 1: the mean is k/N
-
-
-def metrics_named(text: str, prose: bool = False) -> list[str]:
-    """Canonical metric names in ``text`` (``nDCG@10`` → ``ndcg@10``), in order, without repeats."""
-    found: list[str] = []
-    for match in METRIC.finditer(text):
-        name = match.group("name")
-        key = name.lower()
-        if key in NEEDS_CUTOFF and match.group("k") is None:
-            continue
-        if key in UPPER_ONLY and (prose or key != "mrr") and name != name.upper() and name != "mAP":
-            continue
-        metric = CANONICAL[key] + (f"@{match.group('k')}" if match.group("k") else "")
-        if metric not in found:
-            found.append(metric)
-    return found
-
-
-def label_metrics(label: str, extra_words: int) -> list[str]:
-    """Metrics a *label* names: those of ``metrics_named`` when, once the metric mentions and any
-    bracketed part are removed, at most ``extra_words`` words are left (``Agreed coverage@5`` names
-    coverage@5 with one word left; the system ``Fixed coverage`` is not a metric as a row label)."""
-    names = metrics_named(label)
-    if not names:
-        return []
-    rest = METRIC.sub(" ", re.sub(r"[(\[][^)\]]*[)\]]", " ", label))
-    words = [w for w in re.split(r"[^\w%]+", rest) if w and w.lower() not in ("at", "the", "of", "score")]
-    return names if len(words) <= extra_words else []
-
+from claims.consistency.vocabulary import (INTRODUCES, MEASURE_HEADER, aggregate_label, label_metrics,
+                                           metrics_named)
 
 def caption_metrics(caption: str) -> list[str]:
     """Metrics the caption names in its last sentence (the one that introduces the table)."""
@@ -194,8 +150,6 @@ class TableView:
 
     def _measures_something_else(self, c: int) -> bool:
         """A header that is itself a measure (a count, a mean, a share …) is not under the table's metric."""
-        from claims.consistency.aggregate import aggregate_label
-
         header = self.header[c]
         return bool(MEASURE_HEADER.search(header)) and aggregate_label(header) is None
 

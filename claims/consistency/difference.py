@@ -26,18 +26,13 @@ import re
 
 from claims.consistency.cells import EPS, Printed, fmt
 from claims.consistency.context import Matrix, TableView
+from claims.consistency.vocabulary import DELTA_LABEL, is_delta
 from claims.consistency.model import Check, make_check
 
-DELTA_LABEL = re.compile(r"(?:^|[^\w])(?:Δ|∆|delta|diff\.?|difference|gain|change|improvement|impr\.)"
-                         r"(?:[^\w]|$)", re.I)
 PAIR = re.compile(r"(?P<a>[^()\[\]]+?)\s*(?:\s[-–]\s|[−–]|\sminus\s|\svs\.?\s|\sversus\s)\s*(?P<b>[^()\[\]]+)",
                   re.I)
 BASELINE = re.compile(r"\b(?:over|vs\.?|versus|relative to|w\.r\.t\.?|against|from)\s+(?P<b>[^()\[\]]+)", re.I)
 KIND = "difference"
-
-
-def is_delta(label: str) -> bool:
-    return bool(DELTA_LABEL.search(label))
 
 
 def _interval(formula: str, a: Printed, b: Printed) -> tuple[float, float, float] | None:

@@ -19,11 +19,11 @@ column is reported once as a skip ("uninformative").
 
 from __future__ import annotations
 
-import math
 import re
 
 from claims.consistency.cells import EPS, fmt, parse_number
-from claims.consistency.context import PROPORTIONS, TableView
+from claims.consistency.context import TableView
+from claims.consistency.vocabulary import PROPORTIONS
 from claims.consistency.model import Check, make_check
 
 DENOMINATOR = re.compile(r"(?<![\w])[nN]\s*=\s*(?P<n>\d[\d,]*)")

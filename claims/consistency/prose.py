@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from claims.consistency.cells import Printed, fmt, normalise_label, within
 from claims.consistency.context import TableView, metrics_named
-from claims.consistency.difference import is_delta
+from claims.consistency.vocabulary import is_delta
 from claims.consistency.model import Check, make_check
 
 KIND = "prose"

@@ -55,7 +55,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from claims.consistency.cells import bound
 from claims.consistency.model import R03_LAYOUT, Check

@@ -23,7 +23,7 @@ import re
 
 from claims.consistency.cells import EPS
 from claims.consistency.context import TableView
-from claims.consistency.difference import is_delta
+from claims.consistency.vocabulary import is_delta
 from claims.consistency.model import Check, make_check
 
 COUNT_HEADER = re.compile(r"^(?:#|number of\b|no\. of\b|num\b|num\.)|\w\s+count\b|^(?:test\s+)?(?:queries|documents|docs|"

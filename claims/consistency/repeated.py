@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from claims.consistency.aggregate import aggregate_label
+from claims.consistency.vocabulary import aggregate_label
 from claims.consistency.cells import fmt, normalise_label, within
 from claims.consistency.context import TableView
-from claims.consistency.difference import is_delta
+from claims.consistency.vocabulary import is_delta
 from claims.consistency.model import Check, make_check
 
 KEYED_SOURCES = ("group row", "caption", "section heading")
