@@ -229,3 +229,26 @@ def test_report_lists_the_chapters_own_contradictions(tmp_path):
         assert contradictory.count("consistency (prose) of the chapter's own numbers") == expected
         if expected:
             assert "'1,018' vs 1,081" in contradictory and "row 'MMR' × column 'Mean characters'" in contradictory
+
+
+def test_prose_changes_and_cutoffs_are_not_read_as_cell_values():
+    page = """Table 1 reports nDCG@10 on two collections:
+
+| System | SciFact | FiQA |
+|---|---|---|
+| BM25 | 0.66 | 0.24 |
+| DPR | 0.32 | 0.11 |
+
+On SciFact, BM25 improves nDCG@10 by 0.34 over DPR, and rises from 0.61 to 0.66.
+
+On FiQA, BM25 scores 0.24 while DPR scores 0.21.
+"""
+    from claims.extract import extract_claims
+
+    report = check_text(page, "prose.md", claims=extract_claims(page, "block"))
+    prose = {c.check_id: c for c in report.checks if c.group == "prose"}
+    # the change (by 0.34, from 0.61) is never compared; 0.66 agrees; DPR's 0.21 is the one wrong value
+    assert [c.status for c in prose.values()].count("fail") == 1
+    failed = report.failed[0]
+    assert "'0.21' vs 0.11 at table 1 (line 3), row 'DPR' × column 'FiQA'" in failed.arithmetic
+    assert any("'0.66' vs 0.66" in c.arithmetic and c.status == "pass" for c in prose.values())

@@ -27,11 +27,10 @@ a non-numeric one, or a mix of ``%`` and plain numbers skips that cell.
 
 from __future__ import annotations
 
-
 from claims.consistency.cells import bound, fmt, within
 from claims.consistency.context import Matrix, TableView
-from claims.consistency.vocabulary import AggregateLabel, aggregate_label
 from claims.consistency.model import Check, make_check
+from claims.consistency.vocabulary import AggregateLabel, aggregate_label
 
 KIND = "aggregate"
 

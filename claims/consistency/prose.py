@@ -8,8 +8,12 @@ included; any other label by its text as a whole word (case-insensitive). When t
 comes from its group row, caption or a section heading and another table has the same pair of
 labels, the sentence must name that metric too.
 
-**Which numbers.** The sentence's quantities, minus ratios ``k/N`` and numbers right after ``@``
-(cut-offs), printed with the cell's number of decimals, or as a percentage of a fraction cell.
+**Which numbers.** The sentence's quantities that state a value: not ratios ``k/N``, cut-offs
+right after ``@``, signed numbers (``+0.05``), ranges, multipliers, ``±`` terms, years,
+identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
+than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
+or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
+only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell.
 
 **Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
 |q − v| ≤ h_q + h_v (+1e−9). A named cell passes when any number of the sentence agrees with it.
@@ -60,10 +64,26 @@ def _names(sentence: str, label: str) -> bool:
     return re.search(rf"(?<![\w]){re.escape(plain)}(?![\w])", text) is not None
 
 
+CHANGE_BEFORE = re.compile(r"\b(?:by|than|from|over|vs\.?|versus|gain|gains|drop|drops|increase|decrease|"
+                           r"difference|improvement|delta|margin)\s+(?:of\s+|an?\s+|about\s+|roughly\s+)?$", re.I)
+CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|lower|more|less|better|worse)", re.I)
+
+
+def _is_value(sentence: str, q) -> bool:
+    """A printed value, not a cut-off, ratio, change, interval, multiplier or parameter."""
+    start, end = q.span
+    if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
+        return False
+    if getattr(q, "role", "value") != "value" or getattr(q, "upper", None) is not None \
+            or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
+        return False
+    return not (CHANGE_BEFORE.search(sentence[:start]) or CHANGE_AFTER.match(sentence[end:]))
+
+
 def _comparable(sentence: str, quantities: list, cell: Cell) -> list:
     out = []
     for q in quantities:
-        if q.is_ratio or (q.span[0] > 0 and sentence[q.span[0] - 1] == "@"):
+        if not _is_value(sentence, q):
             continue
         if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
             out.append(q)
