@@ -63,6 +63,8 @@ class TableView:
     group_of: list[str] = field(default_factory=list)
     label_columns: int = 1
     labels: list[str] = field(default_factory=list)
+    _metrics: dict = field(default_factory=dict)   # memo: (r, c) → (metric, source)
+    _scales: dict = field(default_factory=dict)    # memo: metric → scale
 
     @classmethod
     def of(cls, table, index: int) -> "TableView":
@@ -126,6 +128,11 @@ class TableView:
 
     def metric_of(self, r: int, c: int) -> tuple[str | None, str]:
         """(metric, where it was named) for one cell; see the module docstring for the order."""
+        if (r, c) not in self._metrics:
+            self._metrics[(r, c)] = self._metric_of(r, c)
+        return self._metrics[(r, c)]
+
+    def _metric_of(self, r: int, c: int) -> tuple[str | None, str]:
         for names, source in ((label_metrics(self.header[c], 2), "column header"),
                               (label_metrics(self.row_label(r), 0), "row label")):
             if len(names) == 1:
@@ -155,6 +162,11 @@ class TableView:
 
     def scale_of(self, metric: str) -> float:
         """1 (fractions) or 1/100 (the table prints this metric ×100), by majority of its cells."""
+        if metric not in self._scales:
+            self._scales[metric] = self._scale_of(metric)
+        return self._scales[metric]
+
+    def _scale_of(self, metric: str) -> float:
         small = large = 0
         for r in self.data_rows():
             for c in range(self.label_columns, len(self.header)):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from claims.consistency.cells import Printed, fmt, normalise_label, within
 from claims.consistency.context import TableView, metrics_named
@@ -49,19 +50,31 @@ class Cell:
         return self.view.where(self.r, self.c)
 
 
-def _names(sentence: str, label: str) -> bool:
-    """Whether the sentence names the label (every part of a joined ``A / B`` row label)."""
+@lru_cache(maxsize=4096)
+def _label_test(label: str) -> tuple:
+    """How a label is recognised: ("parts", tests) | ("metric", name) | ("text", pattern) | ("never",)."""
     parts = [p for p in label.split(" / ") if p.strip()]
     if len(parts) > 1:
-        return all(_names(sentence, part) for part in parts)
+        return ("parts", tuple(_label_test(part) for part in parts))
     label_metrics = metrics_named(label)
     plain = normalise_label(label)
     if len(plain) < 2:
-        return False
-    if label_metrics and len(label_metrics) == 1 and len(plain) <= len(label_metrics[0]) + 2:
-        return label_metrics[0] in metrics_named(sentence, prose=True)
-    text = " ".join(sentence.replace("\u2212", "-").split()).lower()
-    return re.search(rf"(?<![\w]){re.escape(plain)}(?![\w])", text) is not None
+        return ("never",)
+    if len(label_metrics) == 1 and len(plain) <= len(label_metrics[0]) + 2:
+        return ("metric", label_metrics[0])
+    return ("text", re.compile(rf"(?<![\w]){re.escape(plain)}(?![\w])"))
+
+
+def _names(text: str, metrics: list[str], test: tuple) -> bool:
+    """Whether a sentence (lower-cased ``text``, its prose ``metrics``) names a label (every part of a
+    joined ``A / B`` row label)."""
+    if test[0] == "parts":
+        return all(_names(text, metrics, part) for part in test[1])
+    if test[0] == "metric":
+        return test[1] in metrics
+    if test[0] == "text":
+        return test[1].search(text) is not None
+    return False
 
 
 CHANGE_BEFORE = re.compile(r"\b(?:by|than|from|over|vs\.?|versus|gain|gains|drop|drops|increase|decrease|"
@@ -80,11 +93,10 @@ def _is_value(sentence: str, q) -> bool:
     return not (CHANGE_BEFORE.search(sentence[:start]) or CHANGE_AFTER.match(sentence[end:]))
 
 
-def _comparable(sentence: str, quantities: list, cell: Cell) -> list:
+def _comparable(values: list, cell: Cell) -> list:
+    """The value quantities printed like the cell (same decimals, or a % of a fraction cell)."""
     out = []
-    for q in quantities:
-        if not _is_value(sentence, q):
-            continue
+    for q in values:
         if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
             out.append(q)
         elif q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals:
@@ -125,6 +137,10 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
     for cell in cells:
         key = (normalise_label(cell.view.row_label(cell.r)), normalise_label(cell.view.header[cell.c]))
         pairs.setdefault(key, set()).add(cell.view.index)
+    by_labels: dict[tuple[str, str], list[Cell]] = {}
+    for cell in cells:
+        by_labels.setdefault((cell.view.row_label(cell.r), cell.view.header[cell.c]), []).append(cell)
+    tests = {label: _label_test(label) for pair in by_labels for label in pair}
     checks: list[Check] = []
     for claim in claims:
         line = getattr(claim, "line", 0)
@@ -132,24 +148,26 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
         sentence = claim.text
         if "|" in sentence or not claim.quantities:
             continue
+        text = " ".join(sentence.replace("\u2212", "-").split()).lower()
+        sentence_metrics = metrics_named(sentence, prose=True)
+        named_labels = {label for label, test in tests.items() if _names(text, sentence_metrics, test)}
         named = []
-        for cell in cells:
-            row, column = cell.view.row_label(cell.r), cell.view.header[cell.c]
-            if not (_names(sentence, row) and _names(sentence, column)):
+        for (row, column), group in by_labels.items():
+            if row not in named_labels or column not in named_labels:
                 continue
-            metric, source = cell.view.metric_of(cell.r, cell.c)
             shared = len(pairs[(normalise_label(row), normalise_label(column))]) > 1
-            if metric and source in CONTEXT_SOURCES and shared and \
-                    metric not in metrics_named(sentence, prose=True):
-                continue
-            named.append(cell)
+            for cell in group:
+                metric, source = cell.view.metric_of(cell.r, cell.c)
+                if metric and source in CONTEXT_SOURCES and shared and metric not in sentence_metrics:
+                    continue
+                named.append(cell)
         if not named:
             continue
-        quantities = list(claim.quantities)
+        values = [q for q in claim.quantities if _is_value(sentence, q)]
         explained = set()
         unmatched = []
         for cell in named:
-            comparable = _comparable(sentence, quantities, cell)
+            comparable = _comparable(values, cell)
             agreeing = [q for q in comparable if _agrees(q, cell)[0]]
             explained.update(id(q) for q in agreeing)
             if agreeing:
@@ -172,9 +190,9 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
                 f"(|Δ| {fmt(gap)} > {fmt(tol)}) — the sentence names the row and column of this cell: "
                 f"{sentence!r}"), cell.view.row_line(cell.r), (where, cell.where)))
         elif len(left) > 1:
+            shown = [c.where for c, _ in left[:3]] + ([f"{len(left) - 3} more"] if len(left) > 3 else [])
             checks.append(make_check(KIND, f"{claim.claim_id}:ambiguous", None, (
-                f"[{claim.claim_id}] {where}: names {len(left)} cells "
-                f"({'; '.join(c.where for c, _ in left)}) and numbers that match none of them; "
-                f"which number belongs to which cell cannot be told"), None,
-                (where,) + tuple(c.where for c, _ in left)))
+                f"[{claim.claim_id}] {where}: names {len(left)} cells ({'; '.join(shown)}) and numbers "
+                f"that match none of them; which number belongs to which cell cannot be told"), None,
+                (where,) + tuple(shown)))
     return checks

@@ -12,7 +12,8 @@ identical headers whose metric is not named anywhere are never compared (one ski
 **Tolerance.** Values are put on one scale (``%`` and tables printing a metric ×100 divided by
 100); two printed values agree when their intervals meet: |v₁ − v₂| ≤ h₁ + h₂ (+1e−9).
 
-A disagreement is a failure that names **both** locations (table, section, row, group, column,
+Each later printing is compared with the first one (n − 1 checks for n printings). A
+disagreement is a failure that names **both** locations (table, section, row, group, column,
 line): it is either a real inconsistency or a label copied from another section that makes two
 different rows look like the same system, and only a human can tell which.
 """
@@ -20,7 +21,6 @@ different rows look like the same system, and only a human can tell which.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 from claims.consistency.vocabulary import aggregate_label
 from claims.consistency.cells import fmt, normalise_label, within
@@ -98,7 +98,8 @@ def check_repeated(views: list[TableView]) -> list[Check]:
             by_key.setdefault((fact.metric, fact.labels), []).append(fact)
     checks: list[Check] = []
     for (metric, labels), facts in by_key.items():
-        for first, second in combinations(facts, 2):
+        first = facts[0]
+        for second in facts[1:]:
             gap = abs(first.value - second.value)
             tolerance = first.half + second.half
             ok = within(gap, tolerance)
