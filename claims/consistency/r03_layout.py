@@ -56,6 +56,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from claims.consistency.cells import Printed as Number
 from claims.consistency.cells import bound
 from claims.consistency.model import R03_LAYOUT, Check
 from engine.runs.errors import InputError
@@ -75,17 +76,6 @@ METRIC_LABELS = {"ndcg": "nDCG", "coverage": "coverage", "redundancy": "label re
                  "pair_cosine": "mean positive pair cosine",
                  "no_agreed": "docs with no agreed obligation", "lost_gained": "lost / gained"}
 PER_TASK_MEANS = ("ndcg", "coverage", "pair_cosine", "no_agreed")
-
-
-@dataclass(frozen=True)
-class Number:
-    value: float
-    decimals: int
-    text: str
-
-    @property
-    def half_unit(self) -> float:
-        return 0.5 * 10.0 ** (-self.decimals)
 
 
 @dataclass
@@ -158,7 +148,7 @@ def _number(cell: str) -> Number | None:
         return None
     text = match.group(0).replace("\u2212", "-")
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
-    return Number(float(text), decimals, match.group(0))
+    return Number(float(text), decimals, False, match.group(0))
 
 
 def _pair(cell: str) -> tuple[int, int] | None:
