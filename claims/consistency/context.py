@@ -4,30 +4,28 @@
 and at most two other words: ``Agreed coverage@5``), its row label (the metric alone), its group
 row (the metric and at most one word), the last sentence of the table's caption (the paragraph
 or heading just before it) when that sentence introduces the table (a caption of at most 15
-  words, a sentence ending
-with a colon, or says table / below / following / reports / lists / shows / gives), then the section headings from the innermost out (at most three
-other words). The table-wide sources (group row, caption, section) do not reach a column whose
-header is itself a measure (``#…``, ``number of …``, ``… count``, mean, median, ratio, rate,
-share, %, time, size, length …); a bare name such as ``Count`` or ``Characters`` may be a method. A system called ``Fixed coverage`` is thus not read as a coverage metric, nor is a
-metric mentioned in passing in a long paragraph. Several different metrics in one place name none, and
-the cell's metric is then *unknown*: checks that need it (ranges, repeated values) leave the
-cell alone rather than guess, because identical tables whose metric is named only in the text
-before each of them must not be compared with each other.
-
-**Metric names** (case-insensitive; ``@k`` kept): nDCG/DCG, recall (``R@k``), precision
-(``P@k``), MRR, MAP (upper case in prose), success (``S@k``), hit(s)/hit rate, accuracy, F1,
-coverage, exact match (EM). All are fractions in [0, 1]; a table may print them ×100.
+words, a sentence ending with a colon, or one that says table / below / following / reports /
+lists / shows / gives), then the section headings from the innermost out (at most three other
+words). The table-wide sources (group row, caption, section) do not reach a column whose header
+is itself a measure (``#…``, ``number of …``, ``… count``, mean, median, ratio, rate, share, %,
+time, size, length …); a bare name such as ``Count`` or ``Characters`` may be a method. A system
+called ``Fixed coverage`` is thus not read as a coverage metric, nor is a metric mentioned in
+passing in a long paragraph. Several different metrics in one place name none, and the cell's
+metric is then *unknown*: checks that need it (ranges, repeated values) leave the cell alone
+rather than guess, because identical tables whose metric is named only in the text before each
+of them must not be compared with each other. The words themselves are in ``vocabulary``.
 
 **Scale**: within one table, the cells of one metric are on the fraction scale when most of
 them are ≤ 1, otherwise on the percent scale (×100); a cell printed with ``%`` is on the percent
 scale.
 
 **Orientation**: the leading columns without any number hold the row labels (at least the
-first column); a row's label joins them with `` / ``, and an empty first cell repeats the
-one above it (tables that emulate a row span: ``| | Deactivate random | …``). A *group row* has a label and every
-other cell empty (``| **MiniLM Models** | |``); it opens a group that runs to the next group row.
-A ``Matrix`` presents a table along one axis (rows or columns) so that a check written for
-"a row that relates other rows" also handles "a column that relates other columns".
+first column); a row's label joins them with `` / ``, and an empty first cell repeats the one
+above it (tables that emulate a row span: ``| | Deactivate random | …``). A *group row* has a
+label and every other cell empty (``| **MiniLM Models** | |``); it opens a group that runs to
+the next group row. A ``Matrix`` presents a table along one axis (rows or columns) so that a
+check written for "a row that relates other rows" also handles "a column that relates other
+columns".
 """
 
 from __future__ import annotations
@@ -38,6 +36,7 @@ from dataclasses import dataclass, field
 from claims.consistency.cells import Printed, is_missing, normalise_label, parse_number
 from claims.consistency.vocabulary import (INTRODUCES, MEASURE_HEADER, aggregate_label, label_metrics,
                                            metrics_named)
+
 
 def caption_metrics(caption: str) -> list[str]:
     """Metrics the caption names in its last sentence (the one that introduces the table)."""
