@@ -3,8 +3,9 @@ mean (or, for Total/Sum, the sum) of the lines it aggregates.
 
 **Which lines are labelled aggregates.** The label, case-insensitive and with bold already
 stripped, is one of those words (``Avg.``, ``Macro-avg``, ``Mean``, ``Total`` …), optionally
-followed only by a parenthesis, a metric name, ``all`` or an exclusion (``w/o X``, ``without X``,
-``excluding X``, ``except X``). ``Avg. D/Q`` or ``Mean grade`` are not aggregate labels.
+followed only by a parenthesis, ``all`` or an exclusion (``w/o X``, ``without X``, ``excluding
+X``, ``except X``). ``Avg. D/Q``, ``Mean grade`` or ``Macro Recall@3`` name a measure and are not
+aggregate labels. A table without numeric columns has no aggregate.
 
 **What they aggregate.** A row aggregates the data rows of its group (rows since the last group
 row, other aggregate rows excluded); an aggregate row at the end of a table with several groups
@@ -130,4 +131,6 @@ def check_matrix(matrix: Matrix) -> list[Check]:
 
 def check_aggregates(view: TableView) -> list[Check]:
     """Aggregate rows (per group) and aggregate columns of one table."""
+    if not view.numeric_columns():
+        return []
     return check_matrix(Matrix.along(view, "row")) + check_matrix(Matrix.along(view, "column"))

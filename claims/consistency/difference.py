@@ -148,5 +148,7 @@ def check_matrix(matrix: Matrix, quiet: bool = False) -> list[Check]:
 
 def check_differences(view: TableView, quiet: bool = False) -> list[Check]:
     """Δ columns and Δ rows of one table."""
+    if not view.numeric_columns():
+        return []
     return (check_matrix(Matrix.along(view, "column"), quiet)
             + check_matrix(Matrix.along(view, "row"), quiet))

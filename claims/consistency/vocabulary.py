@@ -79,9 +79,10 @@ def aggregate_label(label: str) -> AggregateLabel | None:
     if exclusion:
         excluded = tuple(n.strip() for n in re.split(r",|\band\b", exclusion.group("names")) if n.strip())
         rest = (rest[:exclusion.start()] + rest[exclusion.end():]).strip()
-    rest = re.sub(r"[()\[\]:,]", " ", rest).strip()
-    if rest and rest.lower() != "all" and not metrics_named(rest):
-        return None
+    rest = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", rest)  # a parenthesis: "(all)", "(6 datasets)"
+    rest = re.sub(r"[:,.]", " ", rest).strip()
+    if rest and rest.lower() not in ("all", "of all", "over all"):
+        return None  # "Macro Recall@3", "Mean grade", "Avg. D/Q" name a measure, not an aggregate
     operation = "sum" if match.group("word").lower() in ("total", "sum") else "mean"
     return AggregateLabel(operation, excluded)
 
