@@ -35,7 +35,7 @@ KIND = "range"
 def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, float] | None:
     """(what, low, high, integer, factor) for a cell, or None when no range applies."""
     header, label = view.header[c], view.row_label(r)
-    if is_delta(header) or is_delta(label) or re.search(r"\bchange\b|\+", header):
+    if is_delta(header) or is_delta(label):
         return None
     number = view.numbers[r][c]
     metric, _ = view.metric_of(r, c)
