@@ -252,3 +252,20 @@ On FiQA, BM25 scores 0.24 while DPR scores 0.21.
     failed = report.failed[0]
     assert "'0.21' vs 0.11 at table 1 (line 3), row 'DPR' × column 'FiQA'" in failed.arithmetic
     assert any("'0.66' vs 0.66" in c.arithmetic and c.status == "pass" for c in prose.values())
+
+
+def test_seed_001_chapter_has_no_false_alarm():
+    # a real chapter pack: macro-metric columns ("Macro Recall@3") are measures, not aggregates, and
+    # a text-only table (findings / limits) gets no aggregate or difference check
+    from audit.pack import load_pack
+    from claims.consistency import check_chapter
+    from claims.extract import claims_for_pack
+    from support import seed
+
+    pack = load_pack(seed("001_ebef38b6bd9f9237.txt"))
+    _, claims, _ = claims_for_pack(pack)
+    report = check_chapter(pack, claims)
+    assert report.failed == [] and report.n_tables == 6
+    assert not [c for c in report.checks if c.group in ("aggregate", "difference")]
+    assert report.counts_by_kind()["prose"]["pass"] >= 2
+    assert "[C-042-01] '0.888889' vs 0.888889" in " ".join(c.arithmetic for c in report.checks)
