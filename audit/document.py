@@ -19,9 +19,11 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   lead-in ending in ``.`` or ``:`` (``**Tokenise.** Lower-case …``) is recorded in ``lead_in``
   so that the sentence splitter keeps it with its sentence;
 * a paragraph that holds only images is an ``image`` block (its alt texts), one that holds only
-  raw HTML is an ``html`` block;
+  raw HTML or only site-template shortcodes (``{{< figure … >}}``, ``{% include … %}``) is an
+  ``html`` block, one that is a LaTeX display (``\\[ … \\]``, ``\\begin{x} … \\end{x}``) is ``math``;
 * a fenced or indented code block is ``code`` with ``language`` (the fence's info word, ``''``
-  when none); a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
+  when none); a paragraph or list item that holds only inline code is ``code`` with language
+  ``inline``; a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
 * link reference definitions (``[label]: url``) are ``reference`` blocks;
 * a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
   inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
@@ -33,6 +35,7 @@ tables and formula lines.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
@@ -48,6 +51,10 @@ def _parser() -> Any:
 
     return (MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
             .use(dollarmath_plugin, double_inline=True).use(footnote_plugin))
+
+
+_TEMPLATE = re.compile(r"^(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\})(?:\s*(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\}))*$", re.S)
+_LATEX_DISPLAY = re.compile(r"^(?:\\\[.*\\\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
 
 
 def _toml_front_matter(lines: list[str]) -> int:
@@ -176,6 +183,14 @@ def read_markdown(text: str, path: str | None = None) -> Document:
             if _only(inline.children, {"image"}):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts, span[0], span[1], path_tracker.current))
+            elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
+                blocks.append(Block("html", inline.content.strip(), span[0], span[1], path_tracker.current,
+                                    note="template"))
+            elif _LATEX_DISPLAY.match(inline.content.strip()):  # \[ … \] or \begin{…} … \end{…}
+                blocks.append(Block("math", inline.content.strip(), span[0], span[1], path_tracker.current))
+            elif _only(inline.children, {"code_inline"}):  # a paragraph that is only inline code
+                blocks.append(Block("code", content, span[0], span[1], path_tracker.current,
+                                    language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif content:
@@ -258,8 +273,6 @@ def looks_like_markdown(text: str) -> bool:
     + space) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
     blank lines) with a stray ``## …`` line stays flattened text.
     """
-    import re
-
     lines = text.split("\n")
     if lines and lines[0].strip() in ("---", "+++"):
         return True

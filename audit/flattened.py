@@ -21,7 +21,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    words (sentence-case column names: ``Selector | Unit cap | Content cap | Selection rule``);
    it needs 2–8 columns of at most 4 words. The rest splits into rows at each later row start.
    In a row, the first word is the row label; each middle column takes one number (with a
-   following lower-case word as its unit, ``1,200 characters``) or one word (``none``); the
+   following lower-case word or unit abbreviation as its unit, ``1,200 characters``,
+   ``6.4 GB``: :data:`UNIT_ABBREVIATIONS`) or one word (``none``); the
    last column takes the remaining words, which start at the row's first capitalised word
    after the label (a number takes its unit word only when there are more middle words than
    middle columns). In the last row, the last cell ends where a new
@@ -38,7 +39,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
 
 5. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
-   block.
+   block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
+   ``list_item`` whose marker is kept out of the text (in ``marker``).
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -95,7 +97,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               table=table, note=block.note)
             else:
                 block = Block(block.kind, block.text, number, number, sections.current,
-                              recovered=block.recovered, note=block.note)
+                              recovered=block.recovered, note=block.note, marker=block.marker)
             blocks.append(block)
         previous = line
     return Document(blocks, path, "flattened")
@@ -108,6 +110,9 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
         return [Block("html", line, number, number)]
+    item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
+    if item:
+        return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
     fragment = _header_fragment(words, previous)
     if fragment is not None:
@@ -216,12 +221,21 @@ def _flattened_table(line: str, words: list[tuple[int, str]], previous: str) -> 
     return blocks
 
 
+UNIT_ABBREVIATIONS = frozenset("B KB MB GB TB KiB MiB GiB TiB ms s min h Hz kHz MHz GHz W kW".split())
+
+
+def _unit_word(word: str) -> bool:
+    """A unit written after a number in a cell (``GB``, ``ms``, or any lower-case word)."""
+    return word in UNIT_ABBREVIATIONS
+
+
 def _row_cells(words: list[tuple[int, str]], width: int) -> tuple[tuple[str, ...], int | None]:
     """Cells of one flattened row, and (last row) the offset where trailing prose starts."""
     texts = [w for _, w in words]
     cells = [texts[0]]
     position = 1
-    middle_end = next((i for i in range(1, len(texts)) if texts[i][0].isupper()), len(texts))
+    middle_end = next((i for i in range(1, len(texts)) if texts[i][0].isupper() and not _unit_word(texts[i])),
+                      len(texts))
     spare = (middle_end - 1) - (width - 2)  # extra middle words: numbers take their unit word
     for _ in range(width - 2):
         if position >= len(texts):
@@ -229,7 +243,7 @@ def _row_cells(words: list[tuple[int, str]], width: int) -> tuple[tuple[str, ...
         cell = texts[position]
         position += 1
         if (spare > 0 and _NUMBER.match(cell) and position < middle_end
-                and _LOWER_WORD.match(texts[position])):
+                and (_LOWER_WORD.match(texts[position]) or _unit_word(texts[position]))):
             cell += " " + texts[position]
             position += 1
             spare -= 1

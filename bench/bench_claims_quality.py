@@ -20,6 +20,9 @@ Printed:
   row), when the seed is present.
 
 Goals (issue 9): 0 non-prose rows; measured-result precision >= 0.95 and recall >= 0.90.
+The ``heldout_*`` documents were written after the rules were frozen and are also scored alone;
+their first score, before the fixes they prompted, is recorded in the README. The other
+documents were written while the rules were developed, so their figures are optimistic.
 """
 
 from __future__ import annotations
@@ -50,13 +53,15 @@ def labelled_documents() -> list[tuple[Path, list[dict]]]:
     return out
 
 
-def score() -> dict:
-    """Per-kind counts, the non-prose rows and the missed gold rows over the whole set."""
+def score(prefix: str = "") -> dict:
+    """Per-kind counts, the non-prose rows and the missed gold rows (documents named ``prefix*``)."""
     predicted, gold_count, correct = Counter(), Counter(), Counter()
     non_prose: list[str] = []
     missed: list[str] = []
     wrong: list[str] = []
     for document, gold_rows in labelled_documents():
+        if not document.name.startswith(prefix):
+            continue
         gold = {row["text"]: row["kind"] for row in gold_rows}
         rows = extract_claims(load_pack(document))
         seen = set()
@@ -156,6 +161,11 @@ def main() -> int:
         print(f"  {line}")
     for line in result["wrong"]:
         print(f"  kind: {line}")
+    held = score("heldout")
+    hp, hg, hc = held["predicted"][MEASURED], held["gold"][MEASURED], held["correct"][MEASURED]
+    print(f"held out (heldout_*, written after the rules were frozen; three fixes followed, see README): measured result "
+          f"precision {hc / hp:.3f} ({hc}/{hp}), recall {hc / hg:.3f} ({hc}/{hg}); "
+          f"non-prose rows {len(held['non_prose'])}")
     print("sentence splitters on the gold sentences of the prose blocks:")
     for name, (found, total) in splitter_scores().items():
         print(f"  {name:<28} {found}/{total} = {found / total:.3f}")

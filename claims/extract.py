@@ -27,8 +27,9 @@ cell, column header, joined by `` · ``). A claims file binds such a number with
 **Quantity roles** (:func:`quantity_roles`): a number is not a result when it is a year in a
 citation (``(2005)``, ``in 1998``), an identifier or index (after ``claim``, ``topic``,
 ``section``, ``step(s)``, ``figure``, ``table``, ``version``, … : :data:`IDENTIFIER_WORDS`),
-a parameter setting (``k1 = 1.2``, ``--lr 3e-4``, ``top 100``, ``alpha of 0.5``), or inside
-inline math. The rest keep role ``value`` (or ``p-value``).
+a parameter setting (``k1 = 1.2``, ``--lr 3e-4``, ``top 100``, ``alpha of 0.5``, a number near
+a training setting such as ``learning rate`` or ``batch size``: :data:`PARAMETER_PHRASES`), or
+inside inline math. The rest keep role ``value`` (or ``p-value``).
 
 **Kinds**, first rule that fires wins:
 
@@ -91,7 +92,7 @@ outperforms outperforming underperformed beat beats gained lost increased increa
 decreases reduced reduces reduction doubled halved settled reached reaches reaching climbed jumped
 declined grew shrank brings brought lowered lifts lifted turned better worse faster slower higher
 lower more fewer less exceeds exceeded achieves achieved scored averaged averages totals totalled
-found kept helped hurt larger smaller greater bigger wider narrower
+found kept helped hurt took takes larger smaller greater bigger wider narrower
 """.split())
 
 IDENTIFIER_WORDS = frozenset("""
@@ -101,6 +102,12 @@ tables equation eq. part appendix listing example exercise version v run questio
 """.split())
 
 PARAMETER_WORDS = frozenset("top depth cutoff seed k alpha beta lambda weight batch epochs".split())
+PARAMETER_PHRASES = ("learning rate", "warm up", "warm-up", "warmup", "batch size", "dropout", "temperature",
+                     "weight decay", "sequence length", "max length", "maximum length", "epochs")
+"""Training and method settings: a number within a few words of one is a parameter, and the
+phrase is no metric cue ("a learning rate of 2e-5" states a setting, not a result)."""
+_PARAMETER_PHRASE = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in PARAMETER_PHRASES) + r")(?![\w-])",
+                               re.I)
 
 RECOMMENDATION_CUES = ("should", "must", "recommend", "recommends", "recommended", "recommendation",
                        "ought to", "we suggest", "is advised", "are advised", "needs to", "need to")
@@ -109,7 +116,7 @@ SCOPE_CUES = ("does not", "do not", "did not", "is not", "are not", "was not", "
               "have not", "had not", "will not", "would not", "could not", "cannot", "can not",
               "can't", "doesn't", "don't", "isn't", "aren't", "won't", "not measured", "not tested",
               "not yet", "no longer", "not necessarily", "only", "outside", "neither", "limited to",
-              "beyond the scope", "unverified", "excerpt")
+              "beyond the scope", "unverified", "excerpt", "none of")
 
 ACRONYM_STOPLIST = frozenset("""
 LF CR CRLF CPU CPUs GPU GPUs URL URLs DOI ID IDs PDF HTML API APIs JSON CSV TSV UTF ASCII NFC NFD
@@ -334,6 +341,8 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
             role = "year"
         elif previous in IDENTIFIER_WORDS or previous.rstrip(".") in IDENTIFIER_WORDS:
             role = "identifier"
+        elif _near_parameter_phrase(sentence, start, end):
+            role = "parameter"
         elif (re.search(r"(?:^|[\s(])(?:[A-Za-z_][\w]*|[α-ω])\s*=\s*$", before)
               or re.search(r"--[\w-]+[\s=]$", before)
               or previous in PARAMETER_WORDS
@@ -341,6 +350,16 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
             role = "parameter"
         out.append(replace(q, role=role) if role != q.role else q)
     return out
+
+
+def _near_parameter_phrase(sentence: str, start: int, end: int) -> bool:
+    """A parameter phrase ends at most 4 words before the number or starts right after it."""
+    for match in _PARAMETER_PHRASE.finditer(sentence):
+        if match.end() <= start and len(sentence[match.end():start].split()) <= 4:
+            return True
+        if match.start() >= end and not sentence[end:match.start()].strip(" -"):
+            return True
+    return False
 
 
 RESULT_ROLES = ("value", "p-value")
@@ -371,7 +390,7 @@ def _measurement_cue(sentence: str, results: list[Quantity]) -> str:
         return f"result-shaped number {shaped.text!r}"
     if _N_OF_M.search(sentence):
         return "count 'N of M'"
-    metric = _METRIC.search(sentence)
+    metric = _METRIC.search(_PARAMETER_PHRASE.sub(" ", sentence))
     if metric:
         return f"metric word {metric.group(0)!r}"
     change = _CHANGE.search(sentence)
@@ -440,12 +459,36 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     return rows
 
 
+def _row_labels(table: Table) -> list[str]:
+    """Each body row's label: its first cell; a label that repeats in the table is qualified by
+    the group row above it (``MiniLM Models › Base``; a group row has only its first cell), or
+    else by its row number (``Base (row 4)``), so every table key is unique."""
+    firsts = [" ".join(row[0].split()) if row else "" for row in table.rows]
+    groups: list[str] = []
+    group = ""
+    for row, first in zip(table.rows, firsts):
+        if first and all(not cell.strip() for cell in row[1:]):
+            group = first
+        groups.append(group)
+    labels = []
+    for index, first in enumerate(firsts):
+        if firsts.count(first) > 1:
+            qualified = f"{groups[index]} › {first}" if groups[index] else first
+            same = [i for i, f in enumerate(firsts) if f == first
+                    and (f"{groups[i]} › {f}" if groups[i] else f) == qualified]
+            labels.append(qualified if len(same) == 1 else f"{first} (row {index + 1})")
+        else:
+            labels.append(first)
+    return labels
+
+
 def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
     """One ``table value`` row per cell (beyond the first column) that holds a quantity."""
     label = f"T-{number}"
     rows = []
+    labels = _row_labels(table)
     for r, cells in enumerate(table.rows, start=1):
-        row_label = cells[0] if cells else ""
+        row_label = labels[r - 1]
         for c, cell in enumerate(cells[1:], start=2):
             cell = " ".join(cell.split())
             column = table.header[c - 1] if c - 1 < len(table.header) else f"column {c}"

@@ -21,6 +21,11 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
   ``percent`` (``is_percent``; the value stays as printed: ``83.3%`` → 83.3) or by ``×``/``x``
   (a multiplier, ``2.4×``: ``is_multiplier``, unit ``×``).
 
+Spelled-out numbers are quantities only in two result shapes: a multiplier before a comparison
+(``twice as much``, ``half as long``, ``three times faster``: ``is_multiplier``) and a point
+difference after by/than/to/of/about/nearly/almost/only (``less than one point``: unit
+``point``). Other number words (``three units``) are not quantities.
+
 A number glued to a letter (``R02``, ``final36``, ``L2``, ``BM25``) is an identifier, not a
 quantity; a version ``2.3.1`` is not a quantity either. ``decimals`` counts the printed digits
 after the decimal point (``.7`` → 1, ``0.888889`` → 6, ``1,298`` → 0) and is what rounding
@@ -170,7 +175,36 @@ def find_quantities(sentence: str) -> list[Quantity]:
         currency = CURRENCIES.get(group("cur") or "")
         found.append(Quantity(sentence[start:end], value, unit, _decimals(digits), percent, (start, end),
                               is_multiplier=times, plus_minus=sign == "\u00b1", currency=currency))
+    found.extend(_spelled_out(sentence, found))
+    found.sort(key=lambda q: q.span)
     return found
+
+
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "a hundred": 100, "a thousand": 1000}
+_WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_SPELLED_MULTIPLIER = re.compile(
+    rf"\b(?:(?P<twice>twice|half)|(?P<n>{_WORDS})\s+times)(?=\s+(?:as\s+)?(?:much|many|long|large|fast|slow|"
+    r"high|low|more|less|fewer|faster|slower|larger|smaller|higher|lower|longer|shorter)\b)", re.I)
+_SPELLED_POINTS = re.compile(
+    rf"\b(?:by|than|to|of|about|nearly|almost|only)\s(?P<q>(?P<n>{_WORDS})\s+(?:percentage\s+)?points?)\b", re.I)
+
+
+def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
+    """Spelled-out result numbers: multipliers (``twice as much``, ``three times faster``) and
+    point differences after by/than/to/of/about (``less than one point``). Other number words
+    (``three units``) are not quantities: they are rarely measurements and often counts of the
+    method."""
+    taken = [q.span for q in found]
+    out = []
+    for match in _SPELLED_MULTIPLIER.finditer(sentence):
+        word = (match.group("twice") or match.group("n")).lower()
+        value = {"twice": 2.0, "half": 0.5}.get(word, float(NUMBER_WORDS.get(word, 0)))
+        out.append(Quantity(match.group(0), value, "×", 0, False, match.span(), is_multiplier=True))
+    for match in _SPELLED_POINTS.finditer(sentence):
+        out.append(Quantity(match.group("q"), float(NUMBER_WORDS[match.group("n").lower()]), "point", 0,
+                            False, match.span("q")))
+    return [q for q in out if not any(s < q.span[1] and q.span[0] < e for s, e in taken)]
 
 
 def _trailing_unit(sentence: str, end: int) -> tuple[str | None, int]:

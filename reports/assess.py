@@ -214,6 +214,12 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
         return ClaimAssessment(claim, evidence, NO_EVIDENCE,
                                f"measured result with no logged run or verified source: {UNVERIFIED}", "medium",
                                "bind it to a reproducible run, or cite the source that reports it", verdicts, links)
+    if kind == "table value":
+        key = claim.text.split(" = ", 1)[0]
+        return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                               f"table number not bound to a run: {UNVERIFIED} if it reports a result", "low",
+                               f"bind it with quote = {key!r} if it reports a result; keep if it is a setting",
+                               verdicts, links)
     if kind == "attribution":
         if verified_support:
             names = ", ".join(sorted({link_key(l) for l in verified_support}))

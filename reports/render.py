@@ -94,13 +94,11 @@ def document_rows(document: Any) -> list[list[str]]:
         caption = f" after “{t.caption[:80]}”" if t.caption else ""
         tables.append(f"T-{number}: {len(t.header)} columns ({', '.join(t.header)}) × {len(t.rows)} rows, "
                       f"{span}{how}{caption}")
+    from claims.extract import structure_summary
+
     recovered = [b for b in document.blocks if b.recovered and b.kind != "paragraph"]
-    kinds = defaultdict(int)
-    for b in document.blocks:
-        kinds[b.kind.replace("_", " ")] += 1
     return [
-        ["structure read", f"{document.source_format} text: "
-         + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))],
+        ["structure read", f"{document.source_format} text: {structure_summary(document)}"],
         ["code examples read", code[0] if document.code_blocks() else "none"],
         ["tables read", "; ".join(tables) if tables else "none"],
         ["structure recovered", "; ".join(f"{b.kind} at line {b.line} ({b.note})" for b in recovered)

@@ -242,7 +242,9 @@ def test_issue_examples_are_measured_results():
                      "For SciFact claim 1337, the positive document ranks second.",
                      "Build the index with k1 = 1.2 and b = 0.75.",
                      "We ran version 2.3.1 on topic 301.",
-                     "As Rocchio (1971) showed, expansion helps."):
+                     "As Rocchio (1971) showed, expansion helps.",
+                     "We use a learning rate warm up of 500.",
+                     "We used the AdamW optimizer with a 2e-5 learning rate."):
         assert kind(sentence) != "measured result", sentence
 
 
@@ -301,7 +303,7 @@ def test_labelled_set_goals():
     assert result["non_prose"] == [] and result["missed"] == []
     p, g, c = (result[k]["measured result"] for k in ("predicted", "gold", "correct"))
     assert c / p >= 0.95 and c / g >= 0.90
-    assert (p, g, c) == (19, 19, 19)
+    assert (p, g, c) == (27, 28, 27)  # the miss: "The gamma index was the smallest." (no number)
 
 
 def test_structure_only_and_table_only_snapshots(tmp_path, cli):
@@ -328,3 +330,27 @@ def test_table_value_rows_take_bindings():
     verdict = SimpleNamespace(binding=SimpleNamespace(quote="T-1 · MMR · Content cap", claimed="1,200"))
     placed, unplaced = verdicts_by_claim(rows, [verdict])
     assert list(placed) == ["T-1-R03-C03"] and unplaced == []
+
+
+def test_repeated_row_labels_get_unique_table_keys():
+    from audit.document import read_markdown
+    from claims.extract import claims_from_document
+
+    markdown = ("| Model | Recall |\n|---|---|\n| **MiniLM Models** | |\n| Base | 0.81 |\n| Large | 0.84 |\n"
+                "| **MPNet Models** | |\n| Base | 0.83 |\n| Base | 0.85 |\n")
+    rows = claims_from_document(read_markdown(markdown))
+    assert [(r.claim_id, r.text) for r in rows] == [
+        ("T-1-R02-C02", "T-1 · MiniLM Models › Base · Recall = 0.81"),
+        ("T-1-R03-C02", "T-1 · Large · Recall = 0.84"),
+        ("T-1-R05-C02", "T-1 · Base (row 5) · Recall = 0.83"),
+        ("T-1-R06-C02", "T-1 · Base (row 6) · Recall = 0.85")]
+
+
+def test_flattened_list_lines_keep_their_marker_out():
+    from audit.flattened import read_flattened
+    from claims.extract import claims_from_document
+
+    rows = claims_from_document(read_flattened("Steps:\n1. Tokenise. Lower-case the text.\n- Index it with 3 shards.\n"))
+    assert [(r.claim_id, r.block, r.text) for r in rows] == [
+        ("C-001-01", "paragraph", "Steps:"), ("C-002-01", "list_item", "Tokenise."),
+        ("C-002-02", "list_item", "Lower-case the text."), ("C-003-01", "list_item", "Index it with 3 shards.")]

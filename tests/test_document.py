@@ -82,6 +82,20 @@ def test_markdown_table_api():
                           rows=(("MiniLM Models", "", ""), ("base", "0.81", "")), recovered=False)
 
 
+def test_inline_code_only_items_are_code():
+    doc = read_markdown("Set these:\n\n* `-Drootprefix=`\n* `-Dtty-gid=` for the tty group\n")
+    assert [(b.kind, b.language, b.text) for b in doc.blocks] == [
+        ("paragraph", "", "Set these:"), ("code", "inline", "-Drootprefix="),
+        ("list_item", "", "-Dtty-gid= for the tty group")]
+
+
+def test_template_shortcodes_and_latex_displays_are_not_prose():
+    doc = read_markdown('Intro.\n\n{{< figure src="a.png" caption="Recall 0.5" >}}\n\n{% include note.html %}\n\n'
+                        '\\[\nx = 1\n\\]\n\n\\begin{align}\ny &= 3\n\\end{align}\n\nDone.\n')
+    assert [(b.kind, b.line) for b in doc.blocks] == [
+        ("paragraph", 1), ("html", 3), ("html", 5), ("math", 7), ("math", 11), ("paragraph", 15)]
+
+
 def test_structure_only_document():
     doc = read_markdown("# Title\n\n```\ncode\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
     assert doc.structure_only()

@@ -139,3 +139,48 @@ def test_similarity_links_are_candidates_never_support(tmp_path):
     assessed = assess_claim(claim, [], [mention], {"doi:10.9999/x": source})
     assert assessed.evidence_class == "reported by a source"
     assert assessed.response == "add a citation to doi:10.9999/x"
+
+
+def test_table_value_and_scientific_notation_bound_in_a_markdown_chapter(tmp_path):
+    """Issue 9: a number printed in a table is bound by its table key and verified like prose;
+    a printed 2.5e-3 matches 0.0025 (it was compared as text before)."""
+    import json
+
+    from engine.runs.runlog import recorded_run
+
+    chapter = tmp_path / "chapter.md"
+    chapter.write_text(
+        "# Toy chapter\n\n## Results\n\nThe loss fell to 2.5e-3 after tuning.\n\n"
+        "| Run | nDCG@3 |\n|---|---|\n| BM25 | 0.856 |\n| Hybrid | 0.889 |\n\n"
+        "```python\nprint('not a claim 0.5')\n```\n", encoding="utf-8")
+    claims = tmp_path / "claims.toml"
+    claims.write_text(
+        '[experiment.toy]\ncommand = "sandbox run"\nresult = "metrics"\n\n'
+        '[[binding]]\nid = "bm25"\nexperiment = "toy"\nquote = "T-1 · BM25 · nDCG@3"\nclaimed = "0.856"\n'
+        'key = "macro.bm25.ndcg@3"\n\n'
+        '[[binding]]\nid = "hybrid"\nexperiment = "toy"\nquote = "T-1 · Hybrid · nDCG@3"\nclaimed = "0.889"\n'
+        'key = "macro.hybrid.ndcg@3"\n\n'
+        '[[binding]]\nid = "loss"\nexperiment = "toy"\nquote = "fell to 2.5e-3"\nclaimed = "2.5e-3"\nkey = "loss"\n',
+        encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    out = tmp_path / "run"
+    out.mkdir()
+    metrics = out / "metrics.json"
+    metrics.write_text(json.dumps({"macro": {"bm25": {"ndcg@3": 0.855971}, "hybrid": {"ndcg@3": 0.888438}},
+                                   "loss": 0.0025}))
+    with recorded_run(log, "sandbox run", {"k": 3}) as rec:
+        rec.run_id = "sandbox-run-toy"
+        rec.add_outputs(out)
+        rec.results = {"metrics": str(metrics.resolve())}
+    text, inputs = report(tmp_path, pack=chapter, claims=(claims,), log=log)
+    assert {v.binding.binding_id: v.status for v in inputs.verdicts} == {
+        "bm25": "MATCH", "hybrid": "MISMATCH", "loss": "MATCH"}
+    claims_section = text.split("## 2.")[1].split("## 3.")[0]
+    hybrid = next(line for line in claims_section.splitlines() if line.startswith("| T-1-R02-C02 |"))
+    assert "T-1 · Hybrid · nDCG@3 = 0.889 (section: Toy chapter › Results; table T-1 (line 7)" in hybrid
+    assert "correct 0.889 to 0.888" in hybrid and "| high |" in hybrid
+    assert "| C-001-01 | The loss fell to 2.5e-3 after tuning." in claims_section
+    assert "not a claim" not in claims_section
+    context = text.split("## 2.")[0]
+    assert "| code examples read | code (python), lines 12–14 (section: Toy chapter › Results) |" in context
+    assert "| tables read | T-1: 2 columns (Run, nDCG@3) × 2 rows, lines 7–10 after “The loss fell to 2.5e-3 after tuning.” |" in context
