@@ -269,3 +269,21 @@ def test_seed_001_chapter_has_no_false_alarm():
     assert not [c for c in report.checks if c.group in ("aggregate", "difference")]
     assert report.counts_by_kind()["prose"]["pass"] >= 1
     assert "'0.888889' vs 0.888889 at table 5" in " ".join(c.arithmetic for c in report.checks)
+
+
+def test_granularity_denominator_from_a_k_over_n_cell():
+    page = """Success@1 per query set:
+
+| Set | Answered | Success@1 |
+|---|---|---|
+| easy | 29/40 | 0.550 |
+| hard | 7/12 | 0.500 |
+| odd | 5/12 | 0.420 |
+"""
+    by_id = {c.check_id: c for c in check_text(page, "kn.md").checks if c.group == "granularity"}
+    assert by_id["granularity:1:easy:Success@1"].status == "pass"     # 22/40
+    assert by_id["granularity:1:hard:Success@1"].status == "pass"     # 6/12
+    odd = by_id["granularity:1:odd:Success@1"]                       # 5/12 = 0.4167, 0.42·12 = 5.04
+    assert odd.status == "fail"
+    assert "0.420 = 5/12 = 0.416667 ✗ (|Δ| 0.003333 > 0.000500; N = 12 from a k/N cell in column 'Answered'" \
+        in odd.arithmetic

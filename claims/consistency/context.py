@@ -19,7 +19,7 @@ of them must not be compared with each other. The words themselves are in ``voca
 them are ≤ 1, otherwise on the percent scale (×100); a cell printed with ``%`` is on the percent
 scale.
 
-**Orientation**: the leading columns without any number hold the row labels (at least the
+**Orientation**: the leading columns without any number (or ``k/N`` fraction) hold the row labels (at least the
 first column); a row's label joins them with `` / ``, and an empty first cell repeats the one
 above it (tables that emulate a row span: ``| | Deactivate random | …``). A *group row* has a
 label and every other cell empty (``| **MiniLM Models** | |``); it opens a group that runs to
@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from claims.consistency.cells import Printed, is_missing, normalise_label, parse_number
+from claims.consistency.cells import Printed, is_missing, normalise_label, parse_fraction, parse_number
 from claims.consistency.vocabulary import (INTRODUCES, MEASURE_HEADER, aggregate_label, label_metrics,
                                            metrics_named)
 
@@ -80,7 +80,8 @@ class TableView:
             view.group_of.append(group)
         width = len(table.header)
         while view.label_columns < width and not any(
-                view.numbers[r][view.label_columns] is not None for r in view.data_rows()):
+                view.numbers[r][view.label_columns] is not None
+                or parse_fraction(table.rows[r][view.label_columns]) is not None for r in view.data_rows()):
             view.label_columns += 1
         carried = ""
         for r, row in enumerate(table.rows):

@@ -1,8 +1,9 @@
 """Granularity (GRIM, Brown & Heathers 2017): a mean of N integers is k/N for some integer k.
 
 **Where a denominator comes from** (nearest wins): ``(n = 40)`` / ``N=40`` in the column header;
-``n = 40`` in the table's caption (the text just before it); a page-wide count given on the
-command line (``--tasks 40``). No declared denominator, no check: a count guessed from prose
+``n = 40`` in the table's caption (the text just before it); a ``k/N`` cell in the same row (a
+column of counts such as ``29/40``, its header without a slash: ``lost / gained`` is a pair);
+a page-wide count given on the command line (``--tasks 40``). No declared denominator, no check: a count guessed from prose
 could be the wrong one.
 
 **Which cells are granular.** Cells whose metric (header, row label, group row or caption; see
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from claims.consistency.cells import EPS, fmt, parse_number
+from claims.consistency.cells import EPS, fmt, parse_fraction, parse_number
 from claims.consistency.context import TableView
 from claims.consistency.vocabulary import PROPORTIONS
 from claims.consistency.model import Check, make_check
@@ -70,15 +71,31 @@ def _stated(view: TableView, r: int, c: int) -> Check | None:
                       f"(|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(half)})", view.row_line(r))
 
 
+def _row_denominators(view: TableView) -> dict[int, tuple[int, str]]:
+    """Row → (N, the k/N cell's column) when the row has exactly one denominator in k/N cells."""
+    out = {}
+    for r in view.data_rows():
+        found = {(f.denominator, view.header[c]) for c in range(view.label_columns, len(view.header))
+                 if "/" not in view.header[c] and (f := parse_fraction(view.rows[r][c])) is not None}
+        if len({n for n, _ in found}) == 1:
+            out[r] = sorted(found)[0]
+    return out
+
+
 def check_granularity(view: TableView, page_n: int | None = None) -> list[Check]:
     checks: list[Check] = []
     caption_n = _denominator(view.table.caption)
+    row_n = _row_denominators(view)
     for c in range(view.label_columns, len(view.header)):
-        n = _denominator(view.header[c]) or caption_n or page_n
-        source = ("column header" if _denominator(view.header[c]) else
-                  "caption" if caption_n else "--tasks")
         uninformative = False
         for r in view.data_rows():
+            n, source = _denominator(view.header[c]), "column header"
+            if n is None and caption_n:
+                n, source = caption_n, "caption"
+            if n is None and r in row_n:
+                n, source = row_n[r][0], f"k/N cell in column {row_n[r][1]!r}"
+            if n is None and page_n:
+                n, source = page_n, "--tasks"
             stated = _stated(view, r, c)
             if stated is not None:
                 checks.append(stated)
@@ -102,11 +119,11 @@ def check_granularity(view: TableView, page_n: int | None = None) -> list[Check]
             checks.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", ok, (
                 f"{view.where(r, c)}: {number.text} = {k}/{count} = {fmt(k * step)} "
                 f"{'✓' if ok else '✗'} (|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(half)}; "
-                f"N = {n} from the {source}{'' if ok else f'; no integer k/{count} rounds to it'})"),
+                f"N = {n} from {'the ' if not source.startswith('k/N') else 'a '}{source}{'' if ok else f'; no integer k/{count} rounds to it'})"),
                 view.row_line(r)))
         if uninformative:
             checks.append(make_check(KIND, f"{view.index}:{view.header[c]}:uninformative", None,
-                                     f"{view.name()} column {view.header[c]!r}: 1/{n} is finer than the "
+                                     f"{view.name()} column {view.header[c]!r}: 1/N is finer than the "
                                      f"printed precision, so every value is reachable (uninformative)",
                                      view.table.line))
     return checks
