@@ -1,5 +1,5 @@
-"""Difference columns (and rows): a line labelled Δ/delta/diff/difference/gain/change/improvement
-equals the difference of the two lines it relates, with the same sign.
+"""Difference columns (and rows): a line labelled Δ/delta/diff/difference/gain/change/improvement/
+increase/decrease/drop/reduction equals the difference of the two lines it relates, with the same sign.
 
 **Which two lines.** Named in the label when it can be read: ``Δ (A − B)``, ``A minus B``,
 ``A vs. B`` give A − B; ``gain over B``, ``Δ vs B``, ``relative to B`` name only the baseline B,

@@ -4,7 +4,8 @@ non-negative integers.
 **Which cells.** A cell whose metric is known (see ``context``: nDCG, recall, precision, MRR,
 MAP, success, hit, accuracy, F1, coverage, EM) must lie in [0, 1] on its table's scale for that
 metric (so [0, 100] when the table prints it ×100); a cell printed with ``%`` in a column that
-is not a difference, gain or change column must lie in [0, 100]; a cell in a count column
+is not a difference, gain or change column, and is printed without a sign (``+0.1%``, ``-5.4%``
+state changes), must lie in [0, 100]; a cell in a count column
 (header starting ``#``, ``number of``, ``no. of``, ``num``, ending ``… count`` (a bare ``Count``
 may name a method), or exactly
 queries / documents / docs / passages / tasks / qrels / judgments, and not a mean, average, ratio,
@@ -42,7 +43,7 @@ def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, flo
     if metric:
         factor = view.factor(r, c, metric)
         return (f"{metric} in [0, {'100' if factor != 1 else '1'}]", 0.0, 1.0, False, factor)
-    if number is not None and number.percent:
+    if number is not None and number.percent and number.text[:1] not in "+-":
         return ("percentage in [0, 100]", 0.0, 1.0, False, 0.01)
     if COUNT_HEADER.search(header.strip()) and not NOT_COUNT.search(header):
         return ("count: non-negative integer", 0.0, float("inf"), True, 1.0)

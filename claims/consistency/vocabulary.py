@@ -3,7 +3,8 @@
 **Metric names** (case-insensitive; ``@k`` kept): nDCG/DCG, recall (``R@k``), precision
 (``P@k``), MRR, MAP (upper case in prose), success (``S@k``), hit(s)/hit rate, accuracy, F1,
 coverage, exact match (EM). **Aggregate labels**: Avg/Average/Mean/Macro/Total/Sum/Overall, see
-``aggregate_label``. **Difference labels**: Δ/delta/diff/difference/gain/change/improvement.
+``aggregate_label``. **Difference labels**: Δ/delta/diff/difference/gain/change/improvement/
+increase/decrease/drop/reduction.
 """
 
 from __future__ import annotations
@@ -87,7 +88,8 @@ def aggregate_label(label: str) -> AggregateLabel | None:
     return AggregateLabel(operation, excluded)
 
 
-DELTA_LABEL = re.compile(r"(?:^|[^\w])(?:Δ|∆|delta|diff\.?|difference|gain|change|improvement|impr\.)"
+DELTA_LABEL = re.compile(r"(?:^|[^\w])(?:Δ|∆|delta|diff\.?|difference|gain|change|improvement|impr\.|increase|"
+                         r"decrease|drop|reduction)"
                          r"(?:[^\w]|$)", re.I)
 
 def is_delta(label: str) -> bool:
