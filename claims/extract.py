@@ -320,14 +320,22 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
     return names, person
 
 
+_WORDS_BEFORE = re.compile(r"[\w.\-]+")
+_OPEN_PAREN_BEFORE = re.compile(r"\(\s*(?:[^()]*,\s*)?$")
+_NAME_BEFORE = re.compile(r"(?:et al\.|[A-Z][a-z]+),?\s*$")
+_ASSIGNMENT_BEFORE = re.compile(r"(?:^|[\s(])(?:[A-Za-z_][\w]*|[α-ω])\s*=\s*$")
+_FLAG_BEFORE = re.compile(r"--[\w-]+[\s=]$")
+_PARAMETER_OF_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(PARAMETER_WORDS)) + r")\s+(?:of|at)\s+$", re.I)
+
+
 def quantity_roles(sentence: str, quantities: list[Quantity],
                    math_spans: tuple[tuple[int, int], ...] = ()) -> list[Quantity]:
     """The quantities with ``role`` refined from the words around them (module docstring)."""
     out = []
     for q in quantities:
         start, end = q.span
-        before = sentence[:start]
-        words = re.findall(r"[\w.\-]+", before[-40:].lower())
+        before = sentence[max(0, start - 60):start]  # the context rules look at most this far back
+        words = _WORDS_BEFORE.findall(before[-40:].lower())
         previous = words[-1] if words else ""
         role = q.role
         if any(s <= start < e for s, e in math_spans):
@@ -336,17 +344,15 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
             pass
         elif (q.decimals == 0 and q.unit is None and not q.is_percent and q.denominator is None
               and q.upper is None and 1900 <= q.value <= 2099 and "," not in q.text
-              and (re.search(r"\(\s*(?:[^()]*,\s*)?$", before) or previous in ("in", "since", "until")
-                   or re.search(r"(?:et al\.|[A-Z][a-z]+),?\s*$", before))):
+              and (_OPEN_PAREN_BEFORE.search(before) or previous in ("in", "since", "until")
+                   or _NAME_BEFORE.search(before))):
             role = "year"
         elif previous in IDENTIFIER_WORDS or previous.rstrip(".") in IDENTIFIER_WORDS:
             role = "identifier"
         elif _near_parameter_phrase(sentence, start, end):
             role = "parameter"
-        elif (re.search(r"(?:^|[\s(])(?:[A-Za-z_][\w]*|[α-ω])\s*=\s*$", before)
-              or re.search(r"--[\w-]+[\s=]$", before)
-              or previous in PARAMETER_WORDS
-              or re.search(r"\b(?:" + "|".join(PARAMETER_WORDS) + r")\s+(?:of|at)\s+$", before, re.I)):
+        elif (_ASSIGNMENT_BEFORE.search(before) or _FLAG_BEFORE.search(before)
+              or previous in PARAMETER_WORDS or _PARAMETER_OF_BEFORE.search(before)):
             role = "parameter"
         out.append(replace(q, role=role) if role != q.role else q)
     return out
