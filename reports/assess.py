@@ -61,6 +61,7 @@ class ReportInputs:
     similarity_links: bool = False
     searches: list[Any] = field(default_factory=list)   # sources.search.SearchResult, by target
     search_enabled: bool = False
+    consistency: list[Any] = field(default_factory=list)  # failed checks of the chapter's own numbers
     document: Any = None   # audit.document.Document of the chapter text (section 1 lists its code and tables)
 
 

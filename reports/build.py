@@ -50,6 +50,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from audit.fingerprint import check_pack
     from audit.pack import load_pack
     from claims.bindings import load_claims_file
+    from claims.consistency import check_chapter
     from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
     from sources.check import check_sources
@@ -70,13 +71,14 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
 
         encoder = load_encoder(EncoderConfig())
     links = link_claims(claims, sources, encoder=encoder)
+    consistency = check_chapter(pack, claims).failed  # the chapter's own tables and prose
     return ReportInputs(
         pack=pack, pack_path=Path(options.pack), pack_sha256=sha256_file(options.pack), claims=claims,
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
         sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
-        search_enabled=options.search, document=document)
+        search_enabled=options.search, document=document, consistency=consistency)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

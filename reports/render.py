@@ -265,6 +265,9 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
                               f"({h.service}, score {h.score:.1f}) — {CANDIDATE_NOTE}; not support.")
         if not search.hits:
             unresolved.append(f"[{search.target}] primary-source search: {search.summary}.")
+    for check in getattr(inputs, "consistency", []) or []:
+        contradictory.append(f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
+                             + (f" [chapter line {check.line}]" if check.line else ""))
     for v in unplaced:
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")

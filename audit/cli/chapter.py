@@ -84,19 +84,23 @@ def register(app: typer.Typer) -> None:
     @cli_errors
     def consistency(
         file: Path = typer.Argument(..., help="A results page with Markdown pipe tables."),
-        tasks: Optional[str] = typer.Option(None, "--tasks",
-                                            help="Tasks per subset, e.g. all=48,final=36,development=12"),
+        tasks: Optional[str] = typer.Option(
+            None, "--tasks", help="A denominator for every table (e.g. 40), or R03 tasks per subset "
+                                  "(all=48,final=36,development=12)"),
         requirements: Optional[str] = typer.Option(
             None, "--requirements", help="Requirements per subset, e.g. all=192,final=144,development=48"),
         fmt: str = typer.Option("text", "--format", help="text | json"),
+        strict: bool = typer.Option(False, "--strict", help="Skipped checks count as failures."),
     ) -> None:
-        """Check the page's tables against each other: granularity (GRIM), subset aggregates,
-        effect differences and lost/gained counts. Exit 1 when any check fails."""
+        """Check a page's tables and prose against each other: aggregate rows/columns, differences,
+        granularity (GRIM), ranges, repeated values, prose against tables, and the R03-layout
+        extras. Exit 1 when a check fails (or, with --strict, is skipped); 3 when no relation
+        between printed numbers could be checked."""
         from claims import consistency as cc
 
         if fmt not in ("text", "json"):
             raise InputError(f"--format must be text or json, got {fmt!r}")
         report = cc.check_results_page(file, tasks=cc.parse_counts(tasks, "--tasks"),
                                        requirements=cc.parse_counts(requirements, "--requirements"))
-        typer.echo(cc.format_report(report, fmt), nl=False)
-        raise typer.Exit(1 if report.failed else 0)
+        typer.echo(cc.format_report(report, fmt, strict), nl=False)
+        raise typer.Exit(report.exit_code(strict))

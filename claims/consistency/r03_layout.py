@@ -1,4 +1,8 @@
-"""Internal consistency of a results page's Markdown tables (statcheck / GRIM in spirit).
+"""Layout-specific extras for the R03 results page (seed 000): statcheck / GRIM in spirit.
+
+These checks run on top of the generic ones (``claims.consistency.page``) when a page has the
+R03 layout: tables whose first header is *Selection* with an nDCG column (*metrics*) and tables
+whose first header names an *effect* with *difference* columns (*effects*).
 
 Inspired by statcheck (Nuijten et al. 2016, "The prevalence of statistical reporting errors in
 psychology (1985–2013)", Behavior Research Methods 48) — recompute what a page reports from
@@ -6,15 +10,13 @@ the other numbers it reports — and by the GRIM test (Brown & Heathers 2017, "T
 simple technique detects numerous anomalies in the reporting of results in psychology",
 Social Psychological and Personality Science 8): a mean of N integers must be k/N.
 
-**Tables.** GFM lets a table row lack pipes, so a prose line directly under a table would be
-read as a row. Each run of consecutive lines starting with ``|`` is therefore cut out and
-parsed on its own with markdown-it-py (``MarkdownIt("commonmark").enable("table")``); a run
-holding two tables back to back is cut before each further header + delimiter row pair.
-A table whose first header is *Selection* with nDCG and coverage columns is a **metrics**
+**Tables** come from the document model (``audit.document``). A table whose first header is *Selection* with nDCG and coverage columns is a **metrics**
 table; one whose first header names an *effect* with *difference* columns is an **effects**
 table, paired with the nearest metrics table above it; any other table is listed as ignored.
-Metrics tables are assigned subsets by position: 1st ``all``, 2nd ``final``, 3rd
-``development`` (further ones ``table4``…, not used in aggregate checks).
+When a page holds exactly three metrics tables they are assigned subsets by position: 1st
+``all``, 2nd ``final``, 3rd ``development`` (the seed-000 layout); any other number of metrics
+tables gives them names ``table<N>``, used by no subset check (page order says nothing about
+splits then). A missing (``—``, ``n/a``, empty) or non-numeric cell skips the checks that need it.
 
 **Counts** (``--tasks`` / ``--requirements`` override; otherwise inferred, and the report says
 from where): all tasks = the first ``N tasks`` on the page; all requirements = the first
@@ -53,17 +55,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from markdown_it import MarkdownIt
-
+from claims.consistency.cells import Printed as Number
+from claims.consistency.cells import bound
+from claims.consistency.model import R03_LAYOUT, Check
 from engine.runs.errors import InputError
-from engine.runs.hashing import dump_json
-from engine.runs.jsonl import read_text_file
 
 EPS = 1e-9
 SUBSET_NAMES = ("all", "final", "development")
-DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 NUMBER = re.compile(r"[+\-\u2212]?(?:\d+(?:\.\d+)?|\.\d+)")
 METRIC_COLUMNS = {
     "ndcg": re.compile(r"ndcg", re.I),
@@ -79,17 +78,6 @@ METRIC_LABELS = {"ndcg": "nDCG", "coverage": "coverage", "redundancy": "label re
 PER_TASK_MEANS = ("ndcg", "coverage", "pair_cosine", "no_agreed")
 
 
-@dataclass(frozen=True)
-class Number:
-    value: float
-    decimals: int
-    text: str
-
-    @property
-    def half_unit(self) -> float:
-        return 0.5 * 10.0 ** (-self.decimals)
-
-
 @dataclass
 class Table:
     index: int            # 1-based order on the page
@@ -102,101 +90,36 @@ class Table:
     columns: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass
-class Check:
-    check_id: str
-    group: str
-    subset: str
-    status: str           # pass | fail | skip
-    arithmetic: str
-    line: int | None = None
-
-    def as_dict(self) -> dict:
-        return {"check_id": self.check_id, "group": self.group, "subset": self.subset,
-                "status": self.status, "arithmetic": self.arithmetic, "line": self.line}
-
-
-@dataclass
-class ConsistencyReport:
-    path: str
-    tasks: dict[str, int]
-    requirements: dict[str, int]
-    count_sources: dict[str, str]
-    tables: list[Table]
-    checks: list[Check]
-
-    @property
-    def failed(self) -> list[Check]:
-        return [c for c in self.checks if c.status == "fail"]
-
-    def counts(self) -> dict[str, int]:
-        return {s: sum(1 for c in self.checks if c.status == s) for s in ("pass", "fail", "skip")}
-
-
 # ---------------------------------------------------------------- parsing
 
 def parse_counts(text: str | None, option: str) -> dict[str, int]:
-    """``"all=48,final=36"`` → ``{"all": 48, "final": 36}``; bad syntax is an InputError."""
+    """``"all=48,final=36"`` → ``{"all": 48, "final": 36}``; a bare ``"40"`` → ``{"*": 40}`` (a
+    page-wide denominator for the generic granularity check); bad syntax is an InputError."""
     if text is None or not text.strip():
         return {}
+    if text.strip().isdigit() and int(text) > 0:
+        return {"*": int(text)}
     counts: dict[str, int] = {}
     for part in text.split(","):
         name, sep, value = part.partition("=")
         if not sep or not name.strip() or not value.strip().isdigit() or int(value) <= 0:
-            raise InputError(f"{option} expects name=positive integer pairs, got {part.strip()!r}")
+            raise InputError(f"{option} expects a positive integer or name=positive integer pairs, got {part.strip()!r}")
         counts[name.strip()] = int(value)
     return counts
 
 
+def layout_tables(doc_tables: list) -> list[Table]:
+    """The document model's tables as this layout's mutable table records (1-based page order)."""
+    return [Table(index, t.line, list(t.header), [list(r) for r in t.rows],
+                  [t.line + 2 + i for i in range(len(t.rows))])
+            for index, t in enumerate(doc_tables, start=1)]
+
+
 def read_tables(text: str) -> list[Table]:
-    """Every pipe table on the page (runs of lines starting with ``|``), parsed by markdown-it-py."""
-    lines = text.split("\n")
-    md = MarkdownIt("commonmark").enable("table")
-    tables: list[Table] = []
-    index = 0
-    while index < len(lines):
-        if not lines[index].lstrip().startswith("|"):
-            index += 1
-            continue
-        start = index
-        while index < len(lines) and lines[index].lstrip().startswith("|"):
-            index += 1
-        # a delimiter row (|---|---|) after the first two lines starts a new table one line up
-        cuts = [start] + [i - 1 for i in range(start + 2, index) if DELIMITER.match(lines[i])] + [index]
-        for begin, end in zip(cuts, cuts[1:]):
-            tables.extend(_parse_block(md, lines[begin:end], begin, len(tables)))
-    return tables
+    """Every pipe table on the page, read with the document model (``claims.consistency.tables``)."""
+    from claims.consistency.tables import read_tables as page_tables
 
-
-def _parse_block(md: MarkdownIt, block: list[str], offset: int, count: int) -> list[Table]:
-    tokens = md.parse("\n".join(block) + "\n")
-    tables: list[Table] = []
-    current: Table | None = None
-    row: list[str] | None = None
-    row_line = 0
-    in_head = False
-    for token in tokens:
-        if token.type == "table_open":
-            current = Table(count + len(tables) + 1, offset + token.map[0] + 1, [], [], [])
-        elif token.type == "thead_open":
-            in_head = True
-        elif token.type == "thead_close":
-            in_head = False
-        elif token.type == "tr_open":
-            row, row_line = [], offset + token.map[0] + 1
-        elif token.type == "inline" and row is not None:
-            row.append(" ".join(token.content.split()))
-        elif token.type == "tr_close" and current is not None and row is not None:
-            if in_head:
-                current.header = row
-            else:
-                current.rows.append(row)
-                current.row_lines.append(row_line)
-            row = None
-        elif token.type == "table_close" and current is not None:
-            tables.append(current)
-            current = None
-    return tables
+    return layout_tables(page_tables(text))
 
 
 def _classify(table: Table) -> None:
@@ -218,24 +141,25 @@ def _classify(table: Table) -> None:
                 table.columns.setdefault("coverage", position)
 
 
-def _number(cell: str, path: str, line: int, what: str) -> Number:
-    match = NUMBER.search(cell)
+def _number(cell: str) -> Number | None:
+    """The leading number of a cell (``-0.0878 [-0.1407, -0.0354]`` → -0.0878), or None."""
+    match = NUMBER.match(cell.strip())
     if not match:
-        raise InputError(f"{what}: no number in cell {cell!r}", path=path, line=line)
-    if re.match(r"[eE][+\-\u2212]?\d", cell[match.end():]):
-        raise InputError(f"{what}: number {cell.strip()[:40]!r} in exponent notation is not checked", path=path, line=line)
+        return None
+    if re.match(r"[eE][+\-\u2212]?\d", cell.strip()[match.end():]):
+        return None  # exponent notation is not read by this layout: the cell is skipped, never misread
     text = match.group(0).replace("\u2212", "-")
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
     value = float(text)
     if not math.isfinite(value):
-        raise InputError(f"{what}: number {match.group(0)[:40]!r} is too large to check", path=path, line=line)
-    return Number(value, decimals, match.group(0))
+        return None
+    return Number(value, decimals, False, match.group(0))
 
 
-def _pair(cell: str, path: str, line: int) -> tuple[int, int]:
+def _pair(cell: str) -> tuple[int, int] | None:
     match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", cell)
     if not match:
-        raise InputError(f"lost / gained cell {cell!r} is not 'N / M'", path=path, line=line)
+        return None
     return int(match.group(1)), int(match.group(2))
 
 
@@ -289,7 +213,7 @@ class _Checker:
     def add(self, check_id: str, group: str, subset: str, ok: bool | None, arithmetic: str,
             line: int | None) -> None:
         status = "skip" if ok is None else _status(ok)
-        self.checks.append(Check(check_id, group, subset, status, arithmetic, line))
+        self.checks.append(Check(check_id, group, subset, status, arithmetic, line, R03_LAYOUT))
 
     def metrics_values(self, table: Table) -> dict[str, dict[str, object]]:
         values: dict[str, dict[str, object]] = {}
@@ -297,12 +221,15 @@ class _Checker:
             name = row[0]
             entry: dict[str, object] = {"line": line}
             for metric, position in table.columns.items():
-                if position >= len(row):
-                    raise InputError(f"row {name!r} has no {METRIC_LABELS[metric]} cell",
-                                     path=self.path, line=line)
-                cell = row[position]
-                entry[metric] = (_pair(cell, self.path, line) if metric == "lost_gained"
-                                 else _number(cell, self.path, line, METRIC_LABELS[metric]))
+                cell = row[position] if position < len(row) else ""
+                value = _pair(cell) if metric == "lost_gained" else _number(cell)
+                if value is None:
+                    self.add(f"cell:{table.subset}:{name}:{metric}", "cell", table.subset or "", None,
+                             f"{table.subset} / {name}: {METRIC_LABELS[metric]} cell {cell!r} is not a "
+                             f"{'k / m pair' if metric == 'lost_gained' else 'number'}; its checks are skipped",
+                             line)
+                    continue
+                entry[metric] = value
             values[name] = entry
         return values
 
@@ -328,7 +255,7 @@ class _Checker:
                 mark = "✓" if ok else "✗"
                 self.add(check_id, "grim", subset, ok,
                          f"{subset} / {name}: {label} {number.text} = {k}/{n} = {_fmt(k / n)} {mark} "
-                         f"(|Δ| {_fmt(gap)} ≤ {_fmt(number.half_unit)}"
+                         f"({bound(gap, number.half_unit, ok)}"
                          f"{'' if ok else ': no integer k/' + str(n) + ' rounds to it'})",
                          entry["line"])  # type: ignore[arg-type]
 
@@ -362,7 +289,7 @@ class _Checker:
                 self.add(check_id, "aggregate", "all", ok,
                          f"all / {name}: {METRIC_LABELS[metric]} {a.text} vs "
                          f"{t['final']}/{t['all']}·{f.text} + {t['development']}/{t['all']}·{d.text} = "
-                         f"{_fmt(expected)} {'✓' if ok else '✗'} (|Δ| {_fmt(gap)} ≤ {_fmt(tol)})",
+                         f"{_fmt(expected)} {'✓' if ok else '✗'} ({bound(gap, tol, ok)})",
                          entry["line"])  # type: ignore[arg-type]
             if "redundancy" in entry and "redundancy" in final and "redundancy" in dev:
                 a, f, d = entry["redundancy"], final["redundancy"], dev["redundancy"]  # type: ignore[assignment]
@@ -394,8 +321,12 @@ class _Checker:
                              f"{subset} metrics table", line)
                     continue
                 a_name, b_name = resolved  # type: ignore[misc]
-                effect = _number(row[position], self.path, line, f"{metric} difference")
-                a, b = values[a_name][metric], values[b_name][metric]  # type: ignore[index]
+                effect = _number(row[position]) if position < len(row) else None
+                a, b = values[a_name].get(metric), values[b_name].get(metric)
+                if effect is None or a is None or b is None:
+                    self.add(check_id, "effect", subset, None,
+                             f"{subset} / {label}: a {metric} cell is missing or not a number", line)
+                    continue
                 expected = a.value - b.value
                 tol = a.half_unit + b.half_unit + effect.half_unit
                 gap = abs(effect.value - expected)
@@ -403,7 +334,7 @@ class _Checker:
                 self.add(check_id, "effect", subset, ok,
                          f"{subset} / {label}: {METRIC_LABELS[metric]} difference {effect.text} vs "
                          f"{a.text} − {b.text} = {_fmt(expected, 4)} {'✓' if ok else '✗'} "
-                         f"(|Δ| {_fmt(gap)} ≤ {_fmt(tol)})", line)
+                         f"({bound(gap, tol, ok)})", line)
 
     @staticmethod
     def _resolve(token: str, values: dict[str, dict[str, object]]) -> str | None:
@@ -420,10 +351,12 @@ class _Checker:
             self.add(f"lost-gained:{subset}", "lost-gained", subset, None,
                      f"{subset}: cannot identify the baseline row named in {header!r}", table.line)
             return
-        base = values[baseline]["coverage"]  # type: ignore[index]
+        base = values[baseline].get("coverage")
         for name, entry in values.items():
-            lost, gained = entry["lost_gained"]  # type: ignore[misc]
             check_id = f"lost-gained:{subset}:{name}"
+            if "lost_gained" not in entry:
+                continue  # its cell was reported as skipped
+            lost, gained = entry["lost_gained"]  # type: ignore[misc]
             if name == baseline:
                 ok = lost == 0 and gained == 0
                 self.add(check_id, "lost-gained", subset, ok,
@@ -436,7 +369,11 @@ class _Checker:
                          entry["line"])  # type: ignore[arg-type]
                 continue
             n = self.requirements[subset]
-            cov = entry["coverage"]  # type: ignore[index]
+            cov = entry.get("coverage")
+            if cov is None or base is None:
+                self.add(check_id, "lost-gained", subset, None,
+                         f"{subset} / {name}: a coverage cell is missing or not a number", entry["line"])  # type: ignore[arg-type]
+                continue
             implied = (gained - lost) / n
             printed = cov.value - base.value
             tol = cov.half_unit + base.half_unit
@@ -445,30 +382,45 @@ class _Checker:
             self.add(check_id, "lost-gained", subset, ok,
                      f"{subset} / {name}: ({gained} − {lost})/{n} = {_fmt(implied)} vs coverage "
                      f"{cov.text} − {base.text} = {_fmt(printed, 4)} {'✓' if ok else '✗'} "
-                     f"(|Δ| {_fmt(gap)} ≤ {_fmt(tol)})", entry["line"])  # type: ignore[arg-type]
+                     f"({bound(gap, tol, ok)})", entry["line"])  # type: ignore[arg-type]
 
 
-def check_results_page(path: str | Path, *, tasks: dict[str, int] | None = None,
-                       requirements: dict[str, int] | None = None) -> ConsistencyReport:
-    """Parse a results page and run every applicable check (see module docstring)."""
-    path = Path(path)
-    text = read_text_file(path, encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    tables = read_tables(text)
+@dataclass
+class LayoutResult:
+    tables: list[Table]
+    checks: list[Check]
+    tasks: dict[str, int]
+    requirements: dict[str, int]
+    count_sources: dict[str, str]
+
+    def covered_lines(self) -> set[int]:
+        """Lines of the tables these extras checked (metrics and effects tables)."""
+        return {t.line for t in self.tables if t.kind != "other"}
+
+
+def run_layout(path: str, text: str, doc_tables: list, *, tasks: dict[str, int] | None = None,
+               requirements: dict[str, int] | None = None) -> LayoutResult:
+    """The R03-layout checks of a page (none when it has no metrics table)."""
+    tables = layout_tables(doc_tables)
     metrics: list[Table] = []
     for table in tables:
         _classify(table)
         if table.kind == "metrics":
-            table.subset = SUBSET_NAMES[len(metrics)] if len(metrics) < 3 else f"table{table.index}"
             metrics.append(table)
+    for position, table in enumerate(metrics):
+        table.subset = SUBSET_NAMES[position] if len(metrics) == 3 else f"table{table.index}"
+    current: str | None = None
+    for table in tables:
+        if table.kind == "metrics":
+            current = table.subset
         elif table.kind == "effects":
-            table.subset = metrics[-1].subset if metrics else None
-            if table.subset is None:
+            table.subset = current
+            if current is None:
                 table.kind = "other"
     if not metrics:
-        raise InputError("no metrics table (a pipe table whose first header is 'Selection' with an "
-                         "nDCG column) on the page", path=path)
+        return LayoutResult(tables, [], dict(tasks or {}), dict(requirements or {}), {})
     tasks_, reqs, sources = infer_counts(text, len(metrics), tasks or {}, requirements or {})
-    checker = _Checker(str(path), tasks_, reqs)
+    checker = _Checker(path, tasks_, reqs)
     values = {t.subset: checker.metrics_values(t) for t in metrics}
     for table in metrics:
         checker.grim(table.subset, values[table.subset])  # type: ignore[arg-type]
@@ -478,36 +430,4 @@ def check_results_page(path: str | Path, *, tasks: dict[str, int] | None = None,
             checker.effects(table.subset, table, values[table.subset])  # type: ignore[arg-type]
     for table in metrics:
         checker.lost_gained(table.subset, table, values[table.subset])  # type: ignore[arg-type]
-    return ConsistencyReport(str(path), tasks_, reqs, sources, tables, checker.checks)
-
-
-def format_report(report: ConsistencyReport, fmt: str = "text") -> str:
-    """``text``: one line per check with its arithmetic; ``json``: the same as an object."""
-    counts = report.counts()
-    if fmt == "json":
-        return dump_json({
-            "path": report.path, "tasks": report.tasks, "requirements": report.requirements,
-            "count_sources": report.count_sources,
-            "tables": [{"index": t.index, "line": t.line, "kind": t.kind, "subset": t.subset}
-                       for t in report.tables],
-            "checks": [c.as_dict() for c in report.checks], "summary": counts,
-            "ok": not report.failed})
-    out = [f"consistency: {report.path}"]
-    for kind, counts_ in (("tasks", report.tasks), ("requirements", report.requirements)):
-        parts = [f"{name}={value} ({report.count_sources.get(f'{kind}.{name}', '?')})"
-                 for name, value in counts_.items()]
-        out.append(f"{kind}: " + ("; ".join(parts) if parts else "unknown"))
-    used = [f"{t.kind} {t.subset} (line {t.line})" for t in report.tables if t.kind != "other"]
-    ignored = [str(t.line) for t in report.tables if t.kind == "other"]
-    out.append("tables: " + ", ".join(used))
-    if ignored:
-        out.append(f"ignored tables (not metrics or effects) at lines: {', '.join(ignored)}")
-    marks = {"pass": "PASS", "fail": "FAIL", "skip": "SKIP"}
-    for check in report.checks:
-        where = f" [line {check.line}]" if check.line else ""
-        out.append(f"{marks[check.status]} {check.group}: {check.arithmetic}{where}")
-    out.append(f"summary: {len(report.checks)} checks: {counts['pass']} passed, {counts['fail']} failed, "
-               f"{counts['skip']} skipped")
-    for check in report.failed:
-        out.append(f"failed: {check.check_id}")
-    return "\n".join(out) + "\n"
+    return LayoutResult(tables, checker.checks, tasks_, reqs, sources)

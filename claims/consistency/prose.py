@@ -1,0 +1,198 @@
+"""Prose against tables: a number in a sentence that names a table's row and column agrees with
+the cell.
+
+**Which sentences and cells.** Claim rows (``claims.extract``) whose text holds no ``|`` (table
+lines are not prose). A cell is *named* by a sentence when the sentence names its row label and
+its column header (every part of a row label joined from several label columns): a label that is a metric (``nDCG@10``) is named by the same metric, cut-off
+included; any other label by its text as a whole word (case-insensitive). When the cell's metric
+comes from its group row, caption or a section heading and another table has the same pair of
+labels, the sentence must name that metric too.
+
+**Which numbers.** The sentence's quantities that state a value: not ratios ``k/N``, cut-offs
+right after ``@``, signed numbers (``+0.05``), ranges, multipliers, ``±`` terms, years,
+identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
+than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
+or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
+only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell.
+
+**Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
+|q − v| ≤ h_q + h_v (+1e−9). A named cell passes when any number of the sentence agrees with it.
+It fails only when it is the one named cell left unexplained and the sentence holds a comparable
+number that agrees with no named cell; with several such cells the sentence is skipped as
+ambiguous (which number belongs to which cell cannot be told).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from claims.consistency.cells import Printed, fmt, normalise_label, within
+from claims.consistency.context import TableView, metrics_named
+from claims.consistency.vocabulary import is_delta
+from claims.consistency.model import Check, make_check
+
+KIND = "prose"
+CONTEXT_SOURCES = ("group row", "caption", "section heading")
+
+
+@dataclass(frozen=True)
+class Cell:
+    view: TableView
+    r: int
+    c: int
+    number: Printed
+    factor: float
+
+    @property
+    def where(self) -> str:
+        return self.view.where(self.r, self.c)
+
+
+@lru_cache(maxsize=4096)
+def _label_test(label: str) -> tuple:
+    """How a label is recognised: ("parts", tests) | ("metric", name) | ("text", pattern) | ("never",)."""
+    parts = [p for p in label.split(" / ") if p.strip()]
+    if len(parts) > 1:
+        return ("parts", tuple(_label_test(part) for part in parts))
+    label_metrics = metrics_named(label)
+    plain = normalise_label(label)
+    if len(plain) < 2:
+        return ("never",)
+    if len(label_metrics) == 1 and len(plain) <= len(label_metrics[0]) + 2:
+        return ("metric", label_metrics[0])
+    return ("text", re.compile(rf"(?<![\w]){re.escape(plain)}(?![\w])"))
+
+
+def _names(text: str, metrics: list[str], test: tuple) -> bool:
+    """Whether a sentence (lower-cased ``text``, its prose ``metrics``) names a label (every part of a
+    joined ``A / B`` row label)."""
+    if test[0] == "parts":
+        return all(_names(text, metrics, part) for part in test[1])
+    if test[0] == "metric":
+        return test[1] in metrics
+    if test[0] == "text":
+        return test[1].search(text) is not None
+    return False
+
+
+CHANGE_BEFORE = re.compile(r"\b(?:by|than|from|over|vs\.?|versus|gain|gains|drop|drops|increase|decrease|"
+                           r"difference|improvement|delta|margin)\s+(?:of\s+|an?\s+|about\s+|roughly\s+)?$", re.I)
+CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|lower|more|less|better|worse)", re.I)
+
+
+def _is_value(sentence: str, q) -> bool:
+    """A printed value, not a cut-off, ratio, change, interval, multiplier or parameter."""
+    start, end = q.span
+    if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
+        return False
+    if getattr(q, "role", "value") != "value" or getattr(q, "upper", None) is not None \
+            or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
+        return False
+    return not (CHANGE_BEFORE.search(sentence[:start]) or CHANGE_AFTER.match(sentence[end:]))
+
+
+def _comparable(values: list, cell: Cell) -> list:
+    """The value quantities printed like the cell (same decimals, or a % of a fraction cell)."""
+    out = []
+    for q in values:
+        if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
+            out.append(q)
+        elif q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals:
+            out.append(q)
+    return out
+
+
+def _scaled_q(q, cell: Cell) -> tuple[float, float]:
+    half = 0.5 * 10.0 ** (-q.decimals)
+    if q.is_percent and not cell.number.percent:
+        return q.value / 100, half / 100
+    return q.value * cell.factor, half * cell.factor
+
+
+def _agrees(q, cell: Cell) -> tuple[bool, float, float]:
+    qv, qh = _scaled_q(q, cell)
+    cv, ch = cell.number.scaled(cell.factor)
+    gap = abs(qv - cv)
+    return within(gap, qh + ch), gap, qh + ch
+
+
+def _cells(views: list[TableView]) -> list[Cell]:
+    cells = []
+    for view in views:
+        for r in view.data_rows():
+            for c in view.numeric_columns():
+                number = view.numbers[r][c]
+                if number is None or is_delta(view.header[c]):
+                    continue
+                metric, _ = view.metric_of(r, c)
+                cells.append(Cell(view, r, c, number, view.factor(r, c, metric)))
+    return cells
+
+
+def check_prose(claims: list, views: list[TableView]) -> list[Check]:
+    cells = _cells(views)
+    pairs: dict[tuple[str, str], set[int]] = {}
+    for cell in cells:
+        key = (normalise_label(cell.view.row_label(cell.r)), normalise_label(cell.view.header[cell.c]))
+        pairs.setdefault(key, set()).add(cell.view.index)
+    by_labels: dict[tuple[str, str], list[Cell]] = {}
+    for cell in cells:
+        by_labels.setdefault((cell.view.row_label(cell.r), cell.view.header[cell.c]), []).append(cell)
+    tests = {label: _label_test(label) for pair in by_labels for label in pair}
+    checks: list[Check] = []
+    for claim in claims:
+        line = getattr(claim, "line", 0)
+        where = claim.location + (f" (line {line})" if line else "")
+        sentence = claim.text
+        if "|" in sentence or not claim.quantities:
+            continue
+        text = " ".join(sentence.replace("\u2212", "-").split()).lower()
+        sentence_metrics = metrics_named(sentence, prose=True)
+        named_labels = {label for label, test in tests.items() if _names(text, sentence_metrics, test)}
+        named = []
+        for (row, column), group in by_labels.items():
+            if row not in named_labels or column not in named_labels:
+                continue
+            shared = len(pairs[(normalise_label(row), normalise_label(column))]) > 1
+            for cell in group:
+                metric, source = cell.view.metric_of(cell.r, cell.c)
+                if metric and source in CONTEXT_SOURCES and shared and metric not in sentence_metrics:
+                    continue
+                named.append(cell)
+        if not named:
+            continue
+        values = [q for q in claim.quantities if _is_value(sentence, q)]
+        explained = set()
+        unmatched = []
+        for cell in named:
+            comparable = _comparable(values, cell)
+            agreeing = [q for q in comparable if _agrees(q, cell)[0]]
+            explained.update(id(q) for q in agreeing)
+            if agreeing:
+                q = agreeing[0]
+                _, gap, tol = _agrees(q, cell)
+                checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", True, (
+                    f"[{claim.claim_id}] {q.text!r} vs {cell.number.text} at {cell.where} ✓ "
+                    f"(|Δ| {fmt(gap)} ≤ {fmt(tol)})"), cell.view.row_line(cell.r),
+                    (claim.location, cell.where)))
+            elif comparable:
+                unmatched.append((cell, comparable))
+        left = [(cell, [q for q in comparable if id(q) not in explained]) for cell, comparable in unmatched]
+        left = [(cell, qs) for cell, qs in left if qs]
+        if len(left) == 1:
+            cell, qs = left[0]
+            q = qs[0]
+            _, gap, tol = _agrees(q, cell)
+            checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", False, (
+                f"[{claim.claim_id}] {where}: {q.text!r} vs {cell.number.text} at {cell.where} ✗ "
+                f"(|Δ| {fmt(gap)} > {fmt(tol)}) — the sentence names the row and column of this cell: "
+                f"{sentence!r}"), cell.view.row_line(cell.r), (where, cell.where)))
+        elif len(left) > 1:
+            shown = [c.where for c, _ in left[:3]] + ([f"{len(left) - 3} more"] if len(left) > 3 else [])
+            checks.append(make_check(KIND, f"{claim.claim_id}:ambiguous", None, (
+                f"[{claim.claim_id}] {where}: names {len(left)} cells ({'; '.join(shown)}) and numbers "
+                f"that match none of them; which number belongs to which cell cannot be told"), None,
+                (where,) + tuple(shown)))
+    return checks
