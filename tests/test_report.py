@@ -168,10 +168,11 @@ def test_table_value_and_scientific_notation_bound_in_a_markdown_chapter(tmp_pat
     metrics = out / "metrics.json"
     metrics.write_text(json.dumps({"macro": {"bm25": {"ndcg@3": 0.855971}, "hybrid": {"ndcg@3": 0.888438}},
                                    "loss": 0.0025}))
+    (out / "manifest.json").write_text(json.dumps({"run_id": "sandbox-run-toy"}))  # names the run's output dir
     with recorded_run(log, "sandbox run", {"k": 3}) as rec:
         rec.run_id = "sandbox-run-toy"
         rec.add_outputs(out)
-        rec.results = {"metrics": str(metrics.resolve())}
+        rec.results = {"metrics": str(metrics.resolve()), "manifest": str((out / "manifest.json").resolve())}
     text, inputs = report(tmp_path, pack=chapter, claims=(claims,), log=log)
     assert {v.binding.binding_id: v.status for v in inputs.verdicts} == {
         "bm25": "MATCH", "hybrid": "MISMATCH", "loss": "MATCH"}
