@@ -230,7 +230,7 @@ def test_manifest(w03):
         assert manifest["inputs"][role]["sha256"] == sha256_file(FIXTURE / name)
     assert manifest["parameters"] == {"k": 3, "candidate_depth": 5, "hybrid_alpha": 0.55,
                                       "rerank_weight": 0.25, "k1": 1.2, "b": 0.75,
-                                      "tokenizer_pattern": TOKEN_PATTERN}
+                                      "run_depth": 1000, "measures": "", "tokenizer_pattern": TOKEN_PATTERN}
     assert manifest["tokenizer"]["pattern"] == TOKEN_PATTERN
     assert manifest["versions"]["numpy"] != "not installed" and "python" in manifest["versions"]
     assert manifest["created_at"].endswith("Z")
