@@ -23,7 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,7 +179,7 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     """
     docs = loaded.documents
     doc_ids = [d.doc_id for d in docs]
-    index = build_index(doc_ids, TokenLists(docs))
+    index = build_index(doc_ids, [d.tokens for d in docs])  # each document tokenised once
     scorer = BM25(index, k1=params.k1, b=params.b)
     tie_key = document_order(index.doc_ids)
     position = {doc: i for i, doc in enumerate(index.doc_ids)}
@@ -224,25 +224,6 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
                            full_ranks, evidence)
     result.stage_boundary = stage_boundary(result, params, run_id)
     return result
-
-
-class TokenLists(Sequence[list[str]]):
-    """The documents' token lists, tokenised when iterated (never all held at once by us)."""
-
-    def __init__(self, documents: list[Document]) -> None:
-        self.documents = documents
-
-    def __len__(self) -> int:
-        return len(self.documents)
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):
-            return [d.tokens for d in self.documents[i]]
-        return self.documents[i].tokens
-
-    def __iter__(self) -> Iterator[list[str]]:
-        for document in self.documents:
-            yield document.tokens
 
 
 class QueryTokenPresence:
