@@ -101,29 +101,32 @@ def main() -> None:
         result = measured_wait4([python, str(REPO / "bench" / "pipeline_peer.py"), "peer", str(collection),
                                  str(peer_out)])
         peers.append((result, tree_bytes(peer_out)))
-    best = min(peers, key=lambda item: item[0][0])
-    (peer_wall, peer_rss, peer_stdout, peer_stderr), peer_bytes = best
     alone = None
     if not args.no_bm25_alone:
         alone = measured_wait4([python, str(REPO / "bench" / "pipeline_peer.py"), "bm25-alone", str(collection)])
+    print(f"{'':34} {'wall':>9} {'peak RSS':>10} {'written':>10}")
+    print(f"{'ours: sandbox run (4 methods)':34} {ours[0]:>8.1f}s {gib(ours[1]):>10} {gib(ours_bytes):>10}")
+    if alone is not None:
+        print(f"{'ours: BM25 retrieval alone':34} {alone[0]:>8.1f}s {gib(alone[1]):>10}")
+        print(f"sandbox / its BM25 retrieval alone: {ours[0] / alone[0]:.2f}x (goal <= 3.0)")
+    if not peers:
+        if not args.keep:
+            shutil.rmtree(WORK)
+        return
+    best = min(peers, key=lambda item: item[0][0])
+    (peer_wall, peer_rss, peer_stdout, peer_stderr), peer_bytes = best
     ours_metrics = json.loads((ours_out / "metrics.json").read_text())["macro"]
     peer_metrics = json.loads(peer_stdout.strip().splitlines()[-1])
     agree = all(abs(ours_metrics[m][key] - peer_metrics[m][key]) <= METRIC_TOLERANCE
                 for m in peer_metrics for key in peer_metrics[m])
-    print(f"{'':34} {'wall':>9} {'peak RSS':>10} {'written':>10}")
-    print(f"{'ours: sandbox run (4 methods)':34} {ours[0]:>8.1f}s {gib(ours[1]):>10} {gib(ours_bytes):>10}")
     label = f"peer: bm25s + ranx (best of {len(peers)})"
     print(f"{label:34} {peer_wall:>8.1f}s {gib(peer_rss):>10} {gib(peer_bytes):>10}")
     if len(peers) > 1:
         print(f"{'  peer cold (first run)':34} {peers[0][0][0]:>8.1f}s {gib(peers[0][0][1]):>10}")
     print("  peer phases (best run):", " ".join(line.strip().removeprefix("peer ") for line in peer_stderr.splitlines()
                                                if line.strip().startswith("peer ")))
-    if alone is not None:
-        print(f"{'ours: BM25 retrieval alone':34} {alone[0]:>8.1f}s {gib(alone[1]):>10}")
     print(f"ratio ours/peer: wall {ours[0] / peer_wall:.2f}x (goal <= 1.0), peak RSS {ours[1] / peer_rss:.2f}x "
           f"(goal <= 1.0), bytes written {ours_bytes / peer_bytes:.2f}x")
-    if alone is not None:
-        print(f"sandbox / its BM25 retrieval alone: {ours[0] / alone[0]:.2f}x (goal <= 3.0)")
     print(f"macro metrics identical to {METRIC_TOLERANCE:g} (bm25, dense, hybrid; ndcg@10, recall@10): {agree}")
     for method in peer_metrics:
         print(f"  {method:13} ours " + " ".join(f"{k}={ours_metrics[method][k]:.6f}" for k in sorted(peer_metrics[method]))

@@ -124,12 +124,12 @@ def peer(collection: Path, out: Path, depth: int, k: int, alpha: float) -> None:
 
 def bm25_alone(collection: Path, depth: int) -> None:
     from engine.retrieval.bm25 import BM25
-    from engine.retrieval.corpus import read_corpus, read_topics
+    from engine.retrieval.corpus import read_corpus_tokens, read_topics
     from engine.retrieval.index import build_index
 
-    docs = read_corpus(collection / "corpus.jsonl")
-    index = build_index([d.doc_id for d in docs], [d.tokens for d in docs])
-    del docs
+    doc_ids, tokens = read_corpus_tokens(collection / "corpus.jsonl")
+    index = build_index(doc_ids, tokens)
+    del tokens
     scorer = BM25(index, k1=K1, b=B)
     listed = 0
     for topic in read_topics(collection / "queries.jsonl"):

@@ -31,8 +31,7 @@ from typing import Any
 import numpy as np
 
 from engine.retrieval.bm25 import BM25, DEFAULT_B, DEFAULT_K1
-from engine.retrieval.corpus import (Document, Topic, read_corpus, read_metadata, read_topics,
-                           supplied_run_label)
+from engine.retrieval.corpus import Topic, read_corpus_tokens, read_metadata, read_topics, supplied_run_label
 from engine.runs.errors import InputError
 from engine.runs.hashing import dump_json
 from engine.retrieval.index import InvertedIndex, build_index
@@ -119,7 +118,8 @@ class SandboxInputs:
 
 @dataclass
 class LoadedInputs:
-    documents: list[Document]
+    doc_ids: list[str]
+    doc_tokens: list[list[str]]     # each document's tokens (title + " " + text), read once
     topics: list[Topic]
     qrels: Qrels
     supplied: Run
@@ -145,9 +145,8 @@ class SandboxResult:
 
 def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
     """Read and cross-validate every input; the first defect raises InputError (FILE:LINE)."""
-    documents = read_corpus(inputs.corpus)
+    doc_ids, doc_tokens = read_corpus_tokens(inputs.corpus)
     topics = read_topics(inputs.topics)
-    doc_ids = [d.doc_id for d in documents]
     topic_ids = [t.topic_id for t in topics]
     qrels = read_qrels(inputs.qrels, topics=topic_ids, docs=doc_ids)
     for topic in topics:
@@ -156,7 +155,7 @@ def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
                              path=inputs.topics, line=topic.line)
     supplied = read_run(inputs.supplied_run, topics=topic_ids, docs=doc_ids)
     metadata = read_metadata(inputs.supplied_metadata)
-    return LoadedInputs(documents, topics, qrels, supplied, metadata)
+    return LoadedInputs(doc_ids, doc_tokens, topics, qrels, supplied, metadata)
 
 
 def method_labels(metadata: dict[str, Any]) -> dict[str, str]:
@@ -177,9 +176,8 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     the stage table's matched tokens) is read from the index postings, so no per-document token
     set is built.
     """
-    docs = loaded.documents
-    doc_ids = [d.doc_id for d in docs]
-    index = build_index(doc_ids, [d.tokens for d in docs])  # each document tokenised once
+    index = build_index(loaded.doc_ids, loaded.doc_tokens)
+    loaded.doc_tokens = []  # indexed: release the token lists (a large corpus's largest object)
     scorer = BM25(index, k1=params.k1, b=params.b)
     tie_key = document_order(index.doc_ids)
     position = {doc: i for i, doc in enumerate(index.doc_ids)}
