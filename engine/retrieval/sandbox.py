@@ -14,8 +14,8 @@ Pipeline (docs/DEVELOPING.md, "A pipeline, in order"; conventions in docs/sandbo
    directory and publish it at once.
 
 Outputs: ``run_manifest.json``, ``runs/{bm25,frozen_dense,hybrid,reranked}.tsv`` (TREC, 9
-decimals), ``metrics.json``, ``topic_error_analysis.csv``, ``stage_boundary.json`` and
-``index_summary.json`` (document lengths, avgdl, per-topic query tokens with df and IDF).
+decimals, the first ``--run-depth`` rows of each list; fusion uses the whole lists),
+``metrics.json``, ``topic_error_analysis.csv``, ``stage_boundary.json`` and ``index_summary.json`` (document lengths, avgdl, per-topic query tokens with df and IDF).
 """
 
 from __future__ import annotations
