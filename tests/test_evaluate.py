@@ -166,3 +166,15 @@ def test_randomisation_p_by_hand():
     p = randomisation_p(np.ones(10), draws=20000, seed=3)
     assert 0.0005 < p < 0.005
     assert randomisation_p(np.zeros(6), draws=100, seed=2) == 1.0
+
+
+def test_topics_outside_the_qrels_are_counted_not_evaluated(cli, files):
+    assert run_evaluate(cli, files).exit_code == 0
+    before = json.loads((files / "out" / "metrics.json").read_text())
+    (files / "one.tsv").write_text(RUN_ONE + "q9 Q0 a 1 1.0 one\nq8 Q0 b 1 1.0 one\n")
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "one.tsv", "--measures", MEASURES,
+                 "--output", files / "out2", "--log", files / "log.jsonl")
+    assert result.exit_code == 0, result.stderr
+    after = json.loads((files / "out2" / "metrics.json").read_text())
+    assert after["runs"]["one"]["topics_not_in_qrels"] == 2 and before["runs"]["one"]["topics_not_in_qrels"] == 0
+    assert after["runs"]["one"]["macro"] == before["runs"]["one"]["macro"] and after["topics"] == 2

@@ -70,10 +70,12 @@ def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -
     import pandas as pd
 
     topic_index = {t: i for i, t in enumerate(topic_ids)}
-    t_codes = pd.Series(run.topic).map(topic_index).to_numpy(dtype=np.float64, na_value=np.nan)
-    known = ~np.isnan(t_codes)
-    not_in_qrels = len(set(run.topic[~known].tolist())) if not known.all() else 0
-    t_codes = t_codes[known].astype(np.int64)
+    row_topics, run_topics = pd.factorize(run.topic)          # hash, no sort: one code per row
+    lookup = np.asarray([topic_index.get(t, -1) for t in run_topics.tolist()], dtype=np.int64)
+    t_codes = lookup[row_topics]
+    known = t_codes >= 0
+    not_in_qrels = int(np.count_nonzero(lookup < 0))
+    t_codes = t_codes[known]
     docs, scores = run.doc[known], run.score[known]
     # document ids in code-point order; the tie key is their rank (ascending or descending)
     doc_codes, uniques = pd.factorize(docs, sort=True)
