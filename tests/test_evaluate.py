@@ -178,3 +178,12 @@ def test_topics_outside_the_qrels_are_counted_not_evaluated(cli, files):
     after = json.loads((files / "out2" / "metrics.json").read_text())
     assert after["runs"]["one"]["topics_not_in_qrels"] == 2 and before["runs"]["one"]["topics_not_in_qrels"] == 0
     assert after["runs"]["one"]["macro"] == before["runs"]["one"]["macro"] and after["topics"] == 2
+
+
+def test_document_order_is_python_string_order_with_and_without_nul():
+    from engine.retrieval.evaluate import _factorize_sorted
+
+    codes, distinct = _factorize_sorted(np.array(["b", "a", "c", "a", "B", "é"], dtype=object))
+    assert codes.tolist() == [2, 1, 3, 1, 0, 4] and distinct == ["B", "a", "b", "c", "é"]
+    codes, distinct = _factorize_sorted(np.array(["b", "a\x00", "a"], dtype=object))
+    assert codes.tolist() == [2, 1, 0] and distinct == ["a", "a\x00", "b"]

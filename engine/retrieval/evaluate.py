@@ -78,7 +78,7 @@ def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -
     t_codes = t_codes[known]
     docs, scores = run.doc[known], run.score[known]
     # document ids in code-point order; the tie key is their rank (ascending or descending)
-    doc_codes, uniques = pd.factorize(docs, sort=True)
+    doc_codes, uniques = _factorize_sorted(docs)
     tie = doc_codes if ties == "id_ascending" else -doc_codes
     order = np.lexsort((tie, -scores, t_codes))
     t_sorted = t_codes[order]
@@ -86,7 +86,7 @@ def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -
     rank = np.arange(t_sorted.size, dtype=np.int64) - starts[t_sorted] + 1
     length = np.bincount(t_sorted, minlength=len(topic_ids)).astype(np.int64)
     # join with the qrels on (topic, document)
-    doc_position = {d: i for i, d in enumerate(np.asarray(uniques, dtype=object).tolist())}
+    doc_position = {d: i for i, d in enumerate(uniques)}
     q_keys, q_grades = [], []
     n_docs = max(len(doc_position), 1)
     for t, tid in enumerate(topic_ids):
@@ -104,6 +104,26 @@ def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -
         if q_keys_arr.size else np.zeros(keys.size, dtype=bool)
     hits = JudgedHits(t_sorted[judged], rank[judged], q_grade_arr[at[judged]], length)
     return hits, not_in_qrels
+
+
+def _factorize_sorted(values: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Codes of ``values`` in ascending code-point order of the distinct strings, and those strings.
+
+    Hash-factorises without sorting, then sorts only the distinct values, as a fixed-width numpy
+    string array (C comparisons, the same code-point order as ``str``) unless a value holds a NUL
+    (numpy strips trailing NULs), where Python's sort is used.
+    """
+    import pandas as pd
+
+    codes, uniques = pd.factorize(values, sort=False)
+    distinct = np.asarray(uniques, dtype=object)
+    if any("\x00" in value for value in distinct.tolist()):
+        order = np.asarray(sorted(range(distinct.size), key=distinct.__getitem__), dtype=np.int64)
+    else:
+        order = np.argsort(distinct.astype(str), kind="stable")
+    rank = np.empty(distinct.size, dtype=np.int64)
+    rank[order] = np.arange(distinct.size, dtype=np.int64)
+    return rank[codes], distinct[order].tolist()
 
 
 def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Measure, ...],
