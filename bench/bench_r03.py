@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from engine.r03.bootstrap import paired_bootstrap
+from engine.stats.bootstrap import paired_bootstrap
 from engine.r03.oracle import oracle_select
 from engine.r03.pipeline import CONTRASTS
 

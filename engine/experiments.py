@@ -108,8 +108,14 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
          _p("dense_metadata", "path"), _p("output", "path"), _p("k", "int", 3),
          _p("candidate_depth", "int", 5), _p("hybrid_alpha", "float", 0.55),
          _p("rerank_weight", "float", 0.25), _p("k1", "float", 1.2), _p("b", "float", 0.75),
-         _p("frozen_manifest", "path", None)),
+         _p("frozen_manifest", "path", None), _p("run_depth", "int", 1000), _p("measures", "str", None)),
         results=("metrics", "rankings", "index_summary", "stage_boundary", "manifest")),
+    Experiment(
+        "evaluate", "engine.retrieval.evaluate:run_evaluate_experiment",
+        (_p("qrels", "path"), _p("run", "paths"), _p("measures", "str", "nDCG@10,R@100,P@10,RR@10,AP@1000"),
+         _p("output", "path"), _p("ties", "str", "id_ascending"), _p("seed", "int", 129300),
+         _p("draws", "int", 10000)),
+        results=("metrics", "comparison", "manifest")),
     Experiment(
         "sandbox ledger", "engine.ledger.acquisition:run_ledger",
         (_p("locators", "path"), _p("fixtures", "path"), _p("output", "path", None)),

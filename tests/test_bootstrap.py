@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.r03.bootstrap import index_matrix, interval, paired_bootstrap
+from engine.stats.bootstrap import index_matrix, interval, paired_bootstrap
 
 CONTRASTS = [("a-minus-b", "a", "b"), ("b-minus-a", "b", "a")]
 

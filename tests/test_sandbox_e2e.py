@@ -230,7 +230,7 @@ def test_manifest(w03):
         assert manifest["inputs"][role]["sha256"] == sha256_file(FIXTURE / name)
     assert manifest["parameters"] == {"k": 3, "candidate_depth": 5, "hybrid_alpha": 0.55,
                                       "rerank_weight": 0.25, "k1": 1.2, "b": 0.75,
-                                      "tokenizer_pattern": TOKEN_PATTERN}
+                                      "run_depth": 1000, "measures": "", "tokenizer_pattern": TOKEN_PATTERN}
     assert manifest["tokenizer"]["pattern"] == TOKEN_PATTERN
     assert manifest["versions"]["numpy"] != "not installed" and "python" in manifest["versions"]
     assert manifest["created_at"].endswith("Z")
@@ -395,3 +395,55 @@ def test_topic_matching_no_document_is_diagnosed_not_retrieved(tmp_path):
     metrics = load(out, "metrics.json")
     assert metrics["per_topic"]["bm25"]["T-04"] == {"recall@3": 0.0, "ndcg@3": 0.0}
     assert metrics["macro"]["bm25"]["recall@3"] == pytest.approx((1 + 1 + 2 / 3 + 0) / 4)
+
+
+# ---- issue 14: run depth, measures, negative grades ------------------------------------------
+
+def test_run_depth_limits_written_rows_but_not_the_analyses(w03, tmp_path):
+    out, log = tmp_path / "shallow", tmp_path / "log.jsonl"
+    assert invoke(sandbox_args(out, log, "--run-depth", "3")).exit_code == 0
+    for method in METHODS:
+        lists = run_lists(out, method)
+        assert all(len(rows) <= 3 for rows in lists.values())
+        full = run_lists(w03[0], method)
+        assert {t: rows[:3] for t, rows in full.items()} == lists
+    assert any(len(rows) > 3 for rows in run_lists(w03[0], "bm25").values())
+    # metrics at k = 3 and the error analysis (ranks in the whole candidate lists) are unchanged
+    assert load(out, "metrics.json") == load(w03[0], "metrics.json")
+    assert (out / "topic_error_analysis.csv").read_text() == (w03[0] / "topic_error_analysis.csv").read_text()
+    assert load(out, "stage_boundary.json")["observations"] == load(w03[0], "stage_boundary.json")["observations"]
+    assert all(len(scores) <= 3 for per_topic in load(out, "rankings.json")["scores"].values()
+               for scores in per_topic.values())
+
+
+def test_measures_in_ir_measures_notation_are_kept_in_metrics(w03, tmp_path):
+    out, log = tmp_path / "measures", tmp_path / "log.jsonl"
+    result = invoke(sandbox_args(out, log, "--measures", "P@3,RR,AP@5,nDCG@3,Judged@2"))
+    assert result.exit_code == 0, result.stderr
+    metrics, base = load(out, "metrics.json"), load(w03[0], "metrics.json")
+    for method in METHODS:
+        macro = metrics["macro"][method]
+        assert set(macro) == {"recall@3", "ndcg@3", "P@3", "RR", "AP@5", "nDCG@3", "Judged@2"}
+        assert macro["recall@3"] == base["macro"][method]["recall@3"]
+        assert macro["nDCG@3"] == macro["ndcg@3"] == base["macro"][method]["ndcg@3"]
+        # P@3 = recall@3 · |relevant| / 3 (W03: two relevant for T-01 and T-02, three for T-03)
+        relevant = {"T-01": 2, "T-02": 2, "T-03": 3}
+        expected = sum(metrics["per_topic"][method][t]["recall@3"] * n / 3 for t, n in relevant.items()) / 3
+        assert macro["P@3"] == pytest.approx(expected, abs=1e-15)
+    # BM25 T-03 lists D-005 (3), D-006 (2), D-008, D-001, D-010 (1): AP@5 = (1/1 + 2/2 + 3/5) / 3
+    assert metrics["per_topic"]["bm25"]["T-03"]["AP@5"] == pytest.approx(2.6 / 3, abs=1e-15)
+    assert metrics["per_topic"]["bm25"]["T-03"]["RR"] == 1.0
+
+
+def test_negative_grades_are_non_relevant_with_gain_zero(w03, tmp_path):
+    fixture = tmp_path / "fx"
+    shutil.copytree(FIXTURE, fixture, ignore=shutil.ignore_patterns("acquisition"))
+    with open(fixture / "qrels.txt", "a", encoding="utf-8") as handle:
+        handle.write("T-01 0 D-004 -1\nT-03 0 D-008 -2\n")
+    out = tmp_path / "negative"
+    assert invoke(sandbox_args(out, tmp_path / "log.jsonl", fixture=fixture)).exit_code == 0
+    # D-004 is rank 3 of the supplied run for T-01 and D-008 rank 3 of BM25 for T-03: with a
+    # negative gain they would lower nDCG; as gain 0 every metric is the W03 one
+    assert load(out, "metrics.json") == load(w03[0], "metrics.json")
+    assert run_lists(out, "frozen_dense")["T-01"][2][0] == "D-004"
+    assert run_lists(out, "bm25")["T-03"][2][0] == "D-008"

@@ -64,6 +64,8 @@ CASES = {
     "qrels unknown document": ("qrels.txt", append("T-01 0 D-099 1"), 8, "unknown document 'D-099'"),
     "qrels non-numeric grade": ("qrels.txt", replace_line(5, "T-03 0 D-005 high"), 5, "non-numeric grade"),
     "qrels wrong column count": ("qrels.txt", replace_line(2, "T-01 D-002 2"), 2, "needs 4 fields"),
+    "qrels infinite grade": ("qrels.txt", replace_line(4, "T-02 0 D-004 inf"), 4, "grade must be finite"),
+    "qrels NaN grade": ("qrels.txt", replace_line(6, "T-03 0 D-006 nan"), 6, "grade must be finite"),
     "run unknown topic": ("supplied_run.tsv", append("T-09 Q0 D-001 6 0.1 authored"), 16, "unknown topic 'T-09'"),
     "run unknown document": ("supplied_run.tsv", append("T-01 Q0 D-099 6 0.1 authored"), 16,
                              "unknown document 'D-099'"),
@@ -113,4 +115,22 @@ def test_missing_file_and_bad_parameter(tmp_path):
     args[args.index("--hybrid-alpha") + 1] = "1.5"
     result = invoke(args)
     assert result.exit_code == 2 and "--hybrid-alpha" in result.stderr
+    assert not (tmp_path / "out").exists() and not (tmp_path / "log.jsonl").exists()
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--k1", "inf"), ("--k1", "nan"), ("--k1", "-0.5"), ("--b", "nan"), ("--b", "1.5"),
+    ("--hybrid-alpha", "nan"), ("--hybrid-alpha", "-inf"), ("--rerank-weight", "inf"), ("--rerank-weight", "1.01"),
+    ("--run-depth", "2"), ("--measures", "P@0"), ("--measures", "MRR@10"),
+])
+def test_non_finite_or_out_of_range_option_names_the_option(tmp_path, option, value):
+    args = sandbox_args(tmp_path / "out", tmp_path / "log.jsonl")
+    if option in args:
+        args[args.index(option) + 1] = value
+    else:
+        args += [option, value]
+    result = invoke(args)
+    assert result.exit_code == 2, result.stdout
+    assert f"field '{option}'" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists() and not (tmp_path / "log.jsonl").exists()

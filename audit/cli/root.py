@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from audit.cli import bind, budget, chapter, encode, notebook, r03, report, sandbox, sources, verify
+from audit.cli import bind, budget, chapter, encode, evaluate, notebook, r03, report, sandbox, sources, verify
 
 app = typer.Typer(
     name="chapter-audit",
@@ -34,7 +34,7 @@ def version() -> None:
         typer.echo(f"{name}\t{value}")
 
 
-for module in (sandbox, encode, budget, r03, chapter, verify, sources, report, bind, notebook):
+for module in (sandbox, evaluate, encode, budget, r03, chapter, verify, sources, report, bind, notebook):
     module.register(app)
 
 

@@ -37,13 +37,19 @@ def sandbox_run(
     frozen_manifest: Optional[Path] = typer.Option(
         None, "--frozen-manifest", help="Earlier run_manifest.json; any input or parameter difference "
                                         "stops the run as invalid."),
+    run_depth: int = typer.Option(1000, "--run-depth", help="Rows written per topic and method (TREC depth); "
+                                                            "fusion still uses every candidate."),
+    measures: Optional[str] = typer.Option(
+        None, "--measures", help="Extra measures in ir_measures notation, e.g. 'nDCG@10,P@5,RR@10,AP@1000' "
+                                 "(recall@k and ndcg@k are always reported)."),
     log: Path = LogOption,
 ) -> None:
     """Run BM25, the supplied run, the hybrid and the reranker; write runs, metrics and diagnoses."""
     summary = run_experiment("sandbox run", dict(
         corpus=corpus, topics=topics, qrels=qrels, dense_run=dense_run, dense_metadata=dense_metadata,
         output=output, k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
-        rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest), log=log)
+        rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest, run_depth=run_depth,
+        measures=measures), log=log)
     typer.echo(f"run {summary['run_id']} -> {summary['output']}")
     typer.echo(f"{'method':<42} {'recall@' + str(k):>10} {'ndcg@' + str(k):>10}")
     for method, values in summary["metrics"]["macro"].items():

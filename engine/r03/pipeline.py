@@ -61,7 +61,7 @@ MAX_BOOTSTRAP_CELLS = 100_000_000      # draws × tasks (8 bytes each) allocated
 
 PREPARE_PROGRAMS = ("r03/coverage.py", "r03/freeze.py", "r03/pipeline.py", "r03/benchmark.py")
 ENCODER_PROGRAMS = ("encoder/encode.py",)
-EVALUATE_PROGRAMS = ("r03/metrics.py", "r03/oracle.py", "r03/bootstrap.py", "retrieval/metrics.py")
+EVALUATE_PROGRAMS = ("r03/metrics.py", "r03/oracle.py", "stats/bootstrap.py", "retrieval/metrics.py")
 
 METHOD = {
     "name": "R03 obligation-aware greedy reranker",
@@ -376,7 +376,8 @@ def load_frozen_selections(freeze: Path, bench: Benchmark) -> dict[str, list[int
 def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, list[int]],
                     seed: int, draws: int) -> dict[str, Any]:
     """The whole ``results.json`` object (format in docs/r03.md)."""
-    from engine.r03 import bootstrap, oracle
+    from engine.r03 import oracle
+    import engine.stats.bootstrap as bootstrap
     from engine.r03 import metrics as r03_metrics
 
     methods = ["dense", "typed", "coverage", "oracle"]

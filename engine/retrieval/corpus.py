@@ -14,13 +14,14 @@ raised before any computation. Formats (docs/sandbox.md, "Inputs"):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.runs.errors import InputError
 from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
-from engine.retrieval.text import document_text, tokenize
+from engine.retrieval.text import document_text, tokenize, tokenize_many
 
 CORPUS_FIELDS = ("doc_id", "title", "text", "source_type", "license")
 TOPIC_FIELDS = ("topic_id", "query")
@@ -60,10 +61,9 @@ def _identifier(value: str, name: str, path: Path, line: int) -> str:
     return value
 
 
-def read_corpus(path: str | Path) -> list[Document]:
-    """Corpus records in file order; duplicate ``doc_id`` and an empty file are errors."""
+def iter_corpus(path: str | Path) -> Iterator[Document]:
+    """Corpus records in file order, one at a time; duplicate ``doc_id`` and an empty file are errors."""
     path = Path(path)
-    docs: list[Document] = []
     seen: dict[str, int] = {}
     for line, record in read_jsonl(path):
         require_fields(record, CORPUS_FIELDS, path, line, kinds={f: str for f in CORPUS_FIELDS})
@@ -71,11 +71,32 @@ def read_corpus(path: str | Path) -> list[Document]:
         if doc_id in seen:
             raise InputError(f"duplicate doc_id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=line)
         seen[doc_id] = line
-        docs.append(Document(doc_id, record["title"], record["text"], record["source_type"],
-                             record["license"], line))
-    if not docs:
+        yield Document(doc_id, record["title"], record["text"], record["source_type"], record["license"], line)
+    if not seen:
         raise InputError("corpus holds no documents (expected a record here)", path=path, line=1)
-    return docs
+
+
+def read_corpus(path: str | Path) -> list[Document]:
+    """Corpus records in file order; duplicate ``doc_id`` and an empty file are errors."""
+    return list(iter_corpus(path))
+
+
+def read_corpus_tokens(path: str | Path) -> tuple[list[str], list[list[str]]]:
+    """``(doc_ids, token lists)`` of a corpus, validated as :func:`read_corpus`, texts not kept.
+
+    Each document is tokenised once as it is read (:func:`engine.retrieval.text.tokenize_many`:
+    equal tokens share one string), so a large corpus costs about 8 bytes a token, not its text
+    plus a string object per token.
+    """
+    doc_ids: list[str] = []
+
+    def texts() -> Iterator[str]:
+        for document in iter_corpus(path):
+            doc_ids.append(document.doc_id)
+            yield document_text(document.title, document.text)
+
+    tokens = tokenize_many(texts())
+    return doc_ids, tokens
 
 
 def read_topics(path: str | Path) -> list[Topic]:

@@ -3,7 +3,9 @@
 Conventions (README "Conventions"):
 
 * gain ``2**grade - 1`` (exponential gain, Burges et al. 2005, "Learning to rank using
-  gradient descent", ICML; the ``ndcg_burges`` of ranx); grades may be non-integer;
+  gradient descent", ICML; the ``ndcg_burges`` of ranx) for a positive grade and 0 for a grade
+  <= 0 (negative grades count as non-relevant with gain 0, the trec_eval convention); grades
+  may be non-integer;
 * discount ``log2(rank + 1)`` with ranks from 1;
 * the ideal DCG ranks *all* judged grades of the topic (not only retrieved ones), best first;
 * pairs absent from the judgments have gain 0; a topic whose ideal DCG is 0 has NDCG 0;
@@ -19,8 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 
 def gain(grade: float) -> float:
-    """Exponential gain ``2**grade - 1``."""
-    return 2.0 ** grade - 1.0
+    """Exponential gain ``2**grade - 1`` for ``grade > 0``; 0 for a zero or negative grade."""
+    return 2.0 ** grade - 1.0 if grade > 0 else 0.0
 
 
 def discount(rank: int) -> float:

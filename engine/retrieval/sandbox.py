@@ -14,27 +14,32 @@ Pipeline (docs/DEVELOPING.md, "A pipeline, in order"; conventions in docs/sandbo
    directory and publish it at once.
 
 Outputs: ``run_manifest.json``, ``runs/{bm25,frozen_dense,hybrid,reranked}.tsv`` (TREC, 9
-decimals), ``metrics.json``, ``topic_error_analysis.csv``, ``stage_boundary.json`` and
-``index_summary.json`` (document lengths, avgdl, per-topic query tokens with df and IDF).
+decimals, the first ``--run-depth`` rows of each list; fusion uses the whole lists),
+``metrics.json``, ``topic_error_analysis.csv``, ``stage_boundary.json`` and ``index_summary.json`` (document lengths, avgdl, per-topic query tokens with df and IDF).
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import asdict, dataclass
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from engine.retrieval.bm25 import BM25, DEFAULT_B, DEFAULT_K1
-from engine.retrieval.corpus import (Document, Topic, read_corpus, read_metadata, read_topics,
-                           supplied_run_label)
+from engine.retrieval.corpus import Topic, read_corpus_tokens, read_metadata, read_topics, supplied_run_label
 from engine.runs.errors import InputError
-from engine.retrieval.fusion import fuse
 from engine.runs.hashing import dump_json
 from engine.retrieval.index import InvertedIndex, build_index
 from engine.runs.manifest import build_manifest, input_hashes, manifest_differences
-from engine.retrieval.metrics import macro_mean, ndcg_at_k, recall_at_k, relevant_set
+from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures,
+                                       topic_judgments)
+from engine.retrieval.metrics import relevant_set
+from engine.retrieval.ranked import RankedList, document_order
 from engine.runs.csvcells import neutralise_cell
 from engine.runs.outdir import check_target, publish, staged_directory
 from engine.retrieval.rerank import rerank
@@ -48,6 +53,7 @@ MANIFEST_NAME = "run_manifest.json"
 METHODS = ("bm25", "frozen_dense", "hybrid", "reranked")
 RUN_FILES = {method: f"runs/{method}.tsv" for method in METHODS}
 NDCG_ONE_TOLERANCE = 1e-12
+DEFAULT_RUN_DEPTH = 1000
 
 DIAGNOSIS_NOT_RETRIEVED = "not retrieved"
 DIAGNOSIS_CUTOFF_MISS = "candidate miss at cutoff"
@@ -65,9 +71,15 @@ class SandboxParameters:
     rerank_weight: float = 0.25
     k1: float = DEFAULT_K1
     b: float = DEFAULT_B
+    run_depth: int = DEFAULT_RUN_DEPTH
+    measures: str = ""
 
     def validate(self) -> None:
-        """InputError (naming the option) for an out-of-range parameter."""
+        """InputError (naming the option) for an out-of-range or non-finite parameter."""
+        for option, value in (("--hybrid-alpha", self.hybrid_alpha), ("--rerank-weight", self.rerank_weight),
+                              ("--k1", self.k1), ("--b", self.b)):
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise InputError(f"must be a finite number, got {value!r}", field=option)
         checks = [
             (self.k >= 1, "--k", "must be >= 1"),
             (self.candidate_depth >= self.k, "--candidate-depth", f"must be >= --k ({self.k})"),
@@ -75,10 +87,16 @@ class SandboxParameters:
             (0.0 <= self.rerank_weight <= 1.0, "--rerank-weight", "must lie in [0, 1]"),
             (self.k1 >= 0.0, "--k1", "must be >= 0"),
             (0.0 <= self.b <= 1.0, "--b", "must lie in [0, 1]"),
+            (self.run_depth >= self.k, "--run-depth", f"must be >= --k ({self.k})"),
         ]
         for ok, option, message in checks:
             if not ok:
                 raise InputError(message, field=option)
+        self.measure_list()
+
+    def measure_list(self) -> tuple[Measure, ...]:
+        """The ``--measures`` beyond recall@k and ndcg@k (empty when none are asked for)."""
+        return parse_measures(self.measures, "--measures") if self.measures.strip() else ()
 
     def as_dict(self) -> dict[str, Any]:
         values = asdict(self)
@@ -101,7 +119,8 @@ class SandboxInputs:
 
 @dataclass
 class LoadedInputs:
-    documents: list[Document]
+    doc_ids: list[str]
+    doc_tokens: list[list[str]]     # each document's tokens (title + " " + text), read once
     topics: list[Topic]
     qrels: Qrels
     supplied: Run
@@ -121,13 +140,14 @@ class SandboxResult:
     labels: dict[str, str]
     error_rows: list[dict[str, Any]]
     stage_boundary: dict[str, Any]
+    full_ranks: dict[str, dict[str, dict[str, int | None]]] = field(default_factory=dict)
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
     """Read and cross-validate every input; the first defect raises InputError (FILE:LINE)."""
-    documents = read_corpus(inputs.corpus)
+    doc_ids, doc_tokens = read_corpus_tokens(inputs.corpus)
     topics = read_topics(inputs.topics)
-    doc_ids = [d.doc_id for d in documents]
     topic_ids = [t.topic_id for t in topics]
     qrels = read_qrels(inputs.qrels, topics=topic_ids, docs=doc_ids)
     for topic in topics:
@@ -136,7 +156,7 @@ def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
                              path=inputs.topics, line=topic.line)
     supplied = read_run(inputs.supplied_run, topics=topic_ids, docs=doc_ids)
     metadata = read_metadata(inputs.supplied_metadata)
-    return LoadedInputs(documents, topics, qrels, supplied, metadata)
+    return LoadedInputs(doc_ids, doc_tokens, topics, qrels, supplied, metadata)
 
 
 def method_labels(metadata: dict[str, Any]) -> dict[str, str]:
@@ -147,57 +167,175 @@ def method_labels(metadata: dict[str, Any]) -> dict[str, str]:
 
 
 def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -> SandboxResult:
-    """Run all four methods and evaluate them (pure: no files written)."""
-    docs = loaded.documents
-    tokens = {d.doc_id: d.tokens for d in docs}
-    index = build_index([d.doc_id for d in docs], [tokens[d.doc_id] for d in docs])
+    """Run all four methods and evaluate them (pure: no files written).
+
+    Per topic, every list is held as arrays (:class:`engine.retrieval.ranked.RankedList`): the
+    BM25 list is every document with a positive score and the hybrid list the union with the
+    supplied run (the W03 rule), but only the first ``run_depth`` entries are ever sorted and
+    kept. The analyses need only the judged documents: their ranks in the whole lists are
+    counted, not found by sorting. A document's query-token coverage (the reranker's feature,
+    the stage table's matched tokens) is read from the index postings, so no per-document token
+    set is built.
+    """
+    index = build_index(loaded.doc_ids, loaded.doc_tokens)
+    loaded.doc_tokens = []  # indexed: release the token lists (a large corpus's largest object)
     scorer = BM25(index, k1=params.k1, b=params.b)
-    token_sets = {doc: set(toks) for doc, toks in tokens.items()}
+    tie_key = document_order(index.doc_ids)
+    position = {doc: i for i, doc in enumerate(index.doc_ids)}
+    presence = QueryTokenPresence(index)
+    depth = params.run_depth
     runs: dict[str, Run] = {method: {} for method in METHODS}
+    full_ranks: dict[str, dict[str, dict[str, int | None]]] = {method: {} for method in METHODS}
+    evidence: dict[str, dict[str, Any]] = {}
     for topic in loaded.topics:
-        query = topic.tokens
-        bm25_list = scorer.ranked(query)
-        supplied_list = loaded.supplied.get(topic.topic_id, [])
-        hybrid_list = fuse(bm25_list, supplied_list, params.hybrid_alpha)
-        runs["bm25"][topic.topic_id] = bm25_list
-        runs["frozen_dense"][topic.topic_id] = list(supplied_list)
-        runs["hybrid"][topic.topic_id] = hybrid_list
-        runs["reranked"][topic.topic_id] = rerank(hybrid_list, query, token_sets,
-                                                  params.candidate_depth, params.rerank_weight)
-    metrics = evaluate(runs, loaded.qrels, [t.topic_id for t in loaded.topics], params.k)
+        tid, query = topic.topic_id, topic.tokens
+        judged = loaded.qrels.get(tid, {})
+        relevant = sorted(relevant_set(judged))
+        lists = topic_lists(scorer, query, loaded.supplied.get(tid, []), position, tie_key,
+                            params.hybrid_alpha)
+        for method in ("bm25", "frozen_dense", "hybrid"):
+            head_pos, head_scores = lists[method].head(depth)
+            runs[method][tid] = list(zip([index.doc_ids[i] for i in head_pos.tolist()], head_scores.tolist()))
+        candidates = runs["hybrid"][tid][:params.candidate_depth] if depth >= params.candidate_depth \
+            else _listed(lists["hybrid"], params.candidate_depth, index.doc_ids)
+        present = presence.lookup(query, [position[doc] for doc, _ in candidates], index.doc_ids)
+        reranked = rerank(candidates, query, present, params.candidate_depth, params.rerank_weight)
+        runs["reranked"][tid] = reranked[:depth]
+        for method in METHODS:
+            if method == "reranked":
+                listed = {doc: r for r, (doc, _) in enumerate(reranked, start=1)}
+                full_ranks[method][tid] = {doc: listed.get(doc) for doc in relevant}
+            else:
+                full_ranks[method][tid] = {doc: _rank(lists[method], runs[method][tid], doc, position[doc])
+                                           for doc in relevant}
+        top = {doc for doc, _ in runs["bm25"][tid][:params.k]}
+        missed = [doc for doc in relevant if doc not in top]
+        if missed:
+            matched = presence.lookup(query, [position[doc] for doc in missed], index.doc_ids)
+            scores = lists["bm25"]
+            evidence[tid] = {doc: {"bm25_score": _score_of(scores, position[doc]),
+                                   "matched_query_tokens": sorted(matched[doc])} for doc in missed}
+    topic_ids = [t.topic_id for t in loaded.topics]
+    metrics = evaluate(runs, loaded.qrels, topic_ids, params.k, params.measure_list())
     labels = method_labels(loaded.metadata)
-    rows = error_analysis(runs, loaded.qrels, loaded.topics, params.k, labels)
-    result = SandboxResult(index, scorer, loaded.topics, loaded.qrels, runs, metrics, labels, rows, {})
+    rows = error_analysis(runs, full_ranks, loaded.qrels, loaded.topics, params.k, labels, metrics)
+    result = SandboxResult(index, scorer, loaded.topics, loaded.qrels, runs, metrics, labels, rows, {},
+                           full_ranks, evidence)
     result.stage_boundary = stage_boundary(result, params, run_id)
     return result
 
 
-def evaluate(runs: dict[str, Run], qrels: Qrels, topic_ids: list[str], k: int) -> dict[str, Any]:
-    """``{"macro": {method: {recall@k, ndcg@k}}, "per_topic": {method: {topic: {...}}}}``."""
-    recall_key, ndcg_key = f"recall@{k}", f"ndcg@{k}"
-    per_topic: dict[str, dict[str, dict[str, float]]] = {}
-    macro: dict[str, dict[str, float]] = {}
-    for method in METHODS:
-        per_topic[method] = {}
-        for topic in topic_ids:
-            ranking = [doc for doc, _ in runs[method].get(topic, [])]
-            judged = qrels.get(topic, {})
-            per_topic[method][topic] = {recall_key: recall_at_k(ranking, judged, k),
-                                        ndcg_key: ndcg_at_k(ranking, judged, k)}
-        macro[method] = {key: macro_mean(per_topic[method][t][key] for t in topic_ids)
-                         for key in (recall_key, ndcg_key)}
-    return {"macro": macro, "per_topic": per_topic}
+class QueryTokenPresence:
+    """Which of a query's distinct tokens each document contains, read from the index postings."""
+
+    def __init__(self, index: InvertedIndex) -> None:
+        self.index = index
+
+    def lookup(self, query: Sequence[str], positions: list[int], doc_ids: Sequence[str]) -> dict[str, set[str]]:
+        """``{doc_id: {query tokens the document contains}}`` for the given document positions."""
+        index = self.index
+        found: dict[str, set[str]] = {doc_ids[p]: set() for p in positions}
+        if not positions:
+            return found
+        wanted = np.asarray(positions, dtype=np.int64)
+        for token in sorted(set(query)):
+            term = index.vocabulary.get(token)
+            if term is None:
+                continue
+            postings = index.doc_index[index.indptr[term]:index.indptr[term + 1]]
+            at = np.searchsorted(postings, wanted)
+            hit = (at < postings.size) & (postings[np.minimum(at, postings.size - 1)] == wanted)
+            for p in wanted[hit].tolist():
+                found[doc_ids[p]].add(token)
+        return found
 
 
-def rank_of(ranked: list[tuple[str, float]], doc: str) -> int | None:
-    """One-based rank of ``doc`` in a ranked list, or None when it is absent."""
-    for rank, (candidate, _) in enumerate(ranked, start=1):
+def topic_lists(scorer: BM25, query: Sequence[str], supplied: list[tuple[str, float]],
+                position: dict[str, int], tie_key: np.ndarray, alpha: float) -> dict[str, RankedList]:
+    """The BM25, supplied and hybrid lists of one topic as arrays (hybrid as :func:`fusion.fuse`).
+
+    Min–max normalisation and the weighted sum are the element-wise operations of
+    :mod:`engine.retrieval.fusion` in the same order, so every score is bit-for-bit the same.
+    """
+    dense = scorer.score_array(query)
+    pos_b = np.flatnonzero(dense > 0.0)
+    s_b = dense[pos_b]
+    pos_s = np.asarray([position[doc] for doc, _ in supplied], dtype=np.int64)
+    s_s = np.asarray([score for _, score in supplied], dtype=np.float64)
+    left_b, right_s = _min_max(s_b), _min_max(s_s)
+    in_b = dense[pos_s] > 0.0 if pos_s.size else np.zeros(0, dtype=bool)
+    hyb_b = alpha * left_b + (1.0 - alpha) * 0.0
+    if in_b.any():
+        at = np.searchsorted(pos_b, pos_s[in_b])
+        hyb_b[at] = alpha * left_b[at] + (1.0 - alpha) * right_s[in_b]
+    hyb_s = alpha * 0.0 + (1.0 - alpha) * right_s[~in_b]
+    return {"bm25": RankedList(pos_b, s_b, tie_key),
+            "frozen_dense": RankedList(pos_s, s_s, tie_key),
+            "hybrid": RankedList(np.concatenate((pos_b, pos_s[~in_b])), np.concatenate((hyb_b, hyb_s)), tie_key)}
+
+
+def _min_max(scores: np.ndarray) -> np.ndarray:
+    """:func:`engine.retrieval.fusion.min_max_normalise` on an array (all 0 when max == min)."""
+    if scores.size == 0:
+        return scores.copy()
+    low, high = scores.min(), scores.max()
+    if high == low:
+        return np.zeros(scores.size, dtype=np.float64)
+    return (scores - low) / (high - low)
+
+
+def _listed(ranked: RankedList, n: int, doc_ids: Sequence[str]) -> list[tuple[str, float]]:
+    positions, scores = ranked.head(n)
+    return list(zip([doc_ids[i] for i in positions.tolist()], scores.tolist()))
+
+
+def _rank(ranked: RankedList, head: list[tuple[str, float]], doc: str, doc_position: int) -> int | None:
+    """Rank of ``doc`` in the whole list: its place in the written head, else counted."""
+    for rank, (candidate, _) in enumerate(head, start=1):
         if candidate == doc:
             return rank
-    return None
+    return ranked.rank(doc_position)
 
 
-def diagnose(ranked: list[tuple[str, float]], judged: dict[str, float], k: int) -> str:
+def _score_of(ranked: RankedList, doc_position: int) -> float:
+    where = np.flatnonzero(ranked.positions == doc_position)
+    return float(ranked.scores[where[0]]) if where.size else 0.0
+
+
+def evaluate(runs: dict[str, Run], qrels: Qrels, topic_ids: list[str], k: int,
+             extra: Sequence[Measure] = ()) -> dict[str, Any]:
+    """``{"macro": {method: {recall@k, ndcg@k, ...}}, "per_topic": {method: {topic: {...}}}}``.
+
+    ``recall@k`` and ``ndcg@k`` always; then every measure of ``extra`` (ir_measures notation,
+    :mod:`engine.retrieval.measures`) under its own key. Measures read the written runs.
+    """
+    measures = [Measure("recall", k), Measure("ndcg", k)]
+    measures += [m for m in extra if m not in measures]
+    stats = topic_judgments([qrels.get(t, {}) for t in topic_ids])
+    per_topic: dict[str, dict[str, dict[str, float]]] = {}
+    macro_values: dict[str, dict[str, float]] = {}
+    for method in METHODS:
+        topic, rank, grade, length = [], [], [], []
+        for t, tid in enumerate(topic_ids):
+            judged = qrels.get(tid, {})
+            ranked = runs[method].get(tid, [])
+            length.append(len(ranked))
+            for r, (doc, _) in enumerate(ranked, start=1):
+                g = judged.get(doc)
+                if g is not None:
+                    topic.append(t)
+                    rank.append(r)
+                    grade.append(g)
+        hits = JudgedHits(np.asarray(topic, dtype=np.int64), np.asarray(rank, dtype=np.int64),
+                          np.asarray(grade, dtype=np.float64), np.asarray(length, dtype=np.int64))
+        values = evaluate_hits(measures, hits, stats)
+        lists = {m.key: values[m.key].tolist() for m in measures}
+        per_topic[method] = {tid: {key: lists[key][t] for key in lists} for t, tid in enumerate(topic_ids)}
+        macro_values[method] = {m.key: macro(values[m.key]) for m in measures}
+    return {"macro": macro_values, "per_topic": per_topic}
+
+
+def diagnose(rank_of_relevant: dict[str, int | None], ndcg: float, k: int) -> str:
     """The per-topic diagnosis (docs/sandbox.md, "Diagnosis rules"), first rule that applies:
 
     1. ``not retrieved``: a relevant document (grade > 0) is absent from the method's list;
@@ -205,21 +343,22 @@ def diagnose(ranked: list[tuple[str, float]], judged: dict[str, float], k: int) 
     3. ``ordering problem``: every relevant document is in the top k but NDCG@k < 1
        (a lower-graded or gain-zero document ranks above a higher-graded one);
     4. ``none``: all relevant documents in the top k in an ideal order (NDCG@k = 1).
+
+    ``rank_of_relevant`` maps each relevant document to its rank in the whole list (None: absent).
     """
-    listed = [doc for doc, _ in ranked]
-    relevant = relevant_set(judged)
-    misses = relevant - set(listed[:k])
-    if misses - set(listed):
+    ranks = list(rank_of_relevant.values())
+    if any(r is None for r in ranks):
         return DIAGNOSIS_NOT_RETRIEVED
-    if misses:
+    if any(r > k for r in ranks):
         return DIAGNOSIS_CUTOFF_MISS
-    if ndcg_at_k(listed, judged, k) < 1.0 - NDCG_ONE_TOLERANCE:
+    if ndcg < 1.0 - NDCG_ONE_TOLERANCE:
         return DIAGNOSIS_ORDERING
     return DIAGNOSIS_NONE
 
 
-def error_analysis(runs: dict[str, Run], qrels: Qrels, topics: list[Topic], k: int,
-                   labels: dict[str, str]) -> list[dict[str, Any]]:
+def error_analysis(runs: dict[str, Run], full_ranks: dict[str, dict[str, dict[str, int | None]]],
+                   qrels: Qrels, topics: list[Topic], k: int, labels: dict[str, str],
+                   metrics: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per topic and method: relevant set, top-k, misses with their ranks, metrics, diagnosis."""
     rows = []
     for topic in topics:
@@ -227,11 +366,12 @@ def error_analysis(runs: dict[str, Run], qrels: Qrels, topics: list[Topic], k: i
         relevant = sorted(relevant_set(judged))
         for method in METHODS:
             ranked = runs[method].get(topic.topic_id, [])
+            ranks = full_ranks[method][topic.topic_id]
             top = [doc for doc, _ in ranked[:k]]
             misses = [doc for doc in relevant if doc not in top]
-            miss_ranks = [f"{doc}@{rank_of(ranked, doc) or 'absent'}" for doc in misses]
+            miss_ranks = [f"{doc}@{ranks[doc] or 'absent'}" for doc in misses]
             gain_zero = [doc for doc in top if judged.get(doc, 0.0) <= 0.0]
-            listed = [doc for doc, _ in ranked]
+            values = metrics["per_topic"][method][topic.topic_id]
             rows.append({
                 "topic_id": topic.topic_id,
                 "method": method,
@@ -241,9 +381,9 @@ def error_analysis(runs: dict[str, Run], qrels: Qrels, topics: list[Topic], k: i
                 "misses": ";".join(misses) or "none",
                 "miss_ranks": ";".join(miss_ranks) or "none",
                 "gain_zero_in_top_k": ";".join(gain_zero) or "none",
-                f"recall@{k}": recall_at_k(listed, judged, k),
-                f"ndcg@{k}": ndcg_at_k(listed, judged, k),
-                "diagnosis": diagnose(ranked, judged, k),
+                f"recall@{k}": values[f"recall@{k}"],
+                f"ndcg@{k}": values[f"ndcg@{k}"],
+                "diagnosis": diagnose(ranks, values[f"ndcg@{k}"], k),
             })
     return rows
 
@@ -287,14 +427,11 @@ def stage_boundary(result: SandboxResult, params: SandboxParameters, run_id: str
         judged = result.qrels.get(tid, {})
         bm25_list = runs["bm25"][tid]
         top = {doc for doc, _ in bm25_list[:k]}
-        doc_tokens = None
         for doc in sorted(relevant_set(judged) - top):
-            bm25_rank = rank_of(bm25_list, doc)
-            if doc_tokens is None:
-                doc_tokens = {d: set(toks) for d, toks in _doc_tokens(result).items()}
-            matched = sorted(set(topic.tokens) & doc_tokens[doc])
+            bm25_rank = result.full_ranks["bm25"][tid][doc]
+            found = result.evidence[tid][doc]
             evidence = {"topic_id": tid, "doc_id": doc, "grade": judged[doc], "bm25_rank": bm25_rank,
-                        "bm25_score": dict(bm25_list).get(doc, 0.0), "matched_query_tokens": matched}
+                        "bm25_score": found["bm25_score"], "matched_query_tokens": found["matched_query_tokens"]}
             if bm25_rank is not None:
                 observations.append({
                     "observation": f"{doc} is BM25 rank {bm25_rank} for {tid}",
@@ -309,7 +446,7 @@ def stage_boundary(result: SandboxResult, params: SandboxParameters, run_id: str
                     "held_fixed": lexical_fixed,
                     "cannot_claim": f"{doc} is absent from all indexes",
                     "evidence": evidence})
-            hybrid_rank = rank_of(runs["hybrid"][tid], doc)
+            hybrid_rank = result.full_ranks["hybrid"][tid][doc]
             recovered = hybrid_rank is not None and hybrid_rank <= k
             observations.append({
                 "observation": (f"{doc} is hybrid rank {hybrid_rank} for {tid}" if hybrid_rank is not None
@@ -321,7 +458,7 @@ def stage_boundary(result: SandboxResult, params: SandboxParameters, run_id: str
                                  else "fusion can never recover this document"),
                 "evidence": {"topic_id": tid, "doc_id": doc, "hybrid_rank": hybrid_rank,
                              "bm25_rank": bm25_rank,
-                             "supplied_run_rank": rank_of(runs["frozen_dense"].get(tid, []), doc),
+                             "supplied_run_rank": result.full_ranks["frozen_dense"][tid][doc],
                              "hybrid_alpha": params.hybrid_alpha}})
     for topic in result.topics:
         tid = topic.topic_id
@@ -415,16 +552,6 @@ def stage_boundary(result: SandboxResult, params: SandboxParameters, run_id: str
             "source absorption, referral, user action or platform visibility",
         ],
     }
-
-
-def _doc_tokens(result: SandboxResult) -> dict[str, list[str]]:
-    """Tokens per document, reconstructed from the index postings (for matched-token evidence)."""
-    index = result.index
-    tokens: dict[str, list[str]] = {doc: [] for doc in index.doc_ids}
-    for token, term in index.vocabulary.items():
-        for pos in index.doc_index[index.indptr[term]:index.indptr[term + 1]]:
-            tokens[index.doc_ids[pos]].append(token)
-    return tokens
 
 
 def index_summary(result: SandboxResult) -> dict[str, Any]:
@@ -532,9 +659,11 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
 def run_sandbox_experiment(*, corpus: Path, topics: Path, qrels: Path, dense_run: Path,
                            dense_metadata: Path, output: Path, k: int, candidate_depth: int,
                            hybrid_alpha: float, rerank_weight: float, k1: float, b: float,
-                           frozen_manifest: Path | None, log: str | Path) -> dict[str, Any]:
+                           frozen_manifest: Path | None, log: str | Path,
+                           run_depth: int = DEFAULT_RUN_DEPTH, measures: str | None = None) -> dict[str, Any]:
     """Entry point of the registered ``sandbox run`` experiment (engine.experiments)."""
     params = SandboxParameters(k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
-                               rerank_weight=rerank_weight, k1=k1, b=b)
+                               rerank_weight=rerank_weight, k1=k1, b=b, run_depth=run_depth,
+                               measures=measures or "")
     return run_sandbox(SandboxInputs(corpus, topics, qrels, dense_run, dense_metadata), output, params,
                        frozen_manifest=frozen_manifest, log=log)

@@ -1,5 +1,7 @@
 """Paired percentile bootstrap over tasks (seed 003 ``statistics``; seed 000 paired-effect tables).
 
+Shared by ``engine.r03`` (R03 contrasts) and ``engine.retrieval.evaluate`` (paired run comparison).
+
 Exactly how the draws are made (so anyone can reproduce them):
 
 * the tasks of a subset are put in ascending ``task_id`` order (``T`` of them);
@@ -15,7 +17,10 @@ Exactly how the draws are made (so anyone can reproduce them):
 * the reported point estimate is the plain mean difference over the ``T`` tasks (not the
   bootstrap mean).
 
-No p-values are computed. ``[mean, lo, hi]`` is returned as plain floats.
+No p-values are computed here (``engine.stats.randomisation`` gives a paired randomisation
+test). ``[mean, lo, hi]`` is returned as plain floats. :func:`blocked_intervals` draws the same
+index matrix in blocks of rows, so that many topics need no ``(draws, T)`` matrix in memory; it
+returns exactly what :func:`interval` returns on the whole matrix.
 """
 
 from __future__ import annotations
@@ -47,6 +52,38 @@ def interval(diff: np.ndarray, idx: np.ndarray) -> list[float]:
     alpha = (1.0 - LEVEL) / 2.0
     lo, hi = np.percentile(stats, [100 * alpha, 100 * (1 - alpha)], method=PERCENTILE_METHOD)
     return [float(diff.mean()), float(lo), float(hi)]
+
+
+def blocked_intervals(diffs: Sequence[np.ndarray], draws: int = DEFAULT_DRAWS, seed: int = DEFAULT_SEED,
+                      block: int = 1_000) -> list[list[float]]:
+    """:func:`interval` for several difference vectors sharing one index matrix, drawn in blocks.
+
+    ``rng.integers(0, T, size=(rows, T))`` called block after block yields the rows of
+    :func:`index_matrix` in order, so the statistics (and the percentiles) are identical.
+    """
+    if not diffs:
+        return []
+    vectors = [np.asarray(d, dtype=np.float64) for d in diffs]
+    n_tasks = vectors[0].size
+    if n_tasks < 1 or any(v.size != n_tasks for v in vectors):
+        raise ValueError("every difference vector needs the same, non-zero number of tasks")
+    if draws < 1:
+        raise ValueError("bootstrap needs at least one draw")
+    rng = np.random.default_rng(seed)
+    stats = np.empty((len(vectors), draws), dtype=np.float64)
+    done = 0
+    while done < draws:
+        rows = min(block, draws - done)
+        idx = rng.integers(0, n_tasks, size=(rows, n_tasks))
+        for i, v in enumerate(vectors):
+            stats[i, done:done + rows] = v[idx].mean(axis=1)
+        done += rows
+    alpha = (1.0 - LEVEL) / 2.0
+    out = []
+    for i, v in enumerate(vectors):
+        lo, hi = np.percentile(stats[i], [100 * alpha, 100 * (1 - alpha)], method=PERCENTILE_METHOD)
+        out.append([float(v.mean()), float(lo), float(hi)])
+    return out
 
 
 def paired_bootstrap(values: Mapping[str, Mapping[str, Sequence[float]]],

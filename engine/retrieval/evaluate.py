@@ -1,0 +1,237 @@
+"""``evaluate``: score TREC runs against qrels directly, logged like every run.
+
+Pipeline (docs/evaluate.md):
+
+1. read the qrels (:func:`engine.retrieval.trec.read_qrels`) and every run
+   (:func:`engine.retrieval.trec_arrays.read_run_arrays`: vectorised, with the line reader's
+   FILE:LINE errors) and parse ``--measures`` (ir_measures notation,
+   :mod:`engine.retrieval.measures`); any defect is an InputError before anything is logged;
+2. manifest (input sha256 by role ``qrels``, ``run 1``, ``run 2`` …, parameters) → run id;
+3. inside :func:`engine.runs.runlog.recorded_run`: order each run per topic by score descending
+   and the tie rule (``--ties id_ascending``, the project's rule, or ``--ties trec_eval``:
+   document id descending, as trec_eval sorts), rank, join with the qrels, compute every
+   measure per topic, and with two or more runs compare each run with the first one (paired
+   over topics): mean difference, paired percentile bootstrap 95% interval
+   (:mod:`engine.stats.bootstrap`, as R03) and a paired randomisation test p-value
+   (:mod:`engine.stats.randomisation`); write ``metrics.json``, ``comparison.json`` and
+   ``manifest.json`` and publish them at once.
+
+Conventions:
+
+* **evaluated topics** = the topics of the qrels (sorted by id); a topic the run does not list
+  scores 0 on every measure (trec_eval ``-c``); a run's topics absent from the qrels are not
+  evaluated (their count is reported as ``topics_not_in_qrels``);
+* **run names** are the run files' names without their last suffix, with ``.`` replaced by
+  ``_`` (result keys are dot paths: ``runs.bm25.macro.nDCG@10``); two runs of the same name are
+  bad input;
+* the first ``--run`` is the baseline of the comparison; differences are ``run − baseline``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.retrieval.measures import JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments
+from engine.retrieval.trec import Qrels, read_qrels
+from engine.retrieval.trec_arrays import RunArrays, read_run_arrays
+from engine.runs.errors import InputError
+from engine.runs.hashing import dump_json
+from engine.runs.manifest import build_manifest, input_hashes
+from engine.runs.outdir import check_target, publish, staged_directory
+from engine.runs.runlog import DEFAULT_LOG, recorded_run
+from engine.stats.bootstrap import LEVEL, PERCENTILE_METHOD, blocked_intervals
+from engine.stats.randomisation import randomisation_p
+
+COMMAND = "evaluate"
+MANIFEST_NAME = "manifest.json"
+TIES = ("id_ascending", "trec_eval")
+
+
+@dataclass
+class RunEvaluation:
+    """Per-topic values of every measure for one run (topics in the evaluation's order)."""
+
+    name: str
+    per_topic: dict[str, np.ndarray]
+    topics_not_in_qrels: int
+
+
+def run_name(path: Path) -> str:
+    """The run's result-key name: file name without its last suffix, dots as underscores."""
+    return path.stem.replace(".", "_") or "run"
+
+
+def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -> tuple[JudgedHits, int]:
+    """Order one run per topic (score desc, then the tie rule), rank it and keep judged rows."""
+    import pandas as pd
+
+    topic_index = {t: i for i, t in enumerate(topic_ids)}
+    row_topics, run_topics = pd.factorize(run.topic)          # hash, no sort: one code per row
+    lookup = np.asarray([topic_index.get(t, -1) for t in run_topics.tolist()], dtype=np.int64)
+    t_codes = lookup[row_topics]
+    known = t_codes >= 0
+    not_in_qrels = int(np.count_nonzero(lookup < 0))
+    t_codes = t_codes[known]
+    docs, scores = run.doc[known], run.score[known]
+    # document ids in code-point order; the tie key is their rank (ascending or descending)
+    doc_codes, uniques = _factorize_sorted(docs)
+    tie = doc_codes if ties == "id_ascending" else -doc_codes
+    order = np.lexsort((tie, -scores, t_codes))
+    t_sorted = t_codes[order]
+    starts = np.searchsorted(t_sorted, np.arange(len(topic_ids)), side="left")
+    rank = np.arange(t_sorted.size, dtype=np.int64) - starts[t_sorted] + 1
+    length = np.bincount(t_sorted, minlength=len(topic_ids)).astype(np.int64)
+    # join with the qrels on (topic, document)
+    doc_position = {d: i for i, d in enumerate(uniques)}
+    q_keys, q_grades = [], []
+    n_docs = max(len(doc_position), 1)
+    for t, tid in enumerate(topic_ids):
+        for doc, grade in qrels.get(tid, {}).items():
+            code = doc_position.get(doc)
+            if code is not None:
+                q_keys.append(t * n_docs + code)
+                q_grades.append(grade)
+    q_keys_arr = np.asarray(q_keys, dtype=np.int64)
+    q_order = np.argsort(q_keys_arr, kind="stable")
+    q_keys_arr, q_grade_arr = q_keys_arr[q_order], np.asarray(q_grades, dtype=np.float64)[q_order]
+    keys = t_sorted * n_docs + doc_codes[order]
+    at = np.searchsorted(q_keys_arr, keys)
+    judged = (at < q_keys_arr.size) & (q_keys_arr[np.minimum(at, max(q_keys_arr.size - 1, 0))] == keys) \
+        if q_keys_arr.size else np.zeros(keys.size, dtype=bool)
+    hits = JudgedHits(t_sorted[judged], rank[judged], q_grade_arr[at[judged]], length)
+    return hits, not_in_qrels
+
+
+def _factorize_sorted(values: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Codes of ``values`` in ascending code-point order of the distinct strings, and those strings.
+
+    Hash-factorises without sorting, then sorts only the distinct values, as a fixed-width numpy
+    string array (C comparisons, the same code-point order as ``str``) unless a value holds a NUL
+    (numpy strips trailing NULs), where Python's sort is used.
+    """
+    import pandas as pd
+
+    codes, uniques = pd.factorize(values, sort=False)
+    distinct = np.asarray(uniques, dtype=object)
+    if any("\x00" in value for value in distinct.tolist()):
+        order = np.asarray(sorted(range(distinct.size), key=distinct.__getitem__), dtype=np.int64)
+    else:
+        order = np.argsort(distinct.astype(str), kind="stable")
+    rank = np.empty(distinct.size, dtype=np.int64)
+    rank[order] = np.arange(distinct.size, dtype=np.int64)
+    return rank[codes], distinct[order].tolist()
+
+
+def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Measure, ...],
+                  ties: str = "id_ascending") -> tuple[list[str], list[RunEvaluation]]:
+    """Evaluate every run on the qrels' topics (sorted by id); pure, no files."""
+    topic_ids = sorted(qrels)
+    stats = topic_judgments([qrels[t] for t in topic_ids])
+    out = []
+    for name, run in runs.items():
+        hits, not_in_qrels = rank_judged(run, topic_ids, qrels, ties)
+        out.append(RunEvaluation(name, evaluate_hits(measures, hits, stats), not_in_qrels))
+    return topic_ids, out
+
+
+def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], draws: int,
+            seed: int) -> dict[str, Any]:
+    """Each run against the first, per measure: difference, bootstrap interval, randomisation p."""
+    if len(evaluations) < 2:
+        return {}
+    base = evaluations[0]
+    pairs: dict[str, Any] = {}
+    for other in evaluations[1:]:
+        diffs = [other.per_topic[m.key] - base.per_topic[m.key] for m in measures]
+        intervals = blocked_intervals(diffs, draws=draws, seed=seed)
+        pairs[f"{other.name}-minus-{base.name}"] = {
+            m.key: {"difference": interval[0], "ci_low": interval[1], "ci_high": interval[2],
+                    "randomisation_p": randomisation_p(diff, draws=draws, seed=seed)}
+            for m, diff, interval in zip(measures, diffs, intervals)}
+    return {"baseline": base.name, "draws": draws, "seed": seed, "level": LEVEL,
+            "interval": f"paired percentile bootstrap over topics ({PERCENTILE_METHOD} percentiles)",
+            "p_value": "two-sided paired randomisation (sign-flip) test, Monte-Carlo with +1 correction",
+            "pairs": pairs}
+
+
+def metrics_document(topic_ids: list[str], evaluations: list[RunEvaluation],
+                     measures: tuple[Measure, ...], ties: str) -> dict[str, Any]:
+    runs = {}
+    for ev in evaluations:
+        lists = {m.key: ev.per_topic[m.key].tolist() for m in measures}
+        runs[ev.name] = {
+            "macro": {m.key: macro(ev.per_topic[m.key]) for m in measures},
+            "per_topic": {tid: {key: lists[key][t] for key in lists} for t, tid in enumerate(topic_ids)},
+            "topics_not_in_qrels": ev.topics_not_in_qrels,
+        }
+    return {"measures": [m.key for m in measures], "topics": len(topic_ids), "ties": ties, "runs": runs}
+
+
+def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
+    """The printed summary: one row per run (macro values), then the paired comparisons."""
+    keys = metrics["measures"]
+    width = max(12, *(len(name) for name in metrics["runs"]))
+    lines = [f"{'run':<{width}} " + " ".join(f"{k:>12}" for k in keys)]
+    for name, values in metrics["runs"].items():
+        lines.append(f"{name:<{width}} " + " ".join(f"{values['macro'][k]:>12.6f}" for k in keys))
+    if comparison:
+        lines.append("")
+        lines.append(f"paired over {metrics['topics']} topics against {comparison['baseline']}: difference "
+                     f"[95% bootstrap CI, {comparison['draws']} draws] randomisation-test p")
+        for pair, per_measure in comparison["pairs"].items():
+            for key, v in per_measure.items():
+                lines.append(f"{pair:<{width}} {key:>12} {v['difference']:+.6f} "
+                             f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}] p={v['randomisation_p']:.4f}")
+    return "\n".join(lines) + "\n"
+
+
+def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, output: Path, ties: str,
+                            seed: int, draws: int, log: str | Path | None = DEFAULT_LOG) -> dict[str, Any]:
+    """Entry point of the registered ``evaluate`` experiment (engine.experiments)."""
+    output = Path(output)
+    if not run:
+        raise InputError("needs at least one --run", field="--run")
+    if ties not in TIES:
+        raise InputError(f"must be one of {', '.join(TIES)}, got {ties!r}", field="--ties")
+    if draws < 1:
+        raise InputError("must be >= 1", field="--draws")
+    parsed = parse_measures(measures, "--measures")
+    run_paths = [Path(p) for p in run]
+    names = [run_name(p) for p in run_paths]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise InputError(f"two runs are named {name!r} (file names without suffix must differ)",
+                             field="--run")
+    judged = read_qrels(qrels)
+    loaded = {name: read_run_arrays(path) for name, path in zip(names, run_paths)}
+    roles: dict[str, str | Path | None] = {"qrels": qrels}
+    roles.update({f"run {i}": path for i, path in enumerate(run_paths, start=1)})
+    parameters = {"measures": [m.key for m in parsed], "ties": ties, "seed": seed, "draws": draws,
+                  "run_names": names}
+    manifest = build_manifest(COMMAND, input_hashes(roles), parameters,
+                              outputs=sorted([MANIFEST_NAME, "metrics.json", "comparison.json"]))
+    run_id = manifest["run_id"]
+    check_target(output, MANIFEST_NAME, run_id)
+    with recorded_run(log, COMMAND, {"qrels": str(qrels), "run": [str(p) for p in run_paths],
+                                     **parameters}) as record:
+        record.run_id = run_id
+        record.add_inputs(qrels, *run_paths)
+        topic_ids, evaluations = evaluate_runs(judged, loaded, parsed, ties)
+        metrics = metrics_document(topic_ids, evaluations, parsed, ties)
+        comparison = compare(evaluations, parsed, draws, seed)
+        files = {MANIFEST_NAME: dump_json(manifest), "metrics.json": dump_json(metrics),
+                 "comparison.json": dump_json(comparison)}
+        with staged_directory(output) as staging:
+            for name, text in files.items():
+                (staging / name).write_text(text, encoding="utf-8", newline="\n")
+            publish(staging, output)
+        record.add_outputs(output)
+        root = output.resolve()
+        record.results = {"metrics": str(root / "metrics.json"), "comparison": str(root / "comparison.json"),
+                          "manifest": str(root / MANIFEST_NAME)}
+    return {"run_id": run_id, "output": str(output), "metrics": metrics, "comparison": comparison,
+            "table": render_table(metrics, comparison)}
