@@ -35,7 +35,6 @@ import argparse
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -43,10 +42,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DISABLE_TQDM", "1")
 
 from engine.retrieval.bm25 import BM25  # noqa: E402
 from engine.retrieval.index import build_index  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 K1, B = 1.2, 0.75
 VOCAB = 50_000
@@ -119,14 +120,6 @@ def build_in_child(build) -> tuple[float, float]:
 
 def spread(values: list[float]) -> str:
     return f"{statistics.median(values):,.2f} ({min(values):,.2f}–{max(values):,.2f})"
-
-
-def cpu_model() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        return next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("Model name"))
-    except (OSError, subprocess.CalledProcessError, StopIteration):
-        return platform.processor() or "unknown CPU"
 
 
 def bench_size(n_docs: int, args, bm25s) -> None:

@@ -32,10 +32,12 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
 from engine.encoder.encode import EncoderConfig, load_encoder  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 WORDS = """retrieval evaluation corpus query document relevance judgment ranking score baseline
 dense sparse lexical semantic vector embedding encoder transformer attention layer token wordpiece
@@ -99,16 +101,6 @@ def peer_encode(model, texts, threads, batch_size):
     torch.set_num_threads(threads)
     return model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
                         show_progress_bar=False)
-
-
-def cpu_model() -> str:
-    import subprocess
-
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        return next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.startswith("Model name"))
-    except (OSError, subprocess.CalledProcessError, StopIteration):
-        return platform.processor() or "unknown CPU"
 
 
 def main() -> None:

@@ -48,6 +48,33 @@ def _outputs(out: Path) -> tuple[bytes, bytes, dict]:
     return out.read_bytes(), out.with_suffix(".ids.txt").read_bytes(), manifest
 
 
+def _interrupt_at_call(monkeypatch, call: int, exception: BaseException) -> None:
+    """Make the ``call``-th ``Encoder.encode`` (one per shard) raise: a simulated kill."""
+    real_encode = encode_module.Encoder.encode
+    calls = {"n": 0}
+
+    def interrupted(self, texts, progress=False, on_batch=None):
+        calls["n"] += 1
+        if calls["n"] == call:
+            raise exception
+        return real_encode(self, texts, progress=progress, on_batch=on_batch)
+
+    monkeypatch.setattr(encode_module.Encoder, "encode", interrupted)
+
+
+def _count_encodes(monkeypatch) -> list[int]:
+    """Record the number of texts of every later ``Encoder.encode`` call."""
+    real_encode = encode_module.Encoder.encode
+    encoded: list[int] = []
+
+    def counting(self, texts, progress=False, on_batch=None):
+        encoded.append(len(texts))
+        return real_encode(self, texts, progress=progress, on_batch=on_batch)
+
+    monkeypatch.setattr(encode_module.Encoder, "encode", counting)
+    return encoded
+
+
 def test_shard_bounds():
     assert shard_bounds(7, 3) == [(0, 3), (3, 6), (6, 7)]
     assert shard_bounds(6, 3) == [(0, 3), (3, 6)]
@@ -78,16 +105,7 @@ def test_interrupted_encode_resumes_to_identical_outputs(tmp_path, encoder, monk
     _run(source, whole, tmp_path / "whole.log", shard_size=3)
 
     out, log = tmp_path / "resumed" / "vectors.npy", tmp_path / "resumed.log"
-    calls = {"n": 0}
-    real_encode = encode_module.Encoder.encode
-
-    def interrupted(self, texts, progress=False, on_batch=None):
-        calls["n"] += 1
-        if calls["n"] == 3:                       # the third shard: simulate a kill mid-run
-            raise KeyboardInterrupt
-        return real_encode(self, texts, progress=progress, on_batch=on_batch)
-
-    monkeypatch.setattr(encode_module.Encoder, "encode", interrupted)
+    _interrupt_at_call(monkeypatch, 3, KeyboardInterrupt())      # killed during the third shard
     with pytest.raises(KeyboardInterrupt):
         _run(source, out, log, shard_size=3)
     work = shard_directory(out)
@@ -96,13 +114,8 @@ def test_interrupted_encode_resumes_to_identical_outputs(tmp_path, encoder, monk
     assert not out.exists() and not out.with_suffix(".manifest.json").exists()
     assert read_records(log)[-1]["status"] == "failed"
 
-    encoded: list[int] = []
-
-    def counting(self, texts, progress=False, on_batch=None):
-        encoded.append(len(texts))
-        return real_encode(self, texts, progress=progress, on_batch=on_batch)
-
-    monkeypatch.setattr(encode_module.Encoder, "encode", counting)
+    monkeypatch.undo()                            # the real encoder again
+    encoded = _count_encodes(monkeypatch)
     _run(source, out, log, shard_size=3)
     assert encoded == [1]                         # only the missing last shard was encoded
     vectors, ids, manifest = _outputs(out)
@@ -119,27 +132,13 @@ def test_interrupted_encode_resumes_to_identical_outputs(tmp_path, encoder, monk
 def test_changed_shard_is_encoded_again(tmp_path, monkeypatch):
     source = _input(tmp_path)
     out, log = tmp_path / "v.npy", tmp_path / "log"
-    real_encode = encode_module.Encoder.encode
-    calls = {"n": 0}
-
-    def interrupted(self, texts, progress=False, on_batch=None):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise RuntimeError("killed")
-        return real_encode(self, texts, progress=progress, on_batch=on_batch)
-
-    monkeypatch.setattr(encode_module.Encoder, "encode", interrupted)
+    _interrupt_at_call(monkeypatch, 3, RuntimeError("killed"))
     with pytest.raises(RuntimeError):
         _run(source, out, log, shard_size=3)
     second = shard_directory(out) / "shard-000001.npy"
     second.write_bytes(second.read_bytes()[:-4] + b"\0\0\0\0")     # a damaged shard
-    encoded: list[int] = []
-
-    def counting(self, texts, progress=False, on_batch=None):
-        encoded.append(len(texts))
-        return real_encode(self, texts, progress=progress, on_batch=on_batch)
-
-    monkeypatch.setattr(encode_module.Encoder, "encode", counting)
+    monkeypatch.undo()                            # the real encoder again
+    encoded = _count_encodes(monkeypatch)
     _run(source, out, log, shard_size=3)
     assert encoded == [3, 1]                      # shard 0 kept; shards 1 and 2 encoded again
 
