@@ -57,6 +57,7 @@ DENSE_MIN_DOCS = 4096            # ... and only when the corpus has at least thi
 DENSE_BUDGET_BYTES = 256 << 20   # memory cap for all dense rows together
 TOP_K_BLOCK = 256                # scores per group for the top-k lower bound
 SPARSE_RATIO = 8                 # sparse path while postings touched <= num_docs / SPARSE_RATIO
+SORT_ALL = 2048                  # up to this many candidates are sorted whole (fewer numpy calls)
 PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
 WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
 
@@ -212,7 +213,7 @@ class BM25:
 
     def _best(self, positions: np.ndarray, values: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """The best ``k`` of candidate (positions, scores): score desc, doc_id asc, exact at the cut."""
-        if positions.shape[0] > k:
+        if positions.shape[0] > max(k, SORT_ALL):
             # every candidate tying the k-th score stays in, so doc_id decides at the cut
             kth = np.partition(values, positions.shape[0] - k)[positions.shape[0] - k]
             keep = values >= kth
