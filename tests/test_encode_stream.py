@@ -163,6 +163,13 @@ def test_cli_shard_size_option_and_small_input_writes_no_work_directory(tmp_path
     result = cli("encode", "--input", source, "--field", "text", "--output", out, "--log", tmp_path / "log")
     assert result.exit_code == 0, result.output
     assert np.load(out).shape == (7, 384) and not shard_directory(out).exists()
+    # a small input never touches a directory of that name that is not its own
+    foreign = shard_directory(tmp_path / "w.npy")
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("mine")
+    result = cli("encode", "--input", source, "--field", "text", "--output", tmp_path / "w.npy",
+                 "--log", tmp_path / "log")
+    assert result.exit_code == 0 and (foreign / "notes.txt").read_text() == "mine"
 
 
 def test_progress_line_rate_and_eta():

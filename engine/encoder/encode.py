@@ -281,14 +281,6 @@ def output_paths(output: str | Path, ids_output: str | Path | None = None) -> tu
     return output, ids_path, manifest
 
 
-def read_texts(path: str | Path, field: str, id_field: str | None = None) -> tuple[list[str], list[str], str]:
-    """Texts and ids from a JSONL file; the id field defaults to ``_id`` if the first record has it,
-    else ``doc_id``. Every defect is an :class:`InputError` naming FILE:LINE."""
-    texts: list[str] = []
-    ids, id_field = scan_records(path, field, id_field, texts.append)
-    return texts, ids, id_field
-
-
 def scan_records(path: str | Path, field: str, id_field: str | None = None,
                  on_text: Callable[[str], None] | None = None) -> tuple[list[str], str]:
     """Validate every record of a JSONL file; return its ids and the id field (texts are not kept
@@ -438,7 +430,8 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
         }
         manifest_bytes = dump_json(manifest).encode("utf-8")
         write_files_atomically({vectors_path: vector_data, ids_path: id_bytes, manifest_path: manifest_bytes})
-        store.remove()
+        if sharded:
+            store.remove()   # only our own verified work directory
         rec.outputs[str(vectors_path)] = digest.hexdigest()
         rec.outputs[str(ids_path)] = sha256_bytes(id_bytes)
         rec.outputs[str(manifest_path)] = sha256_bytes(manifest_bytes)
