@@ -1,21 +1,41 @@
-"""Benchmark: our BM25 (engine.retrieval.bm25) against bm25s on the same tokens, same run.
+"""Benchmark: our BM25 (engine.retrieval.bm25) against bm25s' numba backend on the same tokens, same run.
 
-    python bench/bench_bm25.py [--docs 100000] [--queries 1000] [--seed 13] [--k 10]
+    python bench/bench_bm25.py [--docs 100000,1000000] [--queries 1000] [--repeats 3] [--seed 13] [--k 10]
 
-Generates a corpus with a Zipfian vocabulary (fixed seed), indexes it with ours and with
-bm25s (``method="lucene"``, ``dtype="float64"``, numpy backend = bm25s' default; the numba
-backend is reported too when numba is installed), retrieves the top-k for every query and
-prints build time, queries per second, the throughput ratio ours/bm25s and whether the top-k
-lists are identical by score (bm25s scores × (k1 + 1); bm25s' tie order is undocumented, so
-two lists count as identical when the scores agree rank by rank within 1e-9 and the documents
-strictly above the k-th score are the same). Mismatches are printed, not hidden.
-A script, not a test: nothing here asserts a time.
+For each collection size: a corpus with a Zipfian vocabulary (fixed seed; documents of 20-100
+tokens) and two query sets of 2-6 tokens each, printed separately:
+
+* **rare-term** queries: tokens drawn uniformly from vocabulary ranks 1,000-20,000 (each
+  found in a few dozen to a few hundred documents per 100k), so a query touches a few hundred
+  postings -- the shape where work proportional to the collection size shows;
+* **frequent-term** queries: tokens drawn from the Zipf distribution itself (mostly the head
+  of the vocabulary), so a query touches a large share of the collection.
+
+Measured, each as the **median of ``--repeats`` interleaved repeats** (ours, peer, ours, peer,
+...; min and max printed too, because the machine may be shared):
+
+* index build time and **peak build memory** (peak RSS growth during the build, with the
+  high-water mark reset first via ``/proc/self/clear_refs``; the first repeat builds in the
+  benchmark process, whose indexes then serve the queries, later repeats in forked children); ours
+  includes the scorer's per-posting weights, bm25s' includes its score matrix;
+* queries per second for the top-k of each query set, one thread each: ours
+  ``BM25.top_k`` (token lookup included) and bm25s ``retrieve(..., backend_selection="numba",
+  n_threads=1)`` after a JIT warm-up.
+
+bm25s: ``method="lucene"``, ``dtype="float64"``; its scores lack the ``(k1 + 1)`` factor and
+are multiplied by it before comparison. Top-k lists count as identical when the scores agree
+rank by rank within 1e-9 and the documents strictly above the k-th score are the same (bm25s'
+tie order is undocumented). The ratio is peer time / our time (> 1: ours is faster; for memory,
+peer peak / our peak). numba is a benchmark-only install (``pip install numba``), never a
+runtime dependency. A script, not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -23,33 +43,37 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DISABLE_TQDM", "1")
 
 from engine.retrieval.bm25 import BM25  # noqa: E402
 from engine.retrieval.index import build_index  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 K1, B = 1.2, 0.75
+VOCAB = 50_000
+RARE_RANKS = (1_000, 20_000)
 
 
-def generate(n_docs: int, n_queries: int, seed: int, vocab_size: int = 50_000, exponent: float = 1.0):
-    """Documents of 20–100 tokens and queries of 2–6 tokens drawn from one Zipf(exponent) vocabulary."""
+def generate(n_docs: int, n_queries: int, seed: int, vocab_size: int = VOCAB, exponent: float = 1.0):
+    """Documents of 20–100 tokens; frequent-term and rare-term queries of 2–6 tokens."""
     rng = np.random.default_rng(seed)
     p = 1.0 / np.arange(1, vocab_size + 1) ** exponent
     p /= p.sum()
     vocab = [f"w{i}" for i in range(vocab_size)]
     lengths = rng.integers(20, 101, size=n_docs)
-    ids = rng.choice(vocab_size, size=int(lengths.sum()), p=p)
     docs, start = [], 0
-    for n in lengths.tolist():
-        docs.append([vocab[t] for t in ids[start:start + n].tolist()])
-        start += n
+    for block in range(0, n_docs, 100_000):    # draw in blocks: bounded temporary memory
+        block_lengths = lengths[block:block + 100_000]
+        ids = rng.choice(vocab_size, size=int(block_lengths.sum()), p=p).tolist()
+        start = 0
+        for n in block_lengths.tolist():
+            docs.append([vocab[t] for t in ids[start:start + n]])
+            start += n
     q_lengths = rng.integers(2, 7, size=n_queries)
-    q_ids = rng.choice(vocab_size, size=int(q_lengths.sum()), p=p)
-    queries, start = [], 0
-    for n in q_lengths.tolist():
-        queries.append([vocab[t] for t in q_ids[start:start + n].tolist()])
-        start += n
-    return docs, queries
+    frequent = [[vocab[t] for t in rng.choice(vocab_size, size=int(n), p=p).tolist()] for n in q_lengths]
+    rare = [[vocab[t] for t in rng.integers(*RARE_RANKS, size=int(n)).tolist()] for n in q_lengths]
+    return docs, {"rare-term": rare, "frequent-term": frequent}
 
 
 def same_top_k(ours: list[tuple[int, float]], peer: list[tuple[int, float]]) -> bool:
@@ -63,66 +87,131 @@ def same_top_k(ours: list[tuple[int, float]], peer: list[tuple[int, float]]) -> 
     return {d for d, s in ours if s > cut} == {d for d, s in peer if s > cut}
 
 
+def _status(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(field)
+
+
+def build_here(build):
+    """(seconds, peak RSS growth in bytes, result) of ``build()`` in this process."""
+    Path("/proc/self/clear_refs").write_text("5")   # reset the RSS high-water mark
+    base = _status("VmRSS")
+    start = time.perf_counter()
+    result = build()
+    seconds = time.perf_counter() - start
+    return seconds, _status("VmHWM") - base, result
+
+
+def build_in_child(build) -> tuple[float, float]:
+    """(seconds, peak RSS growth in bytes) of ``build()``, run in a forked child."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read_end)
+        try:
+            Path("/proc/self/clear_refs").write_text("5")   # reset the RSS high-water mark
+            base = _status("VmRSS")
+            start = time.perf_counter()
+            result = build()
+            seconds = time.perf_counter() - start
+            peak = _status("VmHWM") - base
+            del result
+            os.write(write_end, f"{seconds} {peak}".encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    data = os.read(read_end, 200).decode()
+    os.close(read_end)
+    os.waitpid(pid, 0)
+    seconds, peak = data.split()
+    return float(seconds), float(peak)
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):,.2f} ({min(values):,.2f}–{max(values):,.2f})"
+
+
+def bench_size(n_docs: int, args, bm25s) -> None:
+    t = time.perf_counter()
+    docs, query_sets = generate(n_docs, args.queries, args.seed)
+    n_tokens = sum(map(len, docs))
+    doc_ids = [f"d{i:07d}" for i in range(n_docs)]   # zero-padded: doc-id order = position order
+    print(f"\n== {n_docs:,} documents, {n_tokens / 1e6:.1f} M tokens, vocabulary {VOCAB:,} Zipf(1), "
+          f"seed {args.seed} (generated in {time.perf_counter() - t:.0f} s)")
+
+    def ours_build():
+        return BM25(build_index(doc_ids, docs), k1=K1, b=B)
+
+    def peer_build():
+        model = bm25s.BM25(method="lucene", k1=K1, b=B, dtype="float64", backend="numba")
+        model.index(docs, show_progress=False)
+        return model
+
+    # the first repeat's builds run here (their indexes serve the queries), later ones in children
+    figures: dict[str, dict[str, list[float]]] = {}
+    built = {}
+    for name, build in (("ours", ours_build), ("peer", peer_build)):
+        seconds, peak, built[name] = build_here(build)
+        figures.setdefault("build s", {}).setdefault(name, []).append(seconds)
+        figures.setdefault("build peak RSS MB", {}).setdefault(name, []).append(peak / 2**20)
+    ours, peer = built["ours"], built["peer"]
+    for queries in query_sets.values():   # JIT warm-up (compiles for these argument types)
+        peer.retrieve(queries[:5], k=args.k, show_progress=False, backend_selection="numba", n_threads=1)
+    for repeat in range(args.repeats):
+        for name, build in (("ours", ours_build), ("peer", peer_build)) if repeat else ():
+            seconds, peak = build_in_child(build)
+            figures.setdefault("build s", {}).setdefault(name, []).append(seconds)
+            figures.setdefault("build peak RSS MB", {}).setdefault(name, []).append(peak / 2**20)
+        for set_name, queries in query_sets.items():
+            t = time.perf_counter()
+            for q in queries:
+                ours.top_k(q, args.k)
+            figures.setdefault(f"{set_name} queries/s", {}).setdefault("ours", []).append(
+                len(queries) / (time.perf_counter() - t))
+            t = time.perf_counter()
+            peer.retrieve(queries, k=args.k, show_progress=False, backend_selection="numba", n_threads=1)
+            figures.setdefault(f"{set_name} queries/s", {}).setdefault("peer", []).append(
+                len(queries) / (time.perf_counter() - t))
+
+    print(f"{'median of ' + str(args.repeats) + ' (min–max)':<30} {'ours':>28} "
+          f"{'bm25s ' + bm25s.__version__ + ' numba':>28} {'ratio':>7}")
+    for row, values in figures.items():
+        ours_med, peer_med = statistics.median(values["ours"]), statistics.median(values["peer"])
+        ratio = ours_med / peer_med if row.endswith("queries/s") else peer_med / ours_med
+        print(f"{row:<30} {spread(values['ours']):>28} {spread(values['peer']):>28} {ratio:>6.2f}x")
+    for set_name, queries in query_sets.items():
+        touched = np.mean([ours.postings_touched(ours.term_ids(q)) for q in queries])
+        peer_docs, peer_scores = peer.retrieve(queries, k=args.k, show_progress=False,
+                                               backend_selection="numba", n_threads=1)
+        mismatches = []
+        for qi, query in enumerate(queries):
+            a = [(int(d[1:]), s) for d, s in ours.top_k(query, args.k)]
+            b = [(int(d), float(s) * (K1 + 1)) for d, s in zip(peer_docs[qi], peer_scores[qi]) if s > 0]
+            if not same_top_k(a, b):
+                mismatches.append(qi)
+        print(f"{set_name}: {len(queries)} queries, mean postings touched {touched:,.0f}; top-{args.k} identical "
+              f"by score {len(queries) - len(mismatches)}/{len(queries)}"
+              + (f"; mismatching queries: {mismatches[:10]}" if mismatches else ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=int, default=100_000)
-    parser.add_argument("--queries", type=int, default=1_000)
+    parser.add_argument("--docs", default="100000,1000000", help="collection sizes, comma separated")
+    parser.add_argument("--queries", type=int, default=1_000, help="queries per query set")
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--k", type=int, default=10)
-    parser.add_argument("--no-numba", action="store_true", help="skip the bm25s numba backend row")
     args = parser.parse_args()
     import bm25s
+    import numba
 
-    t = time.perf_counter()
-    docs, queries = generate(args.docs, args.queries, args.seed)
-    n_tokens = sum(map(len, docs))
-    print(f"corpus: {args.docs} docs, {n_tokens} tokens, {args.queries} queries, "
-          f"seed {args.seed} (generated in {time.perf_counter() - t:.1f}s)")
-    doc_ids = [f"d{i:06d}" for i in range(args.docs)]   # zero-padded: doc-id order = position order
-
-    t = time.perf_counter()
-    ours = BM25(build_index(doc_ids, docs), k1=K1, b=B)
-    build_ours = time.perf_counter() - t
-    t = time.perf_counter()
-    peer = bm25s.BM25(method="lucene", k1=K1, b=B, dtype="float64")
-    peer.index(docs, show_progress=False)
-    build_peer = time.perf_counter() - t
-
-    # ours: token ids looked up per query, top-k by argpartition (timing includes the lookup)
-    t = time.perf_counter()
-    mine = [ours.top_k(q, args.k) for q in queries]
-    time_ours = time.perf_counter() - t
-    t = time.perf_counter()
-    peer_docs, peer_scores = peer.retrieve(queries, k=args.k, show_progress=False, n_threads=0)
-    time_peer = time.perf_counter() - t
-
-    mismatches = []
-    for qi, query in enumerate(queries):
-        a = [(int(d[1:]), s) for d, s in mine[qi]]
-        b = [(int(d), float(s) * (K1 + 1)) for d, s in zip(peer_docs[qi], peer_scores[qi]) if s > 0]
-        if not same_top_k(a, b):
-            mismatches.append(qi)
-
-    qps_ours, qps_peer = args.queries / time_ours, args.queries / time_peer
-    print(f"{'engine':<28} {'build s':>8} {'queries/s':>10}")
-    print(f"{'ours (engine.retrieval.bm25)':<28} {build_ours:>8.2f} {qps_ours:>10.1f}")
-    print(f"{'bm25s ' + bm25s.__version__ + ' numpy':<28} {build_peer:>8.2f} {qps_peer:>10.1f}")
-    if not args.no_numba:
-        try:
-            numba_peer = bm25s.BM25(method="lucene", k1=K1, b=B, dtype="float64", backend="numba")
-            numba_peer.index(docs, show_progress=False)
-            numba_peer.retrieve(queries[:5], k=args.k, show_progress=False, backend_selection="numba")  # JIT warm-up
-            t = time.perf_counter()
-            numba_peer.retrieve(queries, k=args.k, show_progress=False, backend_selection="numba")
-            qps_numba = args.queries / (time.perf_counter() - t)
-            print(f"{'bm25s numba (warm)':<28} {'':>8} {qps_numba:>10.1f}")
-            print(f"throughput ratio ours/bm25s(numba): {qps_ours / qps_numba:.2f}x")
-        except Exception as exc:  # noqa: BLE001 - optional row
-            print(f"bm25s numba backend unavailable: {exc}")
-    print(f"throughput ratio ours/bm25s(numpy): {qps_ours / qps_peer:.2f}x; "
-          f"build ratio ours/bm25s: {build_ours / build_peer:.2f}x")
-    print(f"top-{args.k} identical by score: {args.queries - len(mismatches)}/{args.queries}"
-          + (f"; mismatching queries: {mismatches[:10]}" if mismatches else ""))
+    print(f"CPU: {cpu_model()}, {os.cpu_count()} cpus; python {platform.python_version()}, numpy {np.__version__}, "
+          f"bm25s {bm25s.__version__}, numba {numba.__version__}; one thread each; "
+          f"median of {args.repeats} interleaved repeats")
+    for n_docs in (int(x) for x in args.docs.split(",")):
+        bench_size(n_docs, args, bm25s)
 
 
 if __name__ == "__main__":

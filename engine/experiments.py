@@ -123,7 +123,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
     Experiment(
         "encode", "engine.encoder.encode:run_encode_experiment",
         (_p("input", "path"), _p("field", "str"), _p("output", "path"), _p("ids_output", "path", None),
-         _p("id_field", "str", None)) + _ENCODER_OPTIONS,
+         _p("id_field", "str", None)) + _ENCODER_OPTIONS + (_p("shard_size", "int", 8192),),
         results=("vectors", "ids", "manifest"), output_parameters=("output", "ids_output")),
     Experiment(
         "budget run", "engine.budget.run:run_budget_experiment",

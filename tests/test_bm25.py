@@ -146,3 +146,49 @@ def test_large_corpus_fast_paths_are_exact():
         ranked = scorer.ranked(query)
         for k in (1, 3, 10, 25):
             assert scorer.top_k(query, k) == ranked[:k]
+
+
+def test_index_does_not_depend_on_the_build_chunk():
+    """Chunked building (factorise + count per chunk, counting-sort placement) gives the same index."""
+    ids, docs, _ = zipf_docs(9, 800)
+    docs[3] = []                                   # an empty document inside a chunk
+    whole = build_index(ids, docs)
+    for chunk in (1, 7, 250):
+        part = build_index(ids, docs, chunk_tokens=chunk)
+        assert list(part.vocabulary.items()) == list(whole.vocabulary.items())   # first-appearance ids
+        for field in ("indptr", "doc_index", "term_count", "doc_lengths"):
+            assert np.array_equal(getattr(part, field), getattr(whole, field)), field
+    # hand check: postings ascending by document, counts per document
+    index = build_index(["a", "b", "c"], [["x", "y", "x"], [], ["y", "z"]], chunk_tokens=2)
+    assert index.vocabulary == {"x": 0, "y": 1, "z": 2}
+    assert index.postings("x") == [("a", 2)] and index.postings("y") == [("a", 1), ("c", 1)]
+    assert index.doc_lengths.tolist() == [3.0, 0.0, 2.0]
+
+
+def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact():
+    """The top-k paths (postings only; MaxScore-pruned; dense) agree with the full ranked list."""
+    from engine.retrieval import bm25 as bm25_module
+
+    ids, docs, queries = zipf_docs(5, 12000)
+    scorer = BM25(build_index(ids, docs))
+    index = scorer.index
+    rare = ["w299", "w250"], ["w180", "w299", "w180"], ["w270"]
+    paths = {"sparse": 0, "pruned": 0, "dense": 0}
+    for query in list(queries) + [list(q) for q in rare]:
+        term_ids = scorer.term_ids(query)
+        if scorer._use_sparse(term_ids):
+            paths["sparse"] += 1
+            positions, values = scorer.sparse_scores(term_ids)
+            dense = scorer.score_ids(term_ids)
+            assert np.array_equal(positions, np.flatnonzero(dense > 0))
+            assert np.array_equal(values, dense[positions])               # bit for bit
+        elif scorer._top_k_pruned(term_ids, 10) is not None:
+            paths["pruned"] += 1
+        else:
+            paths["dense"] += 1
+        ranked = scorer.ranked(query)
+        for k in (1, 10, 40):
+            assert scorer.top_k(query, k) == ranked[:k]
+    assert min(paths.values()) > 0, paths
+    assert bm25_module.PRUNE_RATIO > bm25_module.SPARSE_RATIO
+    assert index.num_docs == 12000

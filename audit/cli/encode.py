@@ -35,6 +35,9 @@ def encode(
     max_wordpieces: int = typer.Option(256, "--max-wordpieces", help="Truncation length incl. [CLS]/[SEP]."),
     intra_op_threads: int = typer.Option(4, "--intra-op-threads", help="onnxruntime intra-op threads."),
     inter_op_threads: int = typer.Option(1, "--inter-op-threads", help="onnxruntime inter-op threads."),
+    shard_size: int = typer.Option(8192, "--shard-size",
+                                   help="Texts per shard: larger inputs are encoded shard by shard into "
+                                        "<output stem>.shards/ and an interrupted run resumes there."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="Progress on stderr (default: when stderr is a terminal)."),
     log: Path = LogOption,
@@ -45,6 +48,7 @@ def encode(
     manifest = run_experiment("encode", dict(
         input=input, field=field, output=output, ids_output=ids_output, id_field=id_field, model=model,
         tokenizer=tokenizer, batch_size=batch_size, max_wordpieces=max_wordpieces,
-        intra_op_threads=intra_op_threads, inter_op_threads=inter_op_threads), log=log, progress=progress)
+        intra_op_threads=intra_op_threads, inter_op_threads=inter_op_threads, shard_size=shard_size),
+        log=log, progress=progress)
     shape = manifest["outputs"]["vectors"]["shape"]
     typer.echo(f"{manifest['run_id']}: {shape[0]} vectors of dimension {shape[1]} -> {output}")

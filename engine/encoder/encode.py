@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from engine.runs.outdir import acquire_output_lock, release_output_lock, write_f
 MAX_POSITIONS = 512
 POOLING = "mean over attention mask"
 NORMALISATION = "L2"
+DEFAULT_SHARD_SIZE = 8192   # texts per shard of a streamed encode (engine.encoder.stream)
 
 
 @dataclass(frozen=True)
@@ -141,8 +143,13 @@ class Encoder:
         norms = np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return (out / norms).astype(np.float32)
 
-    def encode(self, texts: list[str], progress: bool = False) -> np.ndarray:
-        """float32 ``(n, dimension)`` L2-normalised rows in input order; ``[]`` → ``(0, dimension)``."""
+    def encode(self, texts: list[str], progress: bool = False,
+               on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+        """float32 ``(n, dimension)`` L2-normalised rows in input order; ``[]`` → ``(0, dimension)``.
+
+        ``progress`` prints a line per batch on stderr; ``on_batch(texts_in_batch)`` is called
+        after each batch instead when given.
+        """
         texts = list(texts)
         result = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
@@ -153,11 +160,13 @@ class Encoder:
         batches = [order[start:start + size] for start in range(0, len(order), size)]
         for number, members in enumerate(batches, start=1):
             result[members] = self._run_batch([ids[i] for i in members])
-            if progress:
+            if on_batch is not None:
+                on_batch(len(members))
+            elif progress:
                 done = min(number * size, len(texts))
                 print(f"\rencode: {done}/{len(texts)} texts ({number}/{len(batches)} batches)",
                       end="", file=sys.stderr, flush=True)
-        if progress:
+        if progress and on_batch is None:
             print(file=sys.stderr, flush=True)
         return result
 
@@ -279,12 +288,12 @@ def output_paths(output: str | Path, ids_output: str | Path | None = None) -> tu
     return output, ids_path, manifest
 
 
-def read_texts(path: str | Path, field: str, id_field: str | None = None) -> tuple[list[str], list[str], str]:
-    """Texts and ids from a JSONL file; the id field defaults to ``_id`` if the first record has it,
-    else ``doc_id``. Every defect is an :class:`InputError` naming FILE:LINE."""
+def scan_records(path: str | Path, field: str, id_field: str | None = None,
+                 on_text: Callable[[str], None] | None = None) -> tuple[list[str], str]:
+    """Validate every record of a JSONL file; return its ids and the id field (texts are not kept
+    unless ``on_text`` keeps them). Every defect is an :class:`InputError` naming FILE:LINE."""
     from engine.runs.jsonl import read_jsonl
 
-    texts: list[str] = []
     ids: list[str] = []
     seen: dict[str, int] = {}
     for line, record in read_jsonl(path):
@@ -308,11 +317,33 @@ def read_texts(path: str | Path, field: str, id_field: str | None = None) -> tup
         if doc_id in seen:
             raise InputError(f"duplicate id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=line)
         seen[doc_id] = line
-        texts.append(record[field])
         ids.append(doc_id)
-    if not texts:
+        if on_text is not None:
+            on_text(record[field])
+    if not ids:
         raise InputError("input holds no records", path=path)
-    return texts, ids, id_field or "doc_id"
+    return ids, id_field or "doc_id"
+
+
+def iter_text_chunks(path: str | Path, field: str, bounds: list[tuple[int, int]],
+                     skip: int = 0) -> Iterator[list[str]]:
+    """The texts of each ``(start, stop)`` record range of an already validated JSONL file,
+    from range number ``skip`` on (one range in memory at a time)."""
+    from engine.runs.jsonl import read_jsonl
+
+    if skip >= len(bounds):
+        return
+    start = bounds[skip][0]
+    number, chunk = skip, []
+    for position, (_, record) in enumerate(read_jsonl(path)):
+        if position < start:
+            continue
+        chunk.append(record[field])
+        if position + 1 == bounds[number][1]:
+            yield chunk
+            number, chunk = number + 1, []
+            if number == len(bounds):
+                return
 
 
 def _check_outputs(paths: tuple[Path, Path, Path], run_id: str) -> None:
@@ -337,14 +368,18 @@ def _check_outputs(paths: tuple[Path, Path, Path], run_id: str) -> None:
 def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                ids_output: str | Path | None = None, id_field: str | None = None,
                config: EncoderConfig | None = None, log: str | Path | None = None,
-               progress: bool | None = None) -> dict[str, Any]:
+               progress: bool | None = None, shard_size: int = DEFAULT_SHARD_SIZE) -> dict[str, Any]:
     """Encode one text field of a JSONL file into ``vectors.npy`` + ids + manifest; return the manifest.
 
-    ``progress=None`` shows a progress line when stderr is a terminal and there are more than
-    two batches.
+    Inputs of at most ``shard_size`` texts are encoded in memory in one go. Larger inputs are
+    encoded shard by shard into ``<output stem>.shards/`` (:mod:`engine.encoder.stream`):
+    bounded memory, and a re-run of an interrupted encode continues after its last whole
+    shard. ``progress=None`` shows a progress line (texts done, rate, ETA) when stderr is a
+    terminal and there are more than two batches.
     """
-    import io
+    import hashlib
 
+    from engine.encoder.stream import ProgressMeter, ShardStore, npy_bytes, shard_bounds, shard_directory
     from engine.runs.hashing import dump_json, sha256_bytes
     from engine.runs.manifest import build_manifest, input_hashes
     from engine.runs.runlog import recorded_run
@@ -352,57 +387,78 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
     config = config or EncoderConfig()
     input_path = Path(input_path)
     paths = output_paths(output, ids_output)
-    texts, ids, id_field = read_texts(input_path, field, id_field)
+    shard_bounds(1, shard_size)  # validates shard_size before the input is read
+    texts: list[str] = []
+
+    def keep_small(text: str) -> None:  # texts are kept only while they fit in one shard
+        if len(texts) < shard_size + 1:
+            texts.append(text)
+
+    ids, id_field = scan_records(input_path, field, id_field, keep_small)
+    sharded = len(ids) > shard_size
+    if sharded:
+        texts.clear()  # read again, shard by shard
     encoder = load_encoder(config)
     info = encoder.describe()
     parameters = {"field": field, "id_field": id_field, "max_wordpieces": config.max_wordpieces,
                   "batch_size": config.batch_size, "intra_op_threads": config.intra_op_threads,
                   "inter_op_threads": config.inter_op_threads, "pooling": POOLING,
-                  "normalisation": NORMALISATION}
+                  "normalisation": NORMALISATION, "shard_size": shard_size}
     inputs = input_hashes({"input": input_path, "model": info["model_path"], "tokenizer": info["tokenizer_path"]})
     manifest = build_manifest("encode", inputs, parameters, encoder=info)
     acquire_output_lock(paths[0], manifest["run_id"])  # held until the files are written (engine.runs.outdir)
     try:
         _check_outputs(paths, manifest["run_id"])
-    except BaseException:
-        release_output_lock(paths[0])
-        raise
-    batches = -(-len(texts) // config.batch_size)
-    show = batches > 2 and (progress if progress is not None else sys.stderr.isatty())
-    with recorded_run(log, "encode", parameters) as rec:
-        rec.run_id = manifest["run_id"]
-        rec.add_inputs(input_path, info["model_path"], info["tokenizer_path"])
-        vectors = encoder.encode(texts, progress=bool(show))
-        buffer = io.BytesIO()
-        np.save(buffer, vectors, allow_pickle=False)
-        vector_bytes = buffer.getvalue()
-        id_bytes = "".join(f"{doc_id}\n" for doc_id in ids).encode("utf-8")
         vectors_path, ids_path, manifest_path = paths
-        manifest["outputs"] = {
-            "vectors": {"path": str(vectors_path), "sha256": sha256_bytes(vector_bytes),
-                        "shape": list(vectors.shape), "dtype": "float32"},
-            "ids": {"path": str(ids_path), "sha256": sha256_bytes(id_bytes), "count": len(ids)},
-        }
-        manifest_bytes = dump_json(manifest).encode("utf-8")
-        try:
-            write_files_atomically({vectors_path: vector_bytes, ids_path: id_bytes, manifest_path: manifest_bytes})
-        finally:
-            release_output_lock(vectors_path)
-        for path, data in ((vectors_path, vector_bytes), (ids_path, id_bytes), (manifest_path, manifest_bytes)):
-            rec.outputs[str(path)] = sha256_bytes(data)
-        rec.results = {"vectors": str(vectors_path.resolve()), "ids": str(ids_path.resolve()),
-                       "manifest": str(manifest_path.resolve())}
-    return manifest
+        store = ShardStore(shard_directory(vectors_path), manifest["run_id"], shard_size, len(ids))
+        resumed = store.resume() if sharded else 0
+        batches = -(-len(ids) // config.batch_size)
+        show = batches > 2 and (progress if progress is not None else sys.stderr.isatty())
+        with recorded_run(log, "encode", parameters) as rec:
+            rec.run_id = manifest["run_id"]
+            rec.add_inputs(input_path, info["model_path"], info["tokenizer_path"])
+            bounds = shard_bounds(len(ids), shard_size)
+            meter = ProgressMeter(len(ids), already_done=sum(stop - start for start, stop in bounds[:resumed]),
+                                  enabled=bool(show))
+            if sharded:
+                for number, chunk in enumerate(iter_text_chunks(input_path, field, bounds, skip=resumed), start=resumed):
+                    store.add(number, encoder.encode(chunk, on_batch=meter.advance))
+                digest = hashlib.sha256()
+                for _ in store.stream_npy(encoder.dimension, digest):   # hash first, stream again below
+                    pass
+                vector_data: Any = store.stream_npy(encoder.dimension, hashlib.sha256())
+            else:
+                vector_data = npy_bytes(encoder.encode(texts, on_batch=meter.advance))
+                digest = hashlib.sha256(vector_data)
+            meter.close()
+            id_bytes = "".join(f"{doc_id}\n" for doc_id in ids).encode("utf-8")
+            manifest["outputs"] = {
+                "vectors": {"path": str(vectors_path), "sha256": digest.hexdigest(),
+                            "shape": [len(ids), encoder.dimension], "dtype": "float32"},
+                "ids": {"path": str(ids_path), "sha256": sha256_bytes(id_bytes), "count": len(ids)},
+            }
+            manifest_bytes = dump_json(manifest).encode("utf-8")
+            write_files_atomically({vectors_path: vector_data, ids_path: id_bytes, manifest_path: manifest_bytes})
+            if sharded:
+                store.remove()   # only our own verified work directory
+            rec.outputs[str(vectors_path)] = digest.hexdigest()
+            rec.outputs[str(ids_path)] = sha256_bytes(id_bytes)
+            rec.outputs[str(manifest_path)] = sha256_bytes(manifest_bytes)
+            rec.results = {"vectors": str(vectors_path.resolve()), "ids": str(ids_path.resolve()),
+                           "manifest": str(manifest_path.resolve())}
+        return manifest
+    finally:
+        release_output_lock(paths[0])
 
 
 def run_encode_experiment(*, input: Path, field: str, output: Path, ids_output: Path | None,
                           id_field: str | None, model: Path | None, tokenizer: Path | None,
                           batch_size: int, max_wordpieces: int, intra_op_threads: int,
-                          inter_op_threads: int, log: str | Path,
+                          inter_op_threads: int, log: str | Path, shard_size: int = DEFAULT_SHARD_SIZE,
                           progress: bool | None = None) -> dict[str, Any]:
     """Entry point of the registered ``encode`` experiment (engine.experiments)."""
     config = EncoderConfig(model=model, tokenizer=tokenizer, max_wordpieces=max_wordpieces,
                            batch_size=batch_size, intra_op_threads=intra_op_threads,
                            inter_op_threads=inter_op_threads)
     return run_encode(input, field, output, ids_output=ids_output, id_field=id_field, config=config,
-                      log=log, progress=progress)
+                      log=log, progress=progress, shard_size=shard_size)

@@ -22,14 +22,22 @@ Conventions:
 * ties: score descending, then doc_id ascending (:func:`engine.retrieval.ranking.order_by_score`).
 
 Speed (bench/bench_bm25.py): the term weight of every posting is precomputed once per
-(k1, b); a query adds the weights of its tokens' postings into one dense accumulator, in query
-order (indices within one posting list are unique, so fancy-index addition is exact). Tokens
-found in at least :data:`DENSE_FRACTION` of the documents are additionally stored as a dense
-weight row (within :data:`DENSE_BUDGET_BYTES`) and added with one vectorised addition; adding a
-row's exact zeros leaves every sum bit-for-bit what the postings loop gives. Top-k finds a lower
-bound for the k-th score from the maxima of disjoint groups of scores (:data:`TOP_K_BLOCK` per
-group), keeps only documents at or above it and sorts those exactly (score desc, doc_id asc);
-``np.argpartition`` when there are too few groups.
+(k1, b). A query's cost follows the postings it touches:
+
+* **sparse path** (the query's postings number at most ``num_docs / SPARSE_RATIO``): the
+  query's posting lists are concatenated in query order, the distinct documents found with
+  ``np.unique`` and each document's weights summed with ``np.bincount``, which adds them in
+  input order starting from 0.0 -- the same additions in the same order as the dense
+  accumulator, so the sums are bit for bit equal. Top-k partitions the candidates only. No
+  array of collection size is touched.
+* **dense path** (frequent-term queries): the weights are added into one dense accumulator in
+  query order (indices within one posting list are unique, so fancy-index addition is exact).
+  Tokens found in at least :data:`DENSE_FRACTION` of the documents are additionally stored as
+  a dense weight row (within :data:`DENSE_BUDGET_BYTES`) and added with one vectorised
+  addition; adding a row's exact zeros leaves every sum bit-for-bit what the postings loop
+  gives. Top-k finds a lower bound for the k-th score from the maxima of disjoint groups of
+  scores (:data:`TOP_K_BLOCK` per group), keeps only documents at or above it and sorts those
+  exactly (score desc, doc_id asc); ``np.argpartition`` when there are too few groups.
 """
 
 from __future__ import annotations
@@ -48,6 +56,10 @@ DENSE_FRACTION = 1 / 16          # a token in >= 1/16 of the documents also gets
 DENSE_MIN_DOCS = 4096            # ... and only when the corpus has at least this many documents
 DENSE_BUDGET_BYTES = 256 << 20   # memory cap for all dense rows together
 TOP_K_BLOCK = 256                # scores per group for the top-k lower bound
+SPARSE_RATIO = 8                 # sparse path while postings touched <= num_docs / SPARSE_RATIO
+SORT_ALL = 2048                  # up to this many candidates are sorted whole (fewer numpy calls)
+PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
+WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
 
 
 def idf(num_docs: int, doc_freq: int) -> float:
@@ -73,10 +85,17 @@ class BM25:
         n = index.num_docs
         df = np.diff(index.indptr).astype(np.float64)
         self.idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        tf = index.term_count
         norm = self.k1 * (1.0 - self.b + self.b * index.doc_lengths / index.avgdl)
-        per_posting_idf = np.repeat(self.idf, np.diff(index.indptr))
-        self.weights = per_posting_idf * ((tf * (self.k1 + 1.0)) / (tf + norm[index.doc_index]))
+        # IDF * (f (k1+1)) / (f + norm[d]), one block of postings at a time (bounded temporaries)
+        self.weights = np.repeat(self.idf, np.diff(index.indptr))
+        for lo in range(0, self.weights.shape[0], WEIGHT_BLOCK):
+            tf = index.term_count[lo:lo + WEIGHT_BLOCK]
+            self.weights[lo:lo + WEIGHT_BLOCK] *= (tf * (self.k1 + 1.0)) / (tf + norm[index.doc_index[lo:lo + WEIGHT_BLOCK]])
+        # the largest weight of each token: its upper bound in the pruned top-k (MaxScore)
+        self.max_weight = np.zeros(len(index.vocabulary), dtype=np.float64)
+        nonempty = np.flatnonzero(np.diff(index.indptr) > 0)
+        if nonempty.size:
+            self.max_weight[nonempty] = np.maximum.reduceat(self.weights, index.indptr[nonempty])
         self._dense_rows: dict[int, np.ndarray] = {}
         if n >= DENSE_MIN_DOCS:
             counts = np.diff(index.indptr)
@@ -125,26 +144,143 @@ class BM25:
             scores = np.zeros(self.index.num_docs, dtype=np.float64)
         return scores
 
+    def postings_touched(self, term_ids: Sequence[int]) -> int:
+        """Number of postings a query of these token ids adds up (repeats counted)."""
+        indptr = self.index.indptr
+        return int(sum(int(indptr[t + 1] - indptr[t]) for t in term_ids))
+
+    def sparse_scores(self, term_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """``(positions, scores)`` of every document sharing a token, positions ascending.
+
+        Work follows the postings touched: no array of collection size. Scores equal
+        :meth:`score_ids` at those positions bit for bit (``np.bincount`` adds each document's
+        weights in input order, i.e. in query order, starting from 0.0).
+        """
+        indptr, docs, weights = self.index.indptr, self.index.doc_index, self.weights
+        spans = [(int(indptr[t]), int(indptr[t + 1])) for t in term_ids]
+        spans = [(lo, hi) for lo, hi in spans if hi > lo]
+        if not spans:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+        if len(spans) == 1:
+            lo, hi = spans[0]
+            return docs[lo:hi].astype(np.int64), weights[lo:hi].copy()
+        touched = np.concatenate([docs[lo:hi] for lo, hi in spans])
+        positions, slot = np.unique(touched, return_inverse=True)
+        added = np.bincount(slot, weights=np.concatenate([weights[lo:hi] for lo, hi in spans]),
+                            minlength=positions.shape[0])
+        return positions.astype(np.int64), added
+
+    def _use_sparse(self, term_ids: Sequence[int]) -> bool:
+        return self.postings_touched(term_ids) * SPARSE_RATIO <= self.index.num_docs
+
+    def _positive(self, term_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """``(positions, scores)`` of all documents with score > 0, by the cheaper path."""
+        if self._use_sparse(term_ids):
+            return self.sparse_scores(term_ids)
+        dense = self.score_ids(term_ids)
+        hits = np.flatnonzero(dense > 0.0)
+        return hits, dense[hits]
+
     def scores(self, query_tokens: Sequence[str]) -> dict[str, float]:
         """``{doc_id: score}`` for every document sharing a query token (score > 0)."""
-        dense = self.score_array(query_tokens)
-        hits = np.flatnonzero(dense > 0.0)
+        positions, values = self._positive(self.term_ids(query_tokens))
         ids = self.index.doc_ids
-        return {ids[i]: float(dense[i]) for i in hits}
+        return {ids[i]: s for i, s in zip(positions.tolist(), values.tolist())}
 
     def ranked(self, query_tokens: Sequence[str]) -> list[tuple[str, float]]:
         """The full BM25 candidate list: every document with score > 0, score desc, doc_id asc."""
-        return order_by_score(self.scores(query_tokens))
+        positions, values = self._positive(self.term_ids(query_tokens))
+        order = np.lexsort((self._id_rank[positions], -values))
+        ids = self.index.doc_ids
+        return [(ids[i], s) for i, s in zip(positions[order].tolist(), values[order].tolist())]
 
     def top_k(self, query_tokens: Sequence[str], k: int) -> list[tuple[str, float]]:
-        """The first ``k`` entries of :meth:`ranked`, found with ``np.argpartition``."""
+        """The first ``k`` entries of :meth:`ranked` (ties at the cut decided by doc_id)."""
         return self.top_k_ids(self.term_ids(query_tokens), k)
 
     def top_k_ids(self, term_ids: Sequence[int], k: int) -> list[tuple[str, float]]:
+        """:meth:`top_k` for index token ids (in query order, repeats counted)."""
+        ids = self.index.doc_ids
+        if k <= 0:
+            return []
+        found = self._top_k_sparse(term_ids, k) if self._use_sparse(term_ids) else self._top_k_pruned(term_ids, k)
+        if found is not None:
+            positions, values = found
+            return [(ids[i], s) for i, s in zip(positions.tolist(), values.tolist())]
         dense = self.score_ids(term_ids)
         positions = self.top_k_positions(dense, k)
-        ids = self.index.doc_ids
         return [(ids[i], float(dense[i])) for i in positions]
+
+    def _best(self, positions: np.ndarray, values: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The best ``k`` of candidate (positions, scores): score desc, doc_id asc, exact at the cut."""
+        if positions.shape[0] > max(k, SORT_ALL):
+            # every candidate tying the k-th score stays in, so doc_id decides at the cut
+            kth = np.partition(values, positions.shape[0] - k)[positions.shape[0] - k]
+            keep = values >= kth
+            positions, values = positions[keep], values[keep]
+        order = np.lexsort((self._id_rank[positions], -values))[:k]
+        return positions[order], values[order]
+
+    def _top_k_sparse(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray]:
+        return self._best(*self.sparse_scores(term_ids), k)
+
+    def _top_k_pruned(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Top-k of a query with frequent tokens without scoring the whole collection (MaxScore,
+        Turtle & Flood 1995), or None when the bound does not prune.
+
+        The query's tokens with the shortest posting lists (together at most ``num_docs /
+        PRUNE_RATIO`` postings) are *essential*: the documents in their postings are the
+        candidates and are scored exactly (every token's weight looked up, added in query
+        order with 0.0 where absent, so the sums equal the dense accumulator's bit for bit).
+        A document outside the candidates holds only the other tokens, so its score is at most
+        the sum of their upper bounds (count in the query × the token's largest weight). When
+        that sum is below the k-th candidate score, no outside document reaches the top k (nor
+        ties with it), and the candidates' top k is the answer.
+        """
+        indptr = self.index.indptr
+        counts: dict[int, int] = {}
+        for term in term_ids:
+            counts[term] = counts.get(term, 0) + 1
+        by_length = sorted(counts, key=lambda t: (int(indptr[t + 1] - indptr[t]), t))
+        budget = self.index.num_docs // PRUNE_RATIO
+        essential: list[int] = []
+        for term in by_length:
+            if int(indptr[term + 1] - indptr[term]) * counts[term] > budget:
+                break
+            budget -= int(indptr[term + 1] - indptr[term]) * counts[term]
+            essential.append(term)
+        if not essential:
+            return None
+        rest_bound = sum(counts[t] * float(self.max_weight[t]) for t in counts if t not in essential)
+        docs = self.index.doc_index
+        if len(essential) == 1:    # a posting list is already sorted and distinct
+            candidates = docs[indptr[essential[0]]:indptr[essential[0] + 1]]
+        else:
+            candidates = np.sort(np.concatenate([docs[indptr[t]:indptr[t + 1]] for t in essential]))
+            candidates = candidates[np.concatenate(([True], candidates[1:] != candidates[:-1]))]
+        if candidates.shape[0] < k:
+            return None
+        values = np.zeros(candidates.shape[0], dtype=np.float64)
+        looked_up: dict[int, np.ndarray] = {}
+        for term in term_ids:
+            if term not in looked_up:
+                looked_up[term] = self._weights_of(term, candidates)
+            values += looked_up[term]
+        positions, values = self._best(candidates.astype(np.int64), values, k)
+        if not rest_bound * (1.0 + 1e-9) < values[-1]:
+            return None
+        return positions, values
+
+    def _weights_of(self, term: int, positions: np.ndarray) -> np.ndarray:
+        """The weight of ``term`` in each document of ``positions`` (ascending), 0.0 where absent."""
+        row = self._dense_rows.get(term)
+        if row is not None:
+            return row[positions]
+        lo, hi = self.index.indptr[term], self.index.indptr[term + 1]
+        listed = self.index.doc_index[lo:hi]
+        slot = np.searchsorted(listed, positions)
+        np.minimum(slot, listed.shape[0] - 1, out=slot)
+        return np.where(listed[slot] == positions, self.weights[lo:hi][slot], 0.0)
 
     def top_k_positions(self, dense: np.ndarray, k: int) -> np.ndarray:
         """Positions of the best ``k`` positive scores, ties by doc_id ascending (exact at the cut)."""
@@ -158,12 +294,15 @@ class BM25:
             # maximum is an element-wise reduction over contiguous rows). k groups have a maximum
             # >= the k-th largest group maximum, so at least k scores are >= it: a lower bound
             # for the k-th score. Only groups reaching the bound (and the tail) are searched.
-            view = dense[:full].reshape(TOP_K_BLOCK, -1)
+            # scores are >= 0, and non-negative float64s order like their bit patterns read as
+            # int64: the integer maximum is the same element, and cheaper (no NaN handling)
+            view = dense[:full].view(np.int64).reshape(TOP_K_BLOCK, -1)
             group_max = view.max(axis=0)
-            threshold = np.partition(group_max, group_max.shape[0] - k)[group_max.shape[0] - k]
+            bits = np.partition(group_max, group_max.shape[0] - k)[group_max.shape[0] - k]
+            threshold = float(np.int64(bits).view(np.float64))
             if threshold > 0.0:
-                columns = np.flatnonzero(group_max >= threshold)
-                rows, picked = np.nonzero(view[:, columns] >= threshold)
+                columns = np.flatnonzero(group_max >= bits)
+                rows, picked = np.nonzero(view[:, columns] >= bits)
                 cand = np.concatenate((rows * view.shape[1] + columns[picked],
                                        full + np.flatnonzero(dense[full:] >= threshold)))
         elif k < n:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
+
+CHUNK_TOKENS = 1 << 22   # tokens factorised and counted at a time (bounds temporary memory)
 
 
 @dataclass(frozen=True)
@@ -51,35 +54,83 @@ class InvertedIndex:
         return int(self.doc_lengths[self.doc_ids.index(doc_id)])
 
 
-def build_index(doc_ids: Sequence[str], documents: Sequence[Sequence[str]]) -> InvertedIndex:
+def build_index(doc_ids: Sequence[str], documents: Sequence[Sequence[str]],
+                chunk_tokens: int = CHUNK_TOKENS) -> InvertedIndex:
     """Index tokenized documents (``documents[i]`` is the token list of ``doc_ids[i]``).
 
-    Vectorised: every (token id, document) pair is encoded as one integer key and counted
-    with ``np.unique``, which yields the postings sorted by token then document directly.
-    An empty corpus is rejected by the caller (avgdl would be undefined).
+    Vectorised, in chunks of about ``chunk_tokens`` tokens (so temporary memory is bounded by
+    the chunk, not the corpus):
+
+    1. token ids: the chunk's tokens are factorised in C (``pandas.factorize``, a hash table,
+       ids in order of first appearance); only the chunk's *distinct* tokens are looked up in
+       the vocabulary dict, never each token occurrence;
+    2. postings of the chunk: every (token id, document) pair is encoded as one integer key and
+       counted with ``np.unique`` (sorted by token, then document);
+    3. placement: document frequencies of all chunks give ``indptr``; each chunk's postings are
+       then scattered to their token's slot after the previous chunks' (a counting sort), so
+       every posting list is in ascending document order.
+
+    The result does not depend on ``chunk_tokens`` (tested). An empty corpus is rejected by
+    the caller (avgdl would be undefined).
     """
     if len(doc_ids) != len(documents):
         raise ValueError("doc_ids and documents differ in length")
     if not documents:
         raise ValueError("cannot index an empty corpus")
+    import pandas as pd
+
+    n_docs = len(documents)
+    lengths = np.fromiter(map(len, documents), dtype=np.int64, count=n_docs)
     vocabulary: dict[str, int] = {}
     setdefault = vocabulary.setdefault
-    flat = [setdefault(tok, len(vocabulary)) for doc in documents for tok in doc]
-    lengths = np.fromiter((len(doc) for doc in documents), dtype=np.int64, count=len(documents))
-    n_docs = len(documents)
-    term_ids = np.asarray(flat, dtype=np.int64)
-    doc_pos = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
-    keys, counts = np.unique(term_ids * n_docs + doc_pos, return_counts=True)
-    terms = keys // n_docs
-    indptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(terms, minlength=len(vocabulary)), out=indptr[1:])
+    chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # (token ids, doc positions, counts)
+    bounds = _chunk_bounds(lengths, chunk_tokens)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        n_tokens = int(lengths[lo:hi].sum())
+        if n_tokens == 0:
+            continue
+        tokens = np.fromiter(chain.from_iterable(documents[lo:hi]), dtype=object, count=n_tokens)
+        local, distinct = pd.factorize(tokens, sort=False, use_na_sentinel=False)
+        del tokens
+        global_ids = np.fromiter((setdefault(tok, len(vocabulary)) for tok in distinct),
+                                 dtype=np.int64, count=len(distinct))
+        width = hi - lo
+        keys = global_ids[local] * width
+        del local
+        keys += np.repeat(np.arange(width, dtype=np.int64), lengths[lo:hi])
+        keys, counts = np.unique(keys, return_counts=True)
+        chunks.append(((keys // width).astype(np.int32), (keys % width + lo).astype(np.int32),
+                       counts.astype(np.int32)))
+        del keys, counts
+    n_terms = len(vocabulary)
+    frequencies = [np.bincount(terms, minlength=n_terms) for terms, _, _ in chunks]
+    indptr = np.zeros(n_terms + 1, dtype=np.int64)
+    np.cumsum(np.sum(frequencies, axis=0) if frequencies else np.zeros(n_terms, np.int64), out=indptr[1:])
+    doc_index = np.empty(int(indptr[-1]), dtype=np.int32)
+    term_count = np.empty(int(indptr[-1]), dtype=np.float64)
+    cursor = indptr[:-1].copy()
+    for frequency in frequencies:
+        terms, docs, counts = chunks.pop(0)
+        first_in_chunk = np.cumsum(frequency) - frequency          # where each token starts in the chunk
+        slots = cursor[terms] + (np.arange(len(terms), dtype=np.int64) - first_in_chunk[terms])
+        doc_index[slots] = docs
+        term_count[slots] = counts
+        cursor += frequency
+        del terms, docs, counts, slots
     doc_lengths = lengths.astype(np.float64)
     return InvertedIndex(
         doc_ids=tuple(doc_ids),
         vocabulary=vocabulary,
         indptr=indptr,
-        doc_index=(keys % n_docs).astype(np.int32),
-        term_count=counts.astype(np.float64),
+        doc_index=doc_index,
+        term_count=term_count,
         doc_lengths=doc_lengths,
         avgdl=float(doc_lengths.mean()),
     )
+
+
+def _chunk_bounds(lengths: np.ndarray, chunk_tokens: int) -> list[int]:
+    """Document positions ``[0, ..., n]`` cutting the corpus into runs of about ``chunk_tokens`` tokens."""
+    ends = np.cumsum(lengths)
+    cuts = np.searchsorted(ends, np.arange(chunk_tokens, int(ends[-1]), chunk_tokens), side="left") + 1
+    return sorted({0, len(lengths), *cuts.tolist()})

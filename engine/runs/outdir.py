@@ -22,7 +22,7 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from engine.runs.errors import InputError, RefusalError
 
@@ -159,12 +159,13 @@ def publish(staging: Path, target: str | Path) -> None:
         release_output_lock(target)
 
 
-def write_files_atomically(contents: dict[Path, bytes | str]) -> None:
+def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) -> None:
     """Write several files whole: each to a temp file beside it (fsynced, mode 0644), then all
     renamed into place in the given order; on any failure no temp file is left behind.
 
     Put the file that marks a complete output (a manifest) last. Text is written as UTF-8
-    exactly as given (no newline translation).
+    exactly as given (no newline translation). A value may also be an iterable of byte
+    chunks (written as they come, so a large file need not be held in memory).
     """
     staged: list[tuple[str, Path]] = []
     try:
@@ -174,7 +175,11 @@ def write_files_atomically(contents: dict[Path, bytes | str]) -> None:
             handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
             staged.append((temporary, path))
             with os.fdopen(handle, "wb") as out:
-                out.write(data.encode("utf-8") if isinstance(data, str) else data)
+                if isinstance(data, (bytes, bytearray, memoryview, str)):
+                    out.write(data.encode("utf-8") if isinstance(data, str) else data)
+                else:
+                    for chunk in data:
+                        out.write(chunk)
                 out.flush()
                 os.fsync(out.fileno())
             os.chmod(temporary, 0o644)

@@ -1,0 +1,170 @@
+"""Encoding a large input in shards: bounded memory, progress with rate and ETA, resumable.
+
+The texts are cut into consecutive shards of ``shard_size`` texts (the last may be shorter).
+Each shard is encoded on its own (length-sorted batching inside the shard) and written as
+``shard-NNNNNN.npy`` into a work directory beside the output, ``<output stem>.shards/``; after
+every shard, ``progress.json`` there records the run id, the shard size, the number of texts
+and each finished shard's row count and sha256. Both are written atomically, so an interrupted
+encode leaves only whole shards.
+
+Resuming: a later run with the **same run id** (same input bytes, model, parameters — the shard
+size is one of them) checks each recorded shard's sha256, keeps the verified prefix and
+encodes from the first missing shard on. A work directory of another run is refused (never
+overwritten); a shard whose bytes changed is encoded again. Because the shard boundaries
+and every shard's contents depend only on the run's inputs and parameters, a resumed encode
+writes the same bytes as an uninterrupted one (tested).
+
+The final ``vectors.npy`` is streamed from the shards (``.npy`` format 1.0 header, then the
+rows), so neither the texts nor the vectors of the whole input are held in memory at once;
+the work directory is removed after the outputs are published.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from engine.runs.errors import InputError, RefusalError
+from engine.runs.hashing import dump_json, sha256_bytes
+from engine.runs.outdir import write_file_atomically
+
+PROGRESS_FILE = "progress.json"
+
+
+def shard_directory(vectors_path: Path) -> Path:
+    """The work directory of ``vectors_path``: ``<stem>.shards`` beside it."""
+    return vectors_path.with_suffix(".shards")
+
+
+def shard_name(number: int) -> str:
+    return f"shard-{number:06d}.npy"
+
+
+def shard_bounds(count: int, shard_size: int) -> list[tuple[int, int]]:
+    """``[(start, stop)]`` of consecutive shards covering ``count`` texts."""
+    if shard_size < 1:
+        raise InputError(f"shard_size must be a positive integer, got {shard_size!r}", field="shard_size")
+    return [(start, min(start + shard_size, count)) for start in range(0, count, shard_size)]
+
+
+def npy_bytes(array: np.ndarray) -> bytes:
+    """The bytes :func:`numpy.save` writes for ``array``."""
+    import io
+
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+class ShardStore:
+    """The work directory of one run: finished shards and ``progress.json``."""
+
+    def __init__(self, directory: Path, run_id: str, shard_size: int, count: int) -> None:
+        self.directory = directory
+        self.run_id = run_id
+        self.shard_size = shard_size
+        self.count = count
+        self.finished: list[dict[str, object]] = []
+
+    def resume(self) -> int:
+        """Load the verified shards of an earlier attempt of this run; return how many.
+
+        :class:`RefusalError` when the directory holds anything but this run's work.
+        """
+        if not self.directory.exists():
+            return 0
+        progress = self.directory / PROGRESS_FILE
+        recorded = None
+        if progress.is_file():
+            try:
+                recorded = json.loads(progress.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                recorded = None
+        if not isinstance(recorded, dict) or recorded.get("run_id") != self.run_id:
+            said = recorded.get("run_id") if isinstance(recorded, dict) else None
+            raise RefusalError(f"{self.directory}: exists and is not the work directory of this run "
+                               f"({self.run_id}; it says {said}); refusing to overwrite it "
+                               f"(remove it or choose another --output)")
+        for number, shard in enumerate(recorded.get("shards", [])):
+            path = self.directory / shard_name(number)
+            if not path.is_file() or sha256_bytes(path.read_bytes()) != shard.get("sha256"):
+                break
+            self.finished.append(shard)
+        return len(self.finished)
+
+    def add(self, number: int, vectors: np.ndarray) -> None:
+        """Write shard ``number`` whole, then record it in ``progress.json``."""
+        if number != len(self.finished):
+            raise ValueError(f"shard {number} written out of order (expected {len(self.finished)})")
+        data = npy_bytes(vectors)
+        write_file_atomically(self.directory / shard_name(number), data)
+        self.finished.append({"rows": int(vectors.shape[0]), "sha256": sha256_bytes(data)})
+        write_file_atomically(self.directory / PROGRESS_FILE, dump_json({
+            "run_id": self.run_id, "shard_size": self.shard_size, "count": self.count,
+            "shards": self.finished}))
+
+    def vectors(self, number: int) -> np.ndarray:
+        return np.load(self.directory / shard_name(number), mmap_mode="r", allow_pickle=False)
+
+    def stream_npy(self, dimension: int, digest: Any) -> Iterator[bytes]:
+        """The bytes of one ``.npy`` file holding every shard's rows in order (``digest`` is updated)."""
+        import io
+
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {
+            "descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)),
+            "fortran_order": False, "shape": (self.count, dimension)})
+        chunk = header.getvalue()
+        digest.update(chunk)
+        yield chunk
+        for number in range(len(self.finished)):
+            chunk = np.ascontiguousarray(self.vectors(number), dtype=np.float32).tobytes()
+            digest.update(chunk)
+            yield chunk
+
+    def remove(self) -> None:
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class ProgressMeter:
+    """One self-overwriting stderr line: texts done, percent, rate of this session, ETA."""
+
+    def __init__(self, total: int, already_done: int = 0, stream: TextIO | None = None,
+                 enabled: bool = True) -> None:
+        self.total = total
+        self.start_done = already_done
+        self.done = already_done
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.started = time.monotonic()
+
+    def advance(self, texts: int) -> None:
+        self.done += texts
+        if self.enabled:
+            print("\r" + self.line(time.monotonic() - self.started), end="", file=self.stream, flush=True)
+
+    def line(self, elapsed: float) -> str:
+        rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+        left = self.total - self.done
+        eta = _duration(left / rate) if rate > 0 else "?"
+        resumed = f", {self.start_done:,} resumed" if self.start_done else ""
+        return (f"encode: {self.done:,}/{self.total:,} texts ({100.0 * self.done / self.total:.1f}%)"
+                f"{resumed}, {rate:,.1f} texts/s, ETA {eta}")
+
+    def close(self) -> None:
+        if self.enabled:
+            print(file=self.stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
