@@ -266,16 +266,13 @@ def exit_code(exc: BaseException) -> int:
     2 bad input, 3 a deliberate refusal, 4 a stop condition (logged ``invalid``), 1 a run that
     started and failed (e.g. the R03 judgment barrier) or any other error.
     """
-    from engine.r03.freeze import JudgmentBarrierError
-    from engine.runs.errors import RefusalError
+    from engine.runs.errors import EXIT_FAILED, EXIT_INPUT, EXIT_INVALID, EXIT_REFUSED, RefusalError
     from engine.runs.runlog import InvalidRun
 
     if isinstance(exc, InputError):
-        return 2
+        return EXIT_INPUT
     if isinstance(exc, RefusalError):
-        return 3
+        return EXIT_REFUSED
     if isinstance(exc, InvalidRun):
-        return 4
-    if isinstance(exc, JudgmentBarrierError):
-        return 1
-    return 1
+        return EXIT_INVALID
+    return EXIT_FAILED

@@ -13,13 +13,10 @@ from typing import Any, Callable
 import click
 import typer
 
-from engine.runs.errors import InputError, RefusalError
+from engine.runs.errors import (EXIT_FAILED, EXIT_INPUT, EXIT_INVALID, EXIT_REFUSED, InputError,
+                                RefusalError)
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, LogWriteError
 
-EXIT_INPUT = 2       # malformed input: one line naming file and line, nothing written
-EXIT_REFUSED = 3     # a deliberate refusal (occupied output, existing freeze, changed hashes)
-EXIT_INVALID = 4     # a stop condition: the run is logged invalid
-EXIT_FAILED = 1      # a run that started and failed (full or read-only disk, an unexpected error)
 EXIT_TERMINATED = 143  # SIGTERM (128 + 15), handled like Ctrl-C (130)
 
 # Errors of the machine rather than of the input: exit 1, not 2.

@@ -10,8 +10,7 @@ from typing import Optional
 import typer
 
 from audit.cli.common import LogOption, cli_errors, fail
-
-EXIT_FAILED = 1  # the run started and failed (e.g. the judgment barrier fired); logged "failed"
+from engine.runs.errors import EXIT_FAILED  # the run started and failed (e.g. the judgment barrier fired)
 
 group = typer.Typer(help="R03 obligation-aware reranker: label-free freeze, then evaluation.",
                     no_args_is_help=True)

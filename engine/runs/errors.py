@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# Exit codes (README, "Exit codes"), one definition for the command line and ``verify --rerun``.
+EXIT_FAILED = 1      # a run that started and failed (full or read-only disk, barrier, unexpected error)
+EXIT_INPUT = 2       # malformed input: one line naming file and line, nothing written
+EXIT_REFUSED = 3     # a deliberate refusal (occupied output, existing freeze, changed hashes)
+EXIT_INVALID = 4     # a stop condition: the run is logged invalid
+
 
 class InputError(Exception):
     """Malformed or inconsistent user input.
