@@ -8,8 +8,11 @@ a topic (scores with ties) as TREC files, then times, for ours and ranx 0.3.x:
 * **read + evaluate**: from the two files to the macro values of nDCG@10, R@100, P@10, RR@10
   and AP@1000 (ours: ``read_qrels`` + ``read_run_arrays`` + ``evaluate_runs``; ranx:
   ``Qrels.from_file`` + ``Run.from_file`` + ``evaluate``);
-* **evaluate only**: the same measures from data already in memory (ours: arrays; ranx: its
-  Qrels/Run objects); ranx's numba functions are compiled on a small warm-up first.
+* **evaluate only**: the same measures from data already in memory (ours: coded arrays; ranx:
+  its Qrels/Run objects); ranx's numba functions are compiled on a small warm-up first;
+* **the CLI**: ``chapter-audit evaluate`` as a user runs it (a fresh process: imports, sha256 of
+  the inputs, read, evaluate, metrics.json with per-topic values, the log record), against
+  ranx's read + evaluate above.
 
 Measures are paired by definition: our nDCG (gain 2^g − 1) with ranx ``ndcg_burges``, R with
 ``recall``, P with ``precision``, RR@10 with ``mrr@10``, AP@1000 with ``map@1000``; the macro
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import time
 import warnings
@@ -110,11 +114,18 @@ def main() -> None:
         ranx_t, (rq, rr, ranx_values) = timed(ranx_files)
         ours_mem_t, (_, [ours_eval2]) = timed(lambda: evaluate_runs(qrels, {"run": run}, measures))
         ranx_mem_t, ranx_values2 = timed(lambda: ranx.evaluate(rq, rr, list(RANX.values())))
+    cli_t, cli = timed(lambda: subprocess.run(
+        [sys.executable, "-m", "audit.cli", "evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+         "--measures", OURS, "--output", str(args.workdir / "out"), "--log", str(args.workdir / "log.jsonl")],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True))
+    if cli.returncode != 0:
+        raise SystemExit(f"chapter-audit evaluate failed: {cli.stderr.strip()}")
     ours_macro = {m.key: macro(ours_eval.per_topic[m.key]) for m in measures}
     agree = all(abs(ours_macro[k] - float(ranx_values[v])) <= 1e-9 for k, v in RANX.items())
     print(f"{'':24} {'ours':>10} {'ranx':>10} {'ours/ranx throughput':>22}")
     print(f"{'read + evaluate':24} {ours_t:>9.2f}s {ranx_t:>9.2f}s {ranx_t / ours_t:>21.2f}x")
     print(f"{'evaluate only':24} {ours_mem_t:>9.2f}s {ranx_mem_t:>9.2f}s {ranx_mem_t / ours_mem_t:>21.2f}x")
+    print(f"{'CLI vs ranx read + eval':24} {cli_t:>9.2f}s {ranx_t:>9.2f}s {ranx_t / cli_t:>21.2f}x")
     print(f"topics/s (read + evaluate): ours {args.topics / ours_t:,.0f}, ranx {args.topics / ranx_t:,.0f}; "
           f"evaluate only: ours {args.topics / ours_mem_t:,.0f}, ranx {args.topics / ranx_mem_t:,.0f}")
     print(f"macro values agree to 1e-9 with ranx: {agree}")

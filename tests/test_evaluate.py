@@ -181,9 +181,9 @@ def test_topics_outside_the_qrels_are_counted_not_evaluated(cli, files):
 
 
 def test_document_order_is_python_string_order_with_and_without_nul():
-    from engine.retrieval.evaluate import _factorize_sorted
+    from engine.retrieval.trec_arrays import sorted_codes
 
-    codes, distinct = _factorize_sorted(np.array(["b", "a", "c", "a", "B", "é"], dtype=object))
+    codes, distinct = sorted_codes(np.array(["b", "a", "c", "a", "B", "é"], dtype=object))
     assert codes.tolist() == [2, 1, 3, 1, 0, 4] and distinct == ["B", "a", "b", "c", "é"]
-    codes, distinct = _factorize_sorted(np.array(["b", "a\x00", "a"], dtype=object))
+    codes, distinct = sorted_codes(np.array(["b", "a\x00", "a"], dtype=object))
     assert codes.tolist() == [2, 1, 0] and distinct == ["a", "a\x00", "b"]

@@ -65,65 +65,76 @@ def run_name(path: Path) -> str:
     return path.stem.replace(".", "_") or "run"
 
 
-def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -> tuple[JudgedHits, int]:
-    """Order one run per topic (score desc, then the tie rule), rank it and keep judged rows."""
-    import pandas as pd
+def within_topic_ranks(topic: np.ndarray, score: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """One-based rank of every row within its topic: score descending, then ``tie`` ascending.
 
+    Runs are usually written grouped by topic and best first; then only groups of tied scores
+    can be out of order, and only their rows are sorted. Any other file order is sorted whole.
+    """
+    n = topic.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    same = topic[1:] == topic[:-1]
+    starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    grouped = np.unique(topic[starts]).size == starts.size
+    if grouped and bool((score[1:] <= score[:-1])[same].all()):
+        tied = same & (score[1:] == score[:-1])
+        order = np.arange(n, dtype=np.int64)
+        if tied.any():
+            group = np.concatenate(([0], np.cumsum(~tied)))          # one id per run of tied rows
+            sizes = np.bincount(group)
+            rows = np.flatnonzero(sizes[group] > 1)
+            order[rows] = rows[np.lexsort((tie[rows], group[rows]))]
+    else:
+        order = np.lexsort((tie, -score, topic))
+        sorted_topic = topic[order]
+        starts = np.concatenate(([0], np.flatnonzero(sorted_topic[1:] != sorted_topic[:-1]) + 1))
+    lengths = np.diff(np.append(starts, n))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
+    return rank
+
+
+def rank_judged(run: RunArrays, topic_ids: list[str], qrels: Qrels, ties: str) -> tuple[JudgedHits, int]:
+    """Rank one run per topic (score desc, then the tie rule) and keep its judged rows."""
+    n_topics = len(topic_ids)
     topic_index = {t: i for i, t in enumerate(topic_ids)}
-    row_topics, run_topics = pd.factorize(run.topic)          # hash, no sort: one code per row
-    lookup = np.asarray([topic_index.get(t, -1) for t in run_topics.tolist()], dtype=np.int64)
-    t_codes = lookup[row_topics]
-    known = t_codes >= 0
+    lookup = np.asarray([topic_index.get(t, -1) for t in run.topics], dtype=np.int64)
     not_in_qrels = int(np.count_nonzero(lookup < 0))
-    t_codes = t_codes[known]
-    docs, scores = run.doc[known], run.score[known]
-    # document ids in code-point order; the tie key is their rank (ascending or descending)
-    doc_codes, uniques = _factorize_sorted(docs)
-    tie = doc_codes if ties == "id_ascending" else -doc_codes
-    order = np.lexsort((tie, -scores, t_codes))
-    t_sorted = t_codes[order]
-    starts = np.searchsorted(t_sorted, np.arange(len(topic_ids)), side="left")
-    rank = np.arange(t_sorted.size, dtype=np.int64) - starts[t_sorted] + 1
-    length = np.bincount(t_sorted, minlength=len(topic_ids)).astype(np.int64)
-    # join with the qrels on (topic, document)
-    doc_position = {d: i for i, d in enumerate(uniques)}
+    topic = lookup[run.topic_code]
+    doc, score = run.doc_code, run.score
+    if not_in_qrels:
+        known = topic >= 0
+        topic, doc, score = topic[known], doc[known], score[known]
+    # document codes follow code-point order of the ids: the tie key is the code or its negation
+    rank = within_topic_ranks(topic, score, doc if ties == "id_ascending" else -doc)
+    length = np.bincount(topic, minlength=n_topics).astype(np.int64)
+    # join with the qrels on (topic, document): judged documents first, then exact keys
+    n_docs = max(len(run.docs), 1)
+    doc_position = {d: i for i, d in enumerate(run.docs)}
     q_keys, q_grades = [], []
-    n_docs = max(len(doc_position), 1)
     for t, tid in enumerate(topic_ids):
-        for doc, grade in qrels.get(tid, {}).items():
-            code = doc_position.get(doc)
+        for judged_doc, grade in qrels.get(tid, {}).items():
+            code = doc_position.get(judged_doc)
             if code is not None:
                 q_keys.append(t * n_docs + code)
                 q_grades.append(grade)
-    q_keys_arr = np.asarray(q_keys, dtype=np.int64)
-    q_order = np.argsort(q_keys_arr, kind="stable")
-    q_keys_arr, q_grade_arr = q_keys_arr[q_order], np.asarray(q_grades, dtype=np.float64)[q_order]
-    keys = t_sorted * n_docs + doc_codes[order]
-    at = np.searchsorted(q_keys_arr, keys)
-    judged = (at < q_keys_arr.size) & (q_keys_arr[np.minimum(at, max(q_keys_arr.size - 1, 0))] == keys) \
-        if q_keys_arr.size else np.zeros(keys.size, dtype=bool)
-    hits = JudgedHits(t_sorted[judged], rank[judged], q_grade_arr[at[judged]], length)
-    return hits, not_in_qrels
-
-
-def _factorize_sorted(values: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Codes of ``values`` in ascending code-point order of the distinct strings, and those strings.
-
-    Hash-factorises without sorting, then sorts only the distinct values, as a fixed-width numpy
-    string array (C comparisons, the same code-point order as ``str``) unless a value holds a NUL
-    (numpy strips trailing NULs), where Python's sort is used.
-    """
-    import pandas as pd
-
-    codes, uniques = pd.factorize(values, sort=False)
-    distinct = np.asarray(uniques, dtype=object)
-    if any("\x00" in value for value in distinct.tolist()):
-        order = np.asarray(sorted(range(distinct.size), key=distinct.__getitem__), dtype=np.int64)
-    else:
-        order = np.argsort(distinct.astype(str), kind="stable")
-    rank = np.empty(distinct.size, dtype=np.int64)
-    rank[order] = np.arange(distinct.size, dtype=np.int64)
-    return rank[codes], distinct[order].tolist()
+    if not q_keys:
+        empty = np.zeros(0, dtype=np.int64)
+        return JudgedHits(empty, empty, np.zeros(0, dtype=np.float64), length), not_in_qrels
+    q_key_arr = np.asarray(q_keys, dtype=np.int64)
+    q_order = np.argsort(q_key_arr, kind="stable")
+    q_key_arr, q_grade_arr = q_key_arr[q_order], np.asarray(q_grades, dtype=np.float64)[q_order]
+    judged_somewhere = np.zeros(n_docs, dtype=bool)
+    judged_somewhere[q_key_arr % n_docs] = True
+    rows = np.flatnonzero(judged_somewhere[doc])
+    keys = topic[rows] * n_docs + doc[rows]
+    at = np.minimum(np.searchsorted(q_key_arr, keys), q_key_arr.size - 1)
+    match = q_key_arr[at] == keys
+    rows, at = rows[match], at[match]
+    hit_order = np.lexsort((rank[rows], topic[rows]))
+    rows, at = rows[hit_order], at[hit_order]
+    return JudgedHits(topic[rows], rank[rows], q_grade_arr[at], length), not_in_qrels
 
 
 def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Measure, ...],

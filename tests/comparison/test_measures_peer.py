@@ -63,8 +63,7 @@ def collection(seed: int = 20261130, n_topics: int = 40):
 
 def to_arrays(run: dict[str, dict[str, float]]) -> RunArrays:
     rows = [(t, d, s) for t, docs in run.items() for d, s in docs.items()]
-    return RunArrays(np.asarray([r[0] for r in rows], dtype=object), np.asarray([r[1] for r in rows], dtype=object),
-                     np.asarray([r[2] for r in rows], dtype=np.float64))
+    return RunArrays.from_rows([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
 
 
 def peer_values(qrels, run, measure_text: str, gains: bool = False) -> dict[str, float]:
