@@ -9,8 +9,9 @@ read the corpus and queries, tokenise with our pattern (bm25s lowercases, then m
 (``get_scores``) so that min–max normalisation runs over every positive-score document as the
 W03 rule says, keep the top ``--depth`` (ties by document id), normalise the dense run over its
 rows, fuse with ranx (``wsum``, weights α and 1 − α, already-normalised runs), evaluate
-``ndcg_burges@k`` and ``recall@k`` with ranx for BM25, the dense run and the hybrid, and write
-the three TREC runs with ranx. It prints one JSON line of macro metrics.
+``ndcg_burges@k`` and ``recall@k`` with ranx for BM25, the dense run and the hybrid under our
+tie rule (each list re-ordered by score descending, then document id ascending, and scored by
+rank, since ranx orders tied scores its own way), and write the three TREC runs with ranx. It prints one JSON line of macro metrics.
 
 ``bm25-alone`` is our own BM25 retrieval without the pipeline around it (read, tokenise,
 index, score and take the top ``--depth`` of every query), the yardstick of the "sandbox within
@@ -111,7 +112,15 @@ def peer(collection: Path, out: Path, depth: int, k: int, alpha: float) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, run in runs.items():
-            values = ranx.evaluate(qrels, run, [f"ndcg_burges@{k}", f"recall@{k}"], make_comparable=True)
+            # ranx orders score ties its own way; evaluate the order of our tie rule (score
+            # descending, then document id ascending) by scoring each list with its rank
+            ordered = {}
+            for qid, docs in run.to_dict().items():
+                names = list(docs)
+                order = np.lexsort((tie_key[[position[d] for d in names]], -np.fromiter(docs.values(), float)))
+                ordered[qid] = {names[i]: float(len(names) - r) for r, i in enumerate(order.tolist())}
+            values = ranx.evaluate(qrels, ranx.Run(ordered), [f"ndcg_burges@{k}", f"recall@{k}"],
+                                   make_comparable=True)
             metrics[name] = {f"ndcg@{k}": float(values[f"ndcg_burges@{k}"]), f"recall@{k}": float(values[f"recall@{k}"])}
     lap("evaluate")
     out.mkdir(parents=True, exist_ok=True)
@@ -124,12 +133,9 @@ def peer(collection: Path, out: Path, depth: int, k: int, alpha: float) -> None:
 
 def bm25_alone(collection: Path, depth: int) -> None:
     from engine.retrieval.bm25 import BM25
-    from engine.retrieval.corpus import read_corpus_tokens, read_topics
-    from engine.retrieval.index import build_index
+    from engine.retrieval.corpus import read_corpus_index, read_topics
 
-    doc_ids, tokens = read_corpus_tokens(collection / "corpus.jsonl")
-    index = build_index(doc_ids, tokens)
-    del tokens
+    index = read_corpus_index(collection / "corpus.jsonl")
     scorer = BM25(index, k1=K1, b=B)
     listed = 0
     for topic in read_topics(collection / "queries.jsonl"):

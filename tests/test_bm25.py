@@ -192,3 +192,40 @@ def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact():
     assert min(paths.values()) > 0, paths
     assert bm25_module.PRUNE_RATIO > bm25_module.SPARSE_RATIO
     assert index.num_docs == 12000
+
+
+def test_index_does_not_depend_on_how_documents_are_batched():
+    """IndexBuilder fed in batches (as the streaming corpus reader does) equals one build."""
+    from engine.retrieval.index import IndexBuilder
+
+    ids, docs, _ = zipf_docs(11, 600)
+    whole = build_index(ids, docs)
+    for batch, chunk in ((1, 5), (37, 100), (599, 1 << 22)):
+        builder = IndexBuilder(chunk)
+        for lo in range(0, len(ids), batch):
+            builder.add(ids[lo:lo + batch], docs[lo:lo + batch])
+        part = builder.finish()
+        assert part.doc_ids == whole.doc_ids and part.avgdl == whole.avgdl
+        assert list(part.vocabulary.items()) == list(whole.vocabulary.items())
+        for field in ("indptr", "doc_index", "term_count", "doc_lengths"):
+            assert np.array_equal(getattr(part, field), getattr(whole, field)), field
+    assert whole.term_count.dtype == np.int32 and whole.doc_index.dtype == np.int32
+
+
+def test_streaming_corpus_index_equals_the_index_of_the_token_lists(tmp_path):
+    import json
+
+    from engine.retrieval.corpus import read_corpus, read_corpus_index
+
+    ids, docs, _ = zipf_docs(5, 300)
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("".join(json.dumps({"doc_id": d, "title": " ".join(t[:2]), "text": " ".join(t[2:]),
+                                        "source_type": "generated", "license": "CC0-1.0"}) + "\n"
+                            for d, t in zip(ids, docs)), encoding="utf-8")
+    documents = read_corpus(path)
+    whole = build_index([d.doc_id for d in documents], [d.tokens for d in documents])
+    for batch_tokens in (1, 50, 1 << 22):
+        streamed = read_corpus_index(path, batch_tokens=batch_tokens)
+        assert streamed.doc_ids == whole.doc_ids and list(streamed.vocabulary) == list(whole.vocabulary)
+        for field in ("indptr", "doc_index", "term_count", "doc_lengths"):
+            assert np.array_equal(getattr(streamed, field), getattr(whole, field)), field

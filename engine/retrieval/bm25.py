@@ -89,7 +89,7 @@ class BM25:
         # IDF * (f (k1+1)) / (f + norm[d]), one block of postings at a time (bounded temporaries)
         self.weights = np.repeat(self.idf, np.diff(index.indptr))
         for lo in range(0, self.weights.shape[0], WEIGHT_BLOCK):
-            tf = index.term_count[lo:lo + WEIGHT_BLOCK]
+            tf = index.term_count[lo:lo + WEIGHT_BLOCK].astype(np.float64)
             self.weights[lo:lo + WEIGHT_BLOCK] *= (tf * (self.k1 + 1.0)) / (tf + norm[index.doc_index[lo:lo + WEIGHT_BLOCK]])
         # the largest weight of each token: its upper bound in the pruned top-k (MaxScore)
         self.max_weight = np.zeros(len(index.vocabulary), dtype=np.float64)

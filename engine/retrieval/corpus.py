@@ -21,7 +21,8 @@ from typing import Any
 
 from engine.runs.errors import InputError
 from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
-from engine.retrieval.text import document_text, tokenize, tokenize_many
+from engine.retrieval.index import CHUNK_TOKENS, IndexBuilder, InvertedIndex
+from engine.retrieval.text import document_text, tokenize
 
 CORPUS_FIELDS = ("doc_id", "title", "text", "source_type", "license")
 TOPIC_FIELDS = ("topic_id", "query")
@@ -81,22 +82,31 @@ def read_corpus(path: str | Path) -> list[Document]:
     return list(iter_corpus(path))
 
 
-def read_corpus_tokens(path: str | Path) -> tuple[list[str], list[list[str]]]:
-    """``(doc_ids, token lists)`` of a corpus, validated as :func:`read_corpus`, texts not kept.
+def read_corpus_index(path: str | Path, *, batch_tokens: int = CHUNK_TOKENS) -> InvertedIndex:
+    """The inverted index of a corpus, validated as :func:`read_corpus`, read as a stream.
 
-    Each document is tokenised once as it is read (:func:`engine.retrieval.text.tokenize_many`:
-    equal tokens share one string), so a large corpus costs about 8 bytes a token, not its text
-    plus a string object per token.
+    Documents are tokenised as they are read and handed to an
+    :class:`engine.retrieval.index.IndexBuilder` in batches of about ``batch_tokens`` tokens;
+    a batch's token lists are dropped once it is indexed, so neither the texts nor every
+    document's tokens are ever held at once (the index equals :func:`build_index` of the whole
+    corpus, tested).
     """
-    doc_ids: list[str] = []
-
-    def texts() -> Iterator[str]:
-        for document in iter_corpus(path):
-            doc_ids.append(document.doc_id)
-            yield document_text(document.title, document.text)
-
-    tokens = tokenize_many(texts())
-    return doc_ids, tokens
+    builder = IndexBuilder(batch_tokens)
+    batch_ids: list[str] = []
+    batch_tokens_lists: list[list[str]] = []
+    shared: dict[str, str] = {}
+    share = shared.setdefault
+    pending = 0
+    for document in iter_corpus(path):
+        tokens = [share(token, token) for token in tokenize(document_text(document.title, document.text))]
+        batch_ids.append(document.doc_id)
+        batch_tokens_lists.append(tokens)
+        pending += len(tokens)
+        if pending >= batch_tokens:
+            builder.add(batch_ids, batch_tokens_lists)
+            batch_ids, batch_tokens_lists, pending = [], [], 0
+    builder.add(batch_ids, batch_tokens_lists)
+    return builder.finish()
 
 
 def read_topics(path: str | Path) -> list[Topic]:

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 
 from engine.retrieval.bm25 import BM25, DEFAULT_B, DEFAULT_K1
-from engine.retrieval.corpus import Topic, read_corpus_tokens, read_metadata, read_topics, supplied_run_label
+from engine.retrieval.corpus import Topic, read_corpus_index, read_metadata, read_topics, supplied_run_label
 from engine.runs.errors import InputError
 from engine.runs.hashing import dump_json
-from engine.retrieval.index import InvertedIndex, build_index
+from engine.retrieval.index import InvertedIndex
 from engine.runs.manifest import build_manifest, input_hashes, manifest_differences
 from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures,
                                        topic_judgments)
@@ -119,8 +119,7 @@ class SandboxInputs:
 
 @dataclass
 class LoadedInputs:
-    doc_ids: list[str]
-    doc_tokens: list[list[str]]     # each document's tokens (title + " " + text), read once
+    index: InvertedIndex            # the corpus, indexed as it was read (texts and tokens not kept)
     topics: list[Topic]
     qrels: Qrels
     supplied: Run
@@ -146,7 +145,8 @@ class SandboxResult:
 
 def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
     """Read and cross-validate every input; the first defect raises InputError (FILE:LINE)."""
-    doc_ids, doc_tokens = read_corpus_tokens(inputs.corpus)
+    index = read_corpus_index(inputs.corpus)
+    doc_ids = index.doc_ids
     topics = read_topics(inputs.topics)
     topic_ids = [t.topic_id for t in topics]
     qrels = read_qrels(inputs.qrels, topics=topic_ids, docs=doc_ids)
@@ -156,7 +156,7 @@ def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
                              path=inputs.topics, line=topic.line)
     supplied = read_run(inputs.supplied_run, topics=topic_ids, docs=doc_ids)
     metadata = read_metadata(inputs.supplied_metadata)
-    return LoadedInputs(doc_ids, doc_tokens, topics, qrels, supplied, metadata)
+    return LoadedInputs(index, topics, qrels, supplied, metadata)
 
 
 def method_labels(metadata: dict[str, Any]) -> dict[str, str]:
@@ -177,8 +177,7 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     the stage table's matched tokens) is read from the index postings, so no per-document token
     set is built.
     """
-    index = build_index(loaded.doc_ids, loaded.doc_tokens)
-    loaded.doc_tokens = []  # indexed: release the token lists (a large corpus's largest object)
+    index = loaded.index
     scorer = BM25(index, k1=params.k1, b=params.b)
     tie_key = document_order(index.doc_ids)
     position = {doc: i for i, doc in enumerate(index.doc_ids)}

@@ -11,7 +11,6 @@ A document's retrieval text is ``title + " " + text`` (:func:`document_text`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 TOKEN_PATTERN = r"[a-z0-9]+(?:[-'][a-z0-9]+)?"
 """The tokenizer's regular expression, recorded verbatim in every sandbox manifest."""
@@ -35,17 +34,6 @@ def tokenize(text: str) -> list[str]:
     if text.isascii():
         return _ASCII_TOKEN_RE.findall(text.lower())
     return [match.lower() for match in _TOKEN_RE.findall(text)]
-
-
-def tokenize_many(texts: Iterable[str]) -> list[list[str]]:
-    """:func:`tokenize` of each text; equal tokens share one ``str`` object across all lists.
-
-    A corpus's token lists then hold pointers to one string per distinct token (about 8 bytes a
-    token) instead of a fresh string object per occurrence (about 55 bytes).
-    """
-    shared: dict[str, str] = {}
-    share = shared.setdefault
-    return [[share(token, token) for token in tokenize(text)] for text in texts]
 
 
 def document_text(title: str, text: str) -> str:
