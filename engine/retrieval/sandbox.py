@@ -33,7 +33,7 @@ import numpy as np
 from engine.retrieval.bm25 import BM25, DEFAULT_B, DEFAULT_K1
 from engine.retrieval.corpus import Topic, read_corpus_index, read_metadata, read_topics, supplied_run_label
 from engine.runs.errors import InputError
-from engine.runs.hashing import dump_json
+from engine.runs.hashing import LazyMapping, write_json
 from engine.retrieval.index import InvertedIndex
 from engine.runs.manifest import build_manifest, input_hashes, manifest_differences
 from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures,
@@ -45,7 +45,7 @@ from engine.runs.outdir import check_target, publish, staged_directory
 from engine.retrieval.rerank import rerank
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, recorded_run
 from engine.retrieval.text import TOKEN_PATTERN, tokenizer_description
-from engine.retrieval.trec import Qrels, Run, format_run, read_qrels, read_run
+from engine.retrieval.trec import Qrels, Run, read_qrels, read_run, write_run
 from engine.runs.jsonl import read_json_file
 
 COMMAND = "sandbox run"
@@ -574,29 +574,41 @@ def rankings(result: SandboxResult, k: int) -> dict[str, Any]:
     """Each method's top-k list and every listed document's score, per topic (a result file).
 
     ``top_k[method][topic]`` is the ordered list of the first k documents; ``scores[method][topic]``
-    maps every listed document to its score (the values of ``runs/*.tsv``, unrounded).
+    maps every listed document to its score (the values of ``runs/*.tsv``, unrounded). The
+    per-topic values are built when written (:class:`engine.runs.hashing.LazyMapping`).
     """
     topic_ids = [t.topic_id for t in result.topics]
+
+    def per_topic(value_of):
+        return LazyMapping(METHODS, lambda m: LazyMapping(topic_ids, lambda t: value_of(result.runs[m].get(t, []))))
+
     return {
         "k": k,
         "methods": result.labels,
-        "top_k": {m: {t: [d for d, _ in result.runs[m].get(t, [])[:k]] for t in topic_ids} for m in METHODS},
-        "scores": {m: {t: {d: s for d, s in result.runs[m].get(t, [])} for t in topic_ids} for m in METHODS},
+        "top_k": per_topic(lambda ranked: [d for d, _ in ranked[:k]]),
+        "scores": per_topic(lambda ranked: {d: s for d, s in ranked}),
     }
 
 
-def render_outputs(result: SandboxResult, manifest: dict[str, Any]) -> dict[str, str]:
-    """Relative path → file text for every output of the run."""
+def write_outputs(result: SandboxResult, manifest: dict[str, Any], directory: Path) -> None:
+    """Write every output of the run into ``directory``, one file at a time and streamed, so the
+    largest texts (the runs, ``rankings.json``) are never held whole in memory."""
     topic_order = [t.topic_id for t in result.topics]
-    files = {MANIFEST_NAME: dump_json(manifest)}
+
+    def write(name: str, writer) -> None:
+        target = directory / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "w", encoding="utf-8", newline="\n") as handle:
+            writer(handle)
+
+    write(MANIFEST_NAME, lambda h: write_json(h, manifest))
     for method in METHODS:
-        files[RUN_FILES[method]] = format_run(result.runs[method], method, topic_order)
-    files["metrics.json"] = dump_json(result.metrics)
-    files["topic_error_analysis.csv"] = render_csv(result.error_rows)
-    files["stage_boundary.json"] = dump_json(result.stage_boundary)
-    files["index_summary.json"] = dump_json(index_summary(result))
-    files["rankings.json"] = dump_json(rankings(result, result.stage_boundary["k"]))
-    return files
+        write(RUN_FILES[method], lambda h, m=method: write_run(h, result.runs[m], m, topic_order))
+    write("metrics.json", lambda h: write_json(h, result.metrics))
+    write("topic_error_analysis.csv", lambda h: h.write(render_csv(result.error_rows)))
+    write("stage_boundary.json", lambda h: write_json(h, result.stage_boundary))
+    write("index_summary.json", lambda h: write_json(h, index_summary(result)))
+    write("rankings.json", lambda h: write_json(h, rankings(result, result.stage_boundary["k"])))
 
 
 def _read_frozen(path: Path) -> dict[str, Any]:
@@ -639,12 +651,8 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
         record.run_id = run_id
         record.add_inputs(*input_paths)
         result = compute(loaded, params, run_id)
-        files = render_outputs(result, manifest)
         with staged_directory(output) as staging:
-            for name, text in files.items():
-                target = staging / name
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8", newline="\n")
+            write_outputs(result, manifest, staging)
             publish(staging, output)
         record.add_outputs(output)
         root = output.resolve()

@@ -12,8 +12,10 @@ only as a check that it is an integer.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import IO
 
 from engine.runs.errors import InputError
 from engine.runs.jsonl import parse_number, read_text_file
@@ -90,8 +92,16 @@ def read_run(path: str | Path, *, topics: Iterable[str] | None = None,
 def format_run(run: Mapping[str, list[tuple[str, float]]], tag: str,
                topic_order: Iterable[str] | None = None) -> str:
     """TREC run text, scores with :data:`SCORE_DECIMALS` decimals, ranks from 1."""
-    lines = []
+    buffer = io.StringIO()
+    write_run(buffer, run, tag, topic_order)
+    return buffer.getvalue()
+
+
+def write_run(handle: IO[str], run: Mapping[str, list[tuple[str, float]]], tag: str,
+              topic_order: Iterable[str] | None = None) -> None:
+    """Write :func:`format_run`'s text to an open file, one topic at a time (bounded memory)."""
     for topic in (topic_order if topic_order is not None else sorted(run)):
-        for rank, (doc, score) in enumerate(run.get(topic, []), start=1):
-            lines.append(f"{topic} Q0 {doc} {rank} {score:.{SCORE_DECIMALS}f} {tag}")
-    return "\n".join(lines) + ("\n" if lines else "")
+        ranked = run.get(topic, [])
+        if ranked:
+            handle.write("".join(f"{topic} Q0 {doc} {rank} {score:.{SCORE_DECIMALS}f} {tag}\n"
+                                 for rank, (doc, score) in enumerate(ranked, start=1)))
