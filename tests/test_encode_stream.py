@@ -53,11 +53,11 @@ def _interrupt_at_call(monkeypatch, call: int, exception: BaseException) -> None
     real_encode = encode_module.Encoder.encode
     calls = {"n": 0}
 
-    def interrupted(self, texts, progress=False, on_batch=None):
+    def interrupted(self, texts, **options):
         calls["n"] += 1
         if calls["n"] == call:
             raise exception
-        return real_encode(self, texts, progress=progress, on_batch=on_batch)
+        return real_encode(self, texts, **options)
 
     monkeypatch.setattr(encode_module.Encoder, "encode", interrupted)
 
@@ -67,9 +67,9 @@ def _count_encodes(monkeypatch) -> list[int]:
     real_encode = encode_module.Encoder.encode
     encoded: list[int] = []
 
-    def counting(self, texts, progress=False, on_batch=None):
+    def counting(self, texts, **options):
         encoded.append(len(texts))
-        return real_encode(self, texts, progress=progress, on_batch=on_batch)
+        return real_encode(self, texts, **options)
 
     monkeypatch.setattr(encode_module.Encoder, "encode", counting)
     return encoded
@@ -181,3 +181,16 @@ def test_progress_line_rate_and_eta():
     assert meter.line(elapsed=0.0).endswith("0.0 texts/s, ETA ?")
     meter.advance(100)
     assert stream.getvalue().startswith("\rencode: 300/1,000 texts (30.0%)")
+
+
+def test_eta_follows_the_work_left_not_the_texts_left():
+    """Longest texts first: after the first 100 texts of a 400-text shard (work 40,000 of
+    50,000 padded wordpieces) in 10 s, 300 texts are left but only 10,000 units of work in this
+    shard, plus 400 more texts (of an 800 total) at 125 units each: 60,000 units at 4,000 units/s."""
+    meter = ProgressMeter(800, stream=io.StringIO())
+    meter.plan(400, 50_000)
+    meter.advance(100, 40_000)
+    assert meter.line(elapsed=10.0) == "encode: 100/800 texts (12.5%), 10.0 texts/s, ETA 0m15s"
+    meter.plan(400, 50_000)            # the next shard starts: its own work replaces the estimate
+    meter.advance(300, 10_000)
+    assert meter.line(elapsed=12.5) == "encode: 400/800 texts (50.0%), 32.0 texts/s, ETA 0m12s"

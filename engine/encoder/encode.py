@@ -144,11 +144,15 @@ class Encoder:
         return (out / norms).astype(np.float32)
 
     def encode(self, texts: list[str], progress: bool = False,
-               on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+               on_batch: Callable[[int, int], None] | None = None,
+               on_plan: Callable[[int, int], None] | None = None) -> np.ndarray:
         """float32 ``(n, dimension)`` L2-normalised rows in input order; ``[]`` → ``(0, dimension)``.
 
-        ``progress`` prints a line per batch on stderr; ``on_batch(texts_in_batch)`` is called
-        after each batch instead when given.
+        ``progress`` prints a line per batch on stderr. Instead, a caller tracking progress may
+        pass ``on_plan(texts, padded_tokens)``, called once with this call's whole work, and
+        ``on_batch(texts_in_batch, padded_tokens_of_batch)``, called after each batch; the work
+        of a batch is its rows × its longest row in wordpieces (what the model computes on), so
+        an ETA can follow the work left rather than the texts left (batches run longest first).
         """
         texts = list(texts)
         result = np.zeros((len(texts), self.dimension), dtype=np.float32)
@@ -158,10 +162,13 @@ class Encoder:
         order = sorted(range(len(ids)), key=lambda i: (-len(ids[i]), i))
         size = self.config.batch_size
         batches = [order[start:start + size] for start in range(0, len(order), size)]
+        work = [len(members) * len(ids[members[0]]) for members in batches]   # longest first
+        if on_plan is not None:
+            on_plan(len(texts), sum(work))
         for number, members in enumerate(batches, start=1):
             result[members] = self._run_batch([ids[i] for i in members])
             if on_batch is not None:
-                on_batch(len(members))
+                on_batch(len(members), work[number - 1])
             elif progress:
                 done = min(number * size, len(texts))
                 print(f"\rencode: {done}/{len(texts)} texts ({number}/{len(batches)} batches)",
@@ -422,13 +429,13 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                                   enabled=bool(show))
             if sharded:
                 for number, chunk in enumerate(iter_text_chunks(input_path, field, bounds, skip=resumed), start=resumed):
-                    store.add(number, encoder.encode(chunk, on_batch=meter.advance))
+                    store.add(number, encoder.encode(chunk, on_batch=meter.advance, on_plan=meter.plan))
                 digest = hashlib.sha256()
                 for _ in store.stream_npy(encoder.dimension, digest):   # hash first, stream again below
                     pass
                 vector_data: Any = store.stream_npy(encoder.dimension, hashlib.sha256())
             else:
-                vector_data = npy_bytes(encoder.encode(texts, on_batch=meter.advance))
+                vector_data = npy_bytes(encoder.encode(texts, on_batch=meter.advance, on_plan=meter.plan))
                 digest = hashlib.sha256(vector_data)
             meter.close()
             id_bytes = "".join(f"{doc_id}\n" for doc_id in ids).encode("utf-8")

@@ -134,7 +134,15 @@ class ShardStore:
 
 
 class ProgressMeter:
-    """One self-overwriting stderr line: texts done, percent, rate of this session, ETA."""
+    """One self-overwriting stderr line: texts done, percent, rate of this session, ETA.
+
+    The ETA follows the *work* left, not the texts left: each shard is encoded longest texts
+    first, so a texts-per-second rate measured on the first batches of a shard is far below the
+    shard's average. The encoder reports each shard's work when it starts (:meth:`plan`: padded
+    wordpieces) and each batch's as it ends (:meth:`advance`); work left is the current shards'
+    planned work not yet done plus, for texts not yet planned, their count × the planned work per
+    text so far. Without work figures the ETA falls back to texts left / texts per second.
+    """
 
     def __init__(self, total: int, already_done: int = 0, stream: TextIO | None = None,
                  enabled: bool = True) -> None:
@@ -144,16 +152,30 @@ class ProgressMeter:
         self.stream = stream or sys.stderr
         self.enabled = enabled
         self.started = time.monotonic()
+        self.planned_texts = 0
+        self.planned_work = 0
+        self.work_done = 0
 
-    def advance(self, texts: int) -> None:
+    def plan(self, texts: int, work: int) -> None:
+        """The encoder is about to encode ``texts`` texts costing ``work`` (padded wordpieces)."""
+        self.planned_texts += texts
+        self.planned_work += work
+
+    def advance(self, texts: int, work: int = 0) -> None:
         self.done += texts
+        self.work_done += work
         if self.enabled:
             print("\r" + self.line(time.monotonic() - self.started), end="", file=self.stream, flush=True)
 
     def line(self, elapsed: float) -> str:
         rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
         left = self.total - self.done
-        eta = _duration(left / rate) if rate > 0 else "?"
+        if self.work_done > 0 and self.planned_texts and elapsed > 0:
+            unplanned = self.total - self.start_done - self.planned_texts
+            work_left = (self.planned_work - self.work_done) + unplanned * self.planned_work / self.planned_texts
+            eta = _duration(work_left / (self.work_done / elapsed))
+        else:
+            eta = _duration(left / rate) if rate > 0 else "?"
         resumed = f", {self.start_done:,} resumed" if self.start_done else ""
         return (f"encode: {self.done:,}/{self.total:,} texts ({100.0 * self.done / self.total:.1f}%)"
                 f"{resumed}, {rate:,.1f} texts/s, ETA {eta}")
