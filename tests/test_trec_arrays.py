@@ -107,3 +107,22 @@ def test_document_codes_follow_code_point_order_beyond_the_array_limit(monkeypat
     monkeypatch.setattr(trec_arrays, "_SORT_ARRAY_BYTES", 0)      # Python sorts the distinct ids
     arrays = RunArrays.from_rows(["q"] * 4, ["b", "a\x00", "é", "B"], [1.0, 2.0, 3.0, 4.0])
     assert arrays.docs == ["B", "a\x00", "b", "é"] and arrays.doc_code.tolist() == [2, 1, 3, 0]
+
+
+def test_scores_are_the_doubles_float_gives(tmp_path, no_fallback):
+    """Long mantissas, extreme exponents, subnormals: the C parser's doubles equal float()'s."""
+    import random
+
+    rng = random.Random(5)
+    texts = []
+    for _ in range(20_000):
+        digits = str(rng.randint(0, 10 ** rng.randint(1, 25)))
+        cut = rng.randint(0, len(digits))
+        text = digits[:cut] + "." + digits[cut:]
+        if rng.random() < 0.3:
+            text += f"e{rng.randint(-320, 280 - len(digits))}"   # finite: overflow is a defect
+        texts.append(("-" if rng.random() < 0.2 else "") + text)
+    path = tmp_path / "run.tsv"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {t} tag\n" for i, t in enumerate(texts)), encoding="utf-8")
+    arrays = read_run_arrays(path, chunk_rows=7_000)
+    assert arrays.score.tolist() == [float(t) for t in texts]

@@ -175,9 +175,13 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
     score_parts = []
     seen_ranks: set[str] = set()
     dtypes = {0: object, 1: object, 2: object, 3: object, 4: np.float64, 5: object}
+    # scores must be the doubles Python's float() gives (the line reader's): pandas 3 parses
+    # correctly rounded by default (and deprecates the option); pandas 2 needs "round_trip"
+    precision = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
     try:
         reader = pd.read_csv(path, sep=r"\s+", header=None, dtype=dtypes, engine="c", quoting=csv.QUOTE_NONE,
-                             na_filter=False, skip_blank_lines=True, encoding="utf-8", chunksize=chunk_rows)
+                             na_filter=False, skip_blank_lines=True, encoding="utf-8", chunksize=chunk_rows,
+                             **precision)
         with reader:
             for frame in reader:
                 if frame.shape[1] != 6:
