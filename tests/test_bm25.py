@@ -165,10 +165,21 @@ def test_index_does_not_depend_on_the_build_chunk():
     assert index.doc_lengths.tolist() == [3.0, 0.0, 2.0]
 
 
-def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact():
-    """The top-k paths (postings only; MaxScore-pruned; dense) agree with the full ranked list."""
+def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact(monkeypatch):
+    """The top-k paths (postings only; MaxScore-pruned, with and without the candidate filter;
+    dense) agree with the full ranked list."""
     from engine.retrieval import bm25 as bm25_module
 
+    monkeypatch.setattr(bm25_module, "FILTER_MIN", 64)
+    filtered: list[tuple[int, int]] = []
+    real_filter = BM25._filter_candidates
+
+    def recording_filter(self, candidates, *args):
+        kept = real_filter(self, candidates, *args)
+        filtered.append((candidates.shape[0], kept.shape[0]))
+        return kept
+
+    monkeypatch.setattr(BM25, "_filter_candidates", recording_filter)
     ids, docs, queries = zipf_docs(5, 12000)
     scorer = BM25(build_index(ids, docs))
     index = scorer.index
@@ -190,6 +201,7 @@ def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact():
         for k in (1, 10, 40):
             assert scorer.top_k(query, k) == ranked[:k]
     assert min(paths.values()) > 0, paths
+    assert any(kept < before for before, kept in filtered), filtered[:5]   # the filter removes candidates
     assert bm25_module.PRUNE_RATIO > bm25_module.SPARSE_RATIO
     assert index.num_docs == 12000
 

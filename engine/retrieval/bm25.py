@@ -60,6 +60,7 @@ SPARSE_RATIO = 8                 # sparse path while postings touched <= num_doc
 SORT_ALL = 2048                  # up to this many candidates are sorted whole (fewer numpy calls)
 PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
 WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
+FILTER_MIN = 256                 # pruned top-k: more candidates than this are first filtered by bound
 
 
 def idf(num_docs: int, doc_freq: int) -> float:
@@ -260,6 +261,8 @@ class BM25:
             candidates = candidates[np.concatenate(([True], candidates[1:] != candidates[:-1]))]
         if candidates.shape[0] < k:
             return None
+        if candidates.shape[0] > FILTER_MIN:
+            candidates = self._filter_candidates(candidates, essential, counts, rest_bound, k)
         values = np.zeros(candidates.shape[0], dtype=np.float64)
         looked_up: dict[int, np.ndarray] = {}
         for term in term_ids:
@@ -270,6 +273,25 @@ class BM25:
         if not rest_bound * (1.0 + 1e-9) < values[-1]:
             return None
         return positions, values
+
+    def _filter_candidates(self, candidates: np.ndarray, essential: list[int], counts: dict[int, int],
+                           rest_bound: float, k: int) -> np.ndarray:
+        """The candidates that can still reach the top k, from their essential tokens' weights.
+
+        A candidate's essential weights (each token's weight × its count in the query) sum to at
+        most its full score (weights are positive), so the k-th largest of these partial sums is
+        a lower bound of the k-th full score; a candidate whose partial sum plus the other tokens'
+        upper bounds stays below it (with a 1e-9 relative margin for summation order) cannot
+        reach the top k, nor tie with it. Only the rest are scored exactly, so the result is
+        unchanged (tested against the dense accumulator).
+        """
+        indptr, docs, weights = self.index.indptr, self.index.doc_index, self.weights
+        touched = np.concatenate([docs[indptr[t]:indptr[t + 1]] for t in essential])
+        added = np.concatenate([weights[indptr[t]:indptr[t + 1]] * counts[t] for t in essential])
+        partial = np.bincount(np.searchsorted(candidates, touched), weights=added, minlength=candidates.shape[0])
+        kth = np.partition(partial, candidates.shape[0] - k)[candidates.shape[0] - k]
+        keep = (partial + rest_bound) * (1.0 + 1e-9) >= kth * (1.0 - 1e-9)
+        return candidates[keep]
 
     def _weights_of(self, term: int, positions: np.ndarray) -> np.ndarray:
         """The weight of ``term`` in each document of ``positions`` (ascending), 0.0 where absent."""
