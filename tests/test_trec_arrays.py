@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.retrieval import trec_arrays
+from engine.retrieval import ranking, trec_arrays
 from engine.retrieval.trec import read_run
 from engine.retrieval.trec_arrays import RunArrays, read_run_arrays
 from engine.runs.errors import InputError
@@ -104,7 +104,7 @@ def test_invalid_utf8_and_directories_are_named(tmp_path):
 
 
 def test_document_codes_follow_code_point_order_beyond_the_array_limit(monkeypatch):
-    monkeypatch.setattr(trec_arrays, "_SORT_ARRAY_BYTES", 0)      # Python sorts the distinct ids
+    monkeypatch.setattr(ranking, "SORT_ARRAY_BYTES", 0)            # Python sorts the distinct ids
     arrays = RunArrays.from_rows(["q"] * 4, ["b", "a\x00", "é", "B"], [1.0, 2.0, 3.0, 4.0])
     assert arrays.docs == ["B", "a\x00", "b", "é"] and arrays.doc_code.tolist() == [2, 1, 3, 0]
 

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.retrieval.index import InvertedIndex
-from engine.retrieval.ranking import order_by_score
+from engine.retrieval.ranking import id_order_ranks, order_by_score
 
 DEFAULT_K1 = 1.2
 DEFAULT_B = 0.75
@@ -108,8 +108,7 @@ class BM25:
                 row[index.doc_index[lo:hi]] = self.weights[lo:hi]
                 self._dense_rows[term] = row
         # rank of each document position in doc_id order: the tie-break key for top-k
-        self._id_rank = np.empty(n, dtype=np.int64)
-        self._id_rank[np.argsort(np.asarray(index.doc_ids, dtype=object), kind="stable")] = np.arange(n)
+        self.id_rank = id_order_ranks(index.doc_ids)
 
     def token_idf(self, token: str) -> float:
         """IDF of ``token`` in this snapshot (0 for a token absent from the index)."""
@@ -191,7 +190,7 @@ class BM25:
     def ranked(self, query_tokens: Sequence[str]) -> list[tuple[str, float]]:
         """The full BM25 candidate list: every document with score > 0, score desc, doc_id asc."""
         positions, values = self._positive(self.term_ids(query_tokens))
-        order = np.lexsort((self._id_rank[positions], -values))
+        order = np.lexsort((self.id_rank[positions], -values))
         ids = self.index.doc_ids
         return [(ids[i], s) for i, s in zip(positions[order].tolist(), values[order].tolist())]
 
@@ -219,7 +218,7 @@ class BM25:
             kth = np.partition(values, positions.shape[0] - k)[positions.shape[0] - k]
             keep = values >= kth
             positions, values = positions[keep], values[keep]
-        order = np.lexsort((self._id_rank[positions], -values))[:k]
+        order = np.lexsort((self.id_rank[positions], -values))[:k]
         return positions[order], values[order]
 
     def _top_k_sparse(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -335,5 +334,5 @@ class BM25:
             # every document tying the k-th score competes on doc_id, not on partition luck
             cand = np.flatnonzero(dense >= threshold) if threshold > 0.0 else np.flatnonzero(dense > 0.0)
         cand = cand[dense[cand] > 0.0]
-        order = np.lexsort((self._id_rank[cand], -dense[cand]))
+        order = np.lexsort((self.id_rank[cand], -dense[cand]))
         return cand[order[:k]]

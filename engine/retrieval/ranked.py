@@ -2,25 +2,17 @@
 
 A list is the documents (as index positions) and their scores. Order: score descending, then
 document id ascending (:mod:`engine.retrieval.ranking`), via a ``tie_key`` array that gives each
-document position its place in document-id order. Reading the first ``n`` entries partitions
-at the n-th largest score and sorts only the documents at or above it (every document tying
-that score competes on its id, so the prefix is exactly the prefix of the fully sorted list);
-the rank of any one document is counted without sorting the list. Cost therefore follows the
-depth written, not the candidate count (a frequent query term makes the BM25 list hold most
-of the collection).
+document position its place in document-id order (:func:`engine.retrieval.ranking.id_order_ranks`,
+held by the BM25 scorer). Reading the first ``n`` entries partitions at the n-th largest score
+and sorts only the documents at or above it (every document tying that score competes on its
+id, so the prefix is exactly the prefix of the fully sorted list); the rank of any one document
+is counted without sorting the list. Cost therefore follows the depth written, not the
+candidate count (a frequent query term makes the BM25 list hold most of the collection).
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-
-def document_order(doc_ids: tuple[str, ...] | list[str]) -> np.ndarray:
-    """``tie_key[position]`` = rank of ``doc_ids[position]`` in ascending id order (Python ``str`` order)."""
-    order = sorted(range(len(doc_ids)), key=doc_ids.__getitem__)
-    key = np.empty(len(doc_ids), dtype=np.int64)
-    key[np.asarray(order, dtype=np.int64)] = np.arange(len(doc_ids), dtype=np.int64)
-    return key
 
 
 class RankedList:

@@ -39,7 +39,7 @@ from engine.runs.manifest import build_manifest, input_hashes, manifest_differen
 from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures,
                                        topic_judgments)
 from engine.retrieval.metrics import relevant_set
-from engine.retrieval.ranked import RankedList, document_order
+from engine.retrieval.ranked import RankedList
 from engine.runs.csvcells import neutralise_cell
 from engine.runs.outdir import check_target, publish, staged_directory
 from engine.retrieval.rerank import rerank
@@ -179,7 +179,7 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     """
     index = loaded.index
     scorer = BM25(index, k1=params.k1, b=params.b)
-    tie_key = document_order(index.doc_ids)
+    tie_key = scorer.id_rank              # each document's place in doc_id order (the tie key)
     position = {doc: i for i, doc in enumerate(index.doc_ids)}
     presence = QueryTokenPresence(index)
     depth = params.run_depth

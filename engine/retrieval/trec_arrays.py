@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.retrieval.ranking import id_order_ranks
 from engine.retrieval.trec import read_run
 from engine.runs.errors import InputError
 from engine.runs.jsonl import require_regular_file
@@ -40,8 +41,6 @@ _SCAN_BYTES = 1 << 24
 _UNICODE_SPACE = re.compile(r"\s")
 # bytes after which the fast path cannot promise the line reader's field and line splitting
 _DECLINED_BYTES = tuple(bytes([b]) for b in (0x00, 0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x1F))
-# the largest fixed-width array (bytes) used to sort distinct ids; beyond it Python sorts them
-_SORT_ARRAY_BYTES = 1 << 28
 
 
 @dataclass
@@ -82,19 +81,13 @@ def sorted_codes(values: np.ndarray) -> tuple[np.ndarray, list[str]]:
 
 
 def code_point_order(distinct: list[str]) -> tuple[np.ndarray, list[str]]:
-    """For distinct strings: ``rank[i]`` = position of ``distinct[i]`` in code-point order, and the
-    sorted strings. A fixed-width numpy string array is sorted in C (numpy compares UCS-4 code
-    points, as ``str`` does) unless a value holds a NUL (numpy drops trailing NULs) or the array
-    would be too large; then Python sorts."""
-    n = len(distinct)
-    longest = max((len(value) for value in distinct), default=0)
-    if n and longest * n * 4 <= _SORT_ARRAY_BYTES and not any("\x00" in value for value in distinct):
-        order = np.argsort(np.asarray(distinct, dtype=f"U{max(longest, 1)}"), kind="stable")
-    else:
-        order = np.asarray(sorted(range(n), key=distinct.__getitem__), dtype=np.int64)
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n, dtype=np.int64)
-    return rank, [distinct[i] for i in order.tolist()]
+    """For distinct strings: ``rank[i]`` = position of ``distinct[i]`` in code-point order
+    (:func:`engine.retrieval.ranking.id_order_ranks`), and the sorted strings."""
+    rank = id_order_ranks(distinct)
+    ordered: list[str] = [""] * len(distinct)
+    for value, place in zip(distinct, rank.tolist()):
+        ordered[place] = value
+    return rank, ordered
 
 
 class _Declined(Exception):
