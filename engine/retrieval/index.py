@@ -62,8 +62,6 @@ def build_index(doc_ids: Sequence[str], documents: Sequence[Sequence[str]],
     result does not depend on ``chunk_tokens`` (tested). An empty corpus is rejected (avgdl
     would be undefined).
     """
-    if len(doc_ids) != len(documents):
-        raise ValueError("doc_ids and documents differ in length")
     builder = IndexBuilder(chunk_tokens)
     builder.add(doc_ids, documents)
     return builder.finish()
