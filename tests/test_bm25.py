@@ -166,20 +166,28 @@ def test_index_does_not_depend_on_the_build_chunk():
 
 
 def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact(monkeypatch):
-    """The top-k paths (postings only; MaxScore-pruned, with and without the candidate filter;
-    dense) agree with the full ranked list."""
+    """The top-k paths (postings only; MaxScore-pruned in its first and second split, with the
+    bound filter and its token-by-token refinement; dense) agree with the full ranked list."""
     from engine.retrieval import bm25 as bm25_module
 
     monkeypatch.setattr(bm25_module, "FILTER_MIN", 64)
+    monkeypatch.setattr(bm25_module, "REFINE_MIN", 16)
     filtered: list[tuple[int, int]] = []
-    real_filter = BM25._filter_candidates
+    splits: list[tuple[bool, bool]] = []            # (second split, pruned)
+    real_filter, real_split = BM25._filter_by_bounds, BM25._top_k_of_candidates
 
-    def recording_filter(self, candidates, *args):
-        kept = real_filter(self, candidates, *args)
-        filtered.append((candidates.shape[0], kept.shape[0]))
-        return kept
+    def recording_filter(self, touched, *args):
+        kept, floor = real_filter(self, touched, *args)
+        filtered.append((touched.shape[0], kept.shape[0]))
+        return kept, floor
 
-    monkeypatch.setattr(BM25, "_filter_candidates", recording_filter)
+    def recording_split(self, term_ids, counts, bounds, essential, k, floor):
+        found = real_split(self, term_ids, counts, bounds, essential, k, floor)
+        splits.append((floor > 0.0, found[0] is not None))
+        return found
+
+    monkeypatch.setattr(BM25, "_filter_by_bounds", recording_filter)
+    monkeypatch.setattr(BM25, "_top_k_of_candidates", recording_split)
     ids, docs, queries = zipf_docs(5, 12000)
     scorer = BM25(build_index(ids, docs))
     index = scorer.index
@@ -202,6 +210,7 @@ def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact(monkeypatch):
             assert scorer.top_k(query, k) == ranked[:k]
     assert min(paths.values()) > 0, paths
     assert any(kept < before for before, kept in filtered), filtered[:5]   # the filter removes candidates
+    assert (False, True) in splits and (True, True) in splits, set(splits)  # both splits prune
     assert bm25_module.PRUNE_RATIO > bm25_module.SPARSE_RATIO
     assert index.num_docs == 12000
 

@@ -25,19 +25,24 @@ Speed (bench/bench_bm25.py): the term weight of every posting is precomputed onc
 (k1, b). A query's cost follows the postings it touches:
 
 * **sparse path** (the query's postings number at most ``num_docs / SPARSE_RATIO``): the
-  query's posting lists are concatenated in query order, the distinct documents found with
-  ``np.unique`` and each document's weights summed with ``np.bincount``, which adds them in
-  input order starting from 0.0 -- the same additions in the same order as the dense
-  accumulator, so the sums are bit for bit equal. Top-k partitions the candidates only. No
-  array of collection size is touched.
-* **dense path** (frequent-term queries): the weights are added into one dense accumulator in
-  query order (indices within one posting list are unique, so fancy-index addition is exact).
-  Tokens found in at least :data:`DENSE_FRACTION` of the documents are additionally stored as
-  a dense weight row (within :data:`DENSE_BUDGET_BYTES`) and added with one vectorised
-  addition; adding a row's exact zeros leaves every sum bit-for-bit what the postings loop
-  gives. Top-k finds a lower bound for the k-th score from the maxima of disjoint groups of
-  scores (:data:`TOP_K_BLOCK` per group), keeps only documents at or above it and sorts those
-  exactly (score desc, doc_id asc); ``np.argpartition`` when there are too few groups.
+  weights are added into a zeroed accumulator in query order (``np.add.at``, or one
+  ``np.bincount`` over many postings: both add in input order from 0.0, as the dense
+  accumulator does, so the sums are bit for bit equal), read at the touched positions and
+  zeroed there again. Top-k partitions the touched documents only. No array of collection
+  size is allocated or scanned.
+* **pruned path** (more than ``num_docs / PRUNE_RATIO`` postings): MaxScore (Turtle & Flood
+  1995) in two splits, see :meth:`BM25._top_k_pruned`; candidates are filtered by upper
+  bounds before their exact scores are looked up. When neither split prunes, the query
+  falls back to the sparse or the dense path.
+* **dense path** (frequent-term queries that do not prune): the weights are added into one
+  dense accumulator in query order (indices within one posting list are unique, so
+  fancy-index addition is exact). Tokens found in at least :data:`DENSE_FRACTION` of the
+  documents are additionally stored as a dense weight row (within :data:`DENSE_BUDGET_BYTES`)
+  and added with one vectorised addition; adding a row's exact zeros leaves every sum
+  bit-for-bit what the postings loop gives. Top-k finds a lower bound for the k-th score from
+  the maxima of disjoint groups of scores (:data:`TOP_K_BLOCK` per group), keeps only
+  documents at or above it and sorts those exactly (score desc, doc_id asc);
+  ``np.argpartition`` when there are too few groups.
 """
 
 from __future__ import annotations
@@ -57,10 +62,21 @@ DENSE_MIN_DOCS = 4096            # ... and only when the corpus has at least thi
 DENSE_BUDGET_BYTES = 256 << 20   # memory cap for all dense rows together
 TOP_K_BLOCK = 256                # scores per group for the top-k lower bound
 SPARSE_RATIO = 8                 # sparse path while postings touched <= num_docs / SPARSE_RATIO
-SORT_ALL = 2048                  # up to this many candidates are sorted whole (fewer numpy calls)
+SORT_ALL = 64                    # up to this many candidates are sorted whole, more are partitioned first
 PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
+SECOND_PASS_RATIO = 8            # ... and in the second split at most num_docs / SECOND_PASS_RATIO
+REFINE_MIN = 256                 # pruned top-k: candidates refined token by token while more than this
+BINCOUNT_RATIO = 25              # sums over more than num_docs / BINCOUNT_RATIO postings use np.bincount
 WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
-FILTER_MIN = 256                 # pruned top-k: more candidates than this are first filtered by bound
+FILTER_MIN = 256                 # pruned top-k: more candidate postings than this are first filtered by bound
+
+
+def distinct_sorted(values: np.ndarray) -> np.ndarray:
+    """The distinct values, ascending (a sort and a mask: cheaper than ``np.unique``'s hashing)."""
+    ordered = np.sort(values)
+    if ordered.shape[0] < 2:
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
 def idf(num_docs: int, doc_freq: int) -> float:
@@ -109,6 +125,7 @@ class BM25:
                 self._dense_rows[term] = row
         # rank of each document position in doc_id order: the tie-break key for top-k
         self.id_rank = id_order_ranks(index.doc_ids)
+        self._accumulators: list[np.ndarray] = []    # zeroed scratch arrays (see _take_accumulator)
 
     def token_idf(self, token: str) -> float:
         """IDF of ``token`` in this snapshot (0 for a token absent from the index)."""
@@ -149,26 +166,68 @@ class BM25:
         indptr = self.index.indptr
         return int(sum(int(indptr[t + 1] - indptr[t]) for t in term_ids))
 
+    def _take_accumulator(self) -> np.ndarray:
+        """A zeroed ``float64`` array of collection size, owned by the caller until returned.
+
+        ``list.pop`` is atomic, so concurrent queries never share one; a query interrupted
+        before returning its accumulator leaves no dirty array behind (the next allocates one).
+        """
+        try:
+            return self._accumulators.pop()
+        except IndexError:
+            return np.zeros(self.index.num_docs, dtype=np.float64)
+
+    def _accumulate(self, spans: Sequence[tuple[int, int]], touched: np.ndarray,
+                    factors: Sequence[float] | None = None) -> np.ndarray:
+        """The sums of the spans' weights (each times its factor) at the ``touched`` positions.
+
+        Spans are added in the order given, each document's sum starting from 0.0, as the dense
+        accumulator of :meth:`score_ids` adds them: with no factors the sums are bit for bit
+        equal. Few postings are added into a zeroed accumulator with ``np.add.at`` (unbuffered,
+        in input order) and the accumulator zeroed again where written, so the work follows the
+        postings; many postings (more than ``num_docs / BINCOUNT_RATIO``) go through
+        ``np.bincount``, which adds in input order from 0.0 too, and is cheaper per posting.
+        """
+        docs, weights, n = self.index.doc_index, self.weights, self.index.num_docs
+        scaled = [weights[lo:hi] if factors is None or factors[i] == 1 else weights[lo:hi] * factors[i]
+                  for i, (lo, hi) in enumerate(spans)]
+        if sum(hi - lo for lo, hi in spans) * BINCOUNT_RATIO > n:
+            listed = np.concatenate([docs[lo:hi] for lo, hi in spans])
+            return np.bincount(listed, weights=np.concatenate(scaled), minlength=n)[touched]
+        acc = self._take_accumulator()
+        for (lo, hi), added in zip(spans, scaled):
+            np.add.at(acc, docs[lo:hi], added)
+        sums = acc[touched]
+        acc[touched] = 0.0
+        self._accumulators.append(acc)
+        return sums
+
+    def _spans(self, term_ids: Sequence[int]) -> list[tuple[int, int]]:
+        """The non-empty posting ranges of the tokens, in query order (repeats kept)."""
+        indptr = self.index.indptr
+        spans = [(int(indptr[t]), int(indptr[t + 1])) for t in term_ids]
+        return [(lo, hi) for lo, hi in spans if hi > lo]
+
+    def _touched(self, spans: Sequence[tuple[int, int]]) -> np.ndarray:
+        """The documents of the spans' postings, one entry per posting (so repeats occur)."""
+        docs = self.index.doc_index
+        if len(spans) == 1:
+            return docs[spans[0][0]:spans[0][1]]
+        return np.concatenate([docs[lo:hi] for lo, hi in spans])
+
     def sparse_scores(self, term_ids: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """``(positions, scores)`` of every document sharing a token, positions ascending.
 
-        Work follows the postings touched: no array of collection size. Scores equal
-        :meth:`score_ids` at those positions bit for bit (``np.bincount`` adds each document's
-        weights in input order, i.e. in query order, starting from 0.0).
+        Work follows the postings touched (the accumulator is zeroed where it was written).
+        Scores equal :meth:`score_ids` at those positions bit for bit.
         """
-        indptr, docs, weights = self.index.indptr, self.index.doc_index, self.weights
-        spans = [(int(indptr[t]), int(indptr[t + 1])) for t in term_ids]
-        spans = [(lo, hi) for lo, hi in spans if hi > lo]
+        spans = self._spans(term_ids)
         if not spans:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
-        if len(spans) == 1:
-            lo, hi = spans[0]
-            return docs[lo:hi].astype(np.int64), weights[lo:hi].copy()
-        touched = np.concatenate([docs[lo:hi] for lo, hi in spans])
-        positions, slot = np.unique(touched, return_inverse=True)
-        added = np.bincount(slot, weights=np.concatenate([weights[lo:hi] for lo, hi in spans]),
-                            minlength=positions.shape[0])
-        return positions.astype(np.int64), added
+        distinct = list(dict.fromkeys(spans))
+        touched = self._touched(distinct)
+        positions = touched if len(distinct) == 1 else distinct_sorted(touched)
+        return positions.astype(np.int64), self._accumulate(spans, positions)
 
     def _use_sparse(self, term_ids: Sequence[int]) -> bool:
         return self.postings_touched(term_ids) * SPARSE_RATIO <= self.index.num_docs
@@ -203,7 +262,12 @@ class BM25:
         ids = self.index.doc_ids
         if k <= 0:
             return []
-        found = self._top_k_sparse(term_ids, k) if self._use_sparse(term_ids) else self._top_k_pruned(term_ids, k)
+        touched = self.postings_touched(term_ids)
+        found = None
+        if touched * PRUNE_RATIO > self.index.num_docs:
+            found = self._top_k_pruned(term_ids, k)
+        if found is None and touched * SPARSE_RATIO <= self.index.num_docs:
+            found = self._top_k_sparse(term_ids, k)
         if found is not None:
             positions, values = found
             return [(ids[i], s) for i, s in zip(positions.tolist(), values.tolist())]
@@ -211,96 +275,165 @@ class BM25:
         positions = self.top_k_positions(dense, k)
         return [(ids[i], float(dense[i])) for i in positions]
 
-    def _best(self, positions: np.ndarray, values: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The best ``k`` of candidate (positions, scores): score desc, doc_id asc, exact at the cut."""
-        if positions.shape[0] > max(k, SORT_ALL):
-            # every candidate tying the k-th score stays in, so doc_id decides at the cut
-            kth = np.partition(values, positions.shape[0] - k)[positions.shape[0] - k]
+    def _best(self, positions: np.ndarray, values: np.ndarray, k: int,
+              copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """The best ``k`` distinct documents of candidate (positions, scores): score desc, doc_id
+        asc, exact at the cut.
+
+        A document may be listed up to ``copies`` times (always with the same score). The
+        ``k * copies``-th largest listed score is then at most the k-th largest document score
+        (more than ``(k - 1) * copies`` entries above it would need k documents above it), so
+        keeping the entries at or above it keeps the top k, and every document tying the k-th
+        score, whose doc_id decides at the cut.
+        """
+        n, cut = positions.shape[0], k * copies
+        if n > max(cut, SORT_ALL):
+            kth = np.partition(values, n - cut)[n - cut]
             keep = values >= kth
             positions, values = positions[keep], values[keep]
+        if copies > 1:
+            order = np.argsort(positions, kind="stable")
+            positions, values = positions[order], values[order]
+            first = np.concatenate(([True], positions[1:] != positions[:-1]))
+            positions, values = positions[first], values[first]
         order = np.lexsort((self.id_rank[positions], -values))[:k]
-        return positions[order], values[order]
+        return positions[order].astype(np.int64), values[order]
 
     def _top_k_sparse(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray]:
-        return self._best(*self.sparse_scores(term_ids), k)
+        spans = self._spans(term_ids)
+        if not spans:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+        distinct = list(dict.fromkeys(spans))    # a repeated token's documents are listed once
+        touched = self._touched(distinct)
+        return self._best(touched, self._accumulate(spans, touched), k, copies=len(distinct))
 
     def _top_k_pruned(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray] | None:
         """Top-k of a query with frequent tokens without scoring the whole collection (MaxScore,
         Turtle & Flood 1995), or None when the bound does not prune.
 
-        The query's tokens with the shortest posting lists (together at most ``num_docs /
-        PRUNE_RATIO`` postings) are *essential*: the documents in their postings are the
-        candidates and are scored exactly (every token's weight looked up, added in query
-        order with 0.0 where absent, so the sums equal the dense accumulator's bit for bit).
-        A document outside the candidates holds only the other tokens, so its score is at most
-        the sum of their upper bounds (count in the query × the token's largest weight). When
-        that sum is below the k-th candidate score, no outside document reaches the top k (nor
-        ties with it), and the candidates' top k is the answer.
+        A split of the query's tokens into *essential* and other tokens makes the documents in
+        the essential tokens' postings the candidates; a document outside them holds only the
+        other tokens, so its score is at most the sum of their upper bounds (count in the query
+        × the token's largest weight). When that sum is below the k-th candidate score, no
+        outside document reaches the top k (nor ties with it), and the candidates' top k is
+        the answer. Two splits are tried:
+
+        1. the tokens with the shortest posting lists, together at most ``num_docs /
+           PRUNE_RATIO`` postings, are essential;
+        2. if that does not prune, its k-th candidate score is a lower bound of the k-th score,
+           and the longest lists whose upper bounds sum below it are the other tokens (MaxScore's
+           split), when the essential postings stay within ``num_docs / SECOND_PASS_RATIO``.
         """
         indptr = self.index.indptr
         counts: dict[int, int] = {}
         for term in term_ids:
             counts[term] = counts.get(term, 0) + 1
-        by_length = sorted(counts, key=lambda t: (int(indptr[t + 1] - indptr[t]), t))
+        postings = {t: int(indptr[t + 1] - indptr[t]) * c for t, c in counts.items()}
+        bounds = {t: c * float(self.max_weight[t]) for t, c in counts.items()}
+        by_length = sorted(counts, key=lambda t: (postings[t], t))
         budget = self.index.num_docs // PRUNE_RATIO
         essential: list[int] = []
         for term in by_length:
-            if int(indptr[term + 1] - indptr[term]) * counts[term] > budget:
+            if postings[term] > budget:
                 break
-            budget -= int(indptr[term + 1] - indptr[term]) * counts[term]
+            budget -= postings[term]
             essential.append(term)
         if not essential:
             return None
-        rest_bound = sum(counts[t] * float(self.max_weight[t]) for t in counts if t not in essential)
-        docs = self.index.doc_index
-        if len(essential) == 1:    # a posting list is already sorted and distinct
-            candidates = docs[indptr[essential[0]]:indptr[essential[0] + 1]]
-        else:
-            candidates = np.sort(np.concatenate([docs[indptr[t]:indptr[t + 1]] for t in essential]))
-            candidates = candidates[np.concatenate(([True], candidates[1:] != candidates[:-1]))]
-        if candidates.shape[0] < k:
+        found, floor = self._top_k_of_candidates(term_ids, counts, bounds, essential, k, 0.0)
+        if found is not None or floor <= 0.0:
+            return found
+        others, rest = [], 0.0
+        for term in reversed(by_length):      # longest lists first: fewest candidates
+            if (rest + bounds[term]) * (1.0 + 1e-9) < floor:
+                rest += bounds[term]
+                others.append(term)
+        essential = [t for t in by_length if t not in others]
+        if not others or sum(postings[t] for t in essential) * SECOND_PASS_RATIO > self.index.num_docs:
             return None
-        if candidates.shape[0] > FILTER_MIN:
-            candidates = self._filter_candidates(candidates, essential, counts, rest_bound, k)
-        values = np.zeros(candidates.shape[0], dtype=np.float64)
+        return self._top_k_of_candidates(term_ids, counts, bounds, essential, k, floor)[0]
+
+    def _top_k_of_candidates(self, term_ids: Sequence[int], counts: dict[int, int], bounds: dict[int, float],
+                             essential: list[int], k: int,
+                             floor: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float]:
+        """``(top k, k-th score)`` when the essential split prunes, else ``(None, a lower bound
+        of the k-th score)``. ``floor`` is a known lower bound of the k-th score (or 0.0).
+
+        The candidates that :meth:`_filter_by_bounds` keeps are scored exactly, every token's
+        weight looked up and added in query order with 0.0 where absent, so the sums equal the
+        dense accumulator's bit for bit.
+        """
+        indptr = self.index.indptr
+        rest_bound = sum(b for t, b in bounds.items() if t not in essential)
+        spans = [(int(indptr[t]), int(indptr[t + 1])) for t in essential]
+        touched = self._touched(spans)
+        if touched.shape[0] > FILTER_MIN:
+            touched, floor = self._filter_by_bounds(touched, spans, counts, bounds, essential, k, floor)
+        candidates = distinct_sorted(touched) if len(essential) > 1 else touched
+        if candidates.shape[0] < k:
+            return None, floor
+        positions, values = self._best(candidates, self._exact_scores(term_ids, candidates), k)
+        if not rest_bound * (1.0 + 1e-9) < values[-1]:
+            return None, float(values[-1])
+        return (positions, values), float(values[-1])
+
+    def _filter_by_bounds(self, touched: np.ndarray, spans: list[tuple[int, int]], counts: dict[int, int],
+                          bounds: dict[int, float], essential: list[int], k: int,
+                          floor: float) -> tuple[np.ndarray, float]:
+        """The candidates (listed as in ``touched``) that can still reach the top k, and the
+        raised lower bound of the k-th score.
+
+        A candidate's partial sum (each essential token's weight × its count in the query) is
+        at most its full score, so the k-th largest partial sum of distinct documents bounds
+        the k-th score from below (the ``k × len(essential)``-th of the listing does not exceed
+        it; see :meth:`_best`), as does ``floor``. A candidate whose partial sum plus the other
+        tokens' upper bounds stays below that bound (with a 1e-9 relative margin for summation
+        order) can neither reach the top k nor tie with it. While many candidates remain, the
+        other tokens' exact weights replace their bounds one token at a time, largest bound
+        first: most candidates lack a rarer token and lose its bound.
+        """
+        partial = self._accumulate(spans, touched, [counts[t] for t in essential])
+        n, cut = touched.shape[0], k * len(essential)
+        if n > cut:
+            floor = max(floor, float(np.partition(partial, n - cut)[n - cut]))
+        rest = sum(b for t, b in bounds.items() if t not in essential)
+        keep = (partial + rest) * (1.0 + 1e-9) >= floor * (1.0 - 1e-9)
+        touched, partial = touched[keep], partial[keep]
+        for term in sorted((t for t in bounds if t not in essential), key=lambda t: (-bounds[t], t)):
+            if touched.shape[0] <= REFINE_MIN:
+                break
+            partial = partial + counts[term] * self._weights_of(term, touched)
+            rest -= bounds[term]
+            keep = (partial + rest) * (1.0 + 1e-9) >= floor * (1.0 - 1e-9)
+            touched, partial = touched[keep], partial[keep]
+        return touched, floor
+
+    def _exact_scores(self, term_ids: Sequence[int], positions: np.ndarray) -> np.ndarray:
+        """The scores of the documents at ``positions`` (ascending), every token's weight looked
+        up and added in query order with 0.0 where absent: the dense accumulator's sums."""
+        wide = positions.astype(np.intp)     # gathers index faster with native integers
+        values = np.zeros(positions.shape[0], dtype=np.float64)
         looked_up: dict[int, np.ndarray] = {}
         for term in term_ids:
             if term not in looked_up:
-                looked_up[term] = self._weights_of(term, candidates)
+                looked_up[term] = self._weights_of(term, positions, wide)
             values += looked_up[term]
-        positions, values = self._best(candidates.astype(np.int64), values, k)
-        if not rest_bound * (1.0 + 1e-9) < values[-1]:
-            return None
-        return positions, values
+        return values
 
-    def _filter_candidates(self, candidates: np.ndarray, essential: list[int], counts: dict[int, int],
-                           rest_bound: float, k: int) -> np.ndarray:
-        """The candidates that can still reach the top k, from their essential tokens' weights.
+    def _weights_of(self, term: int, positions: np.ndarray, wide: np.ndarray | None = None) -> np.ndarray:
+        """The weight of ``term`` in each document of ``positions``, 0.0 where absent.
 
-        A candidate's essential weights (each token's weight × its count in the query) sum to at
-        most its full score (weights are positive), so the k-th largest of these partial sums is
-        a lower bound of the k-th full score; a candidate whose partial sum plus the other tokens'
-        upper bounds stays below it (with a 1e-9 relative margin for summation order) cannot
-        reach the top k, nor tie with it. Only the rest are scored exactly, so the result is
-        unchanged (tested against the dense accumulator).
+        ``positions`` has the index's position dtype (a binary search with other keys would
+        convert the whole posting list); ``wide``, the same positions as ``np.intp``, when given,
+        serves the dense-row gather.
         """
-        indptr, docs, weights = self.index.indptr, self.index.doc_index, self.weights
-        touched = np.concatenate([docs[indptr[t]:indptr[t + 1]] for t in essential])
-        added = np.concatenate([weights[indptr[t]:indptr[t + 1]] * counts[t] for t in essential])
-        partial = np.bincount(np.searchsorted(candidates, touched), weights=added, minlength=candidates.shape[0])
-        kth = np.partition(partial, candidates.shape[0] - k)[candidates.shape[0] - k]
-        keep = (partial + rest_bound) * (1.0 + 1e-9) >= kth * (1.0 - 1e-9)
-        return candidates[keep]
-
-    def _weights_of(self, term: int, positions: np.ndarray) -> np.ndarray:
-        """The weight of ``term`` in each document of ``positions`` (ascending), 0.0 where absent."""
         row = self._dense_rows.get(term)
         if row is not None:
-            return row[positions]
-        lo, hi = self.index.indptr[term], self.index.indptr[term + 1]
+            return row[positions if wide is None else wide]
+        lo, hi = int(self.index.indptr[term]), int(self.index.indptr[term + 1])
         listed = self.index.doc_index[lo:hi]
-        slot = np.searchsorted(listed, positions)
-        np.minimum(slot, listed.shape[0] - 1, out=slot)
+        slot = listed.searchsorted(positions)
+        np.minimum(slot, hi - lo - 1, out=slot)
         return np.where(listed[slot] == positions, self.weights[lo:hi][slot], 0.0)
 
     def top_k_positions(self, dense: np.ndarray, k: int) -> np.ndarray:
