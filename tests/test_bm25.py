@@ -250,3 +250,51 @@ def test_streaming_corpus_index_equals_the_index_of_the_token_lists(tmp_path):
         assert streamed.doc_ids == whole.doc_ids and list(streamed.vocabulary) == list(whole.vocabulary)
         for field in ("indptr", "doc_index", "term_count", "doc_lengths"):
             assert np.array_equal(getattr(streamed, field), getattr(whole, field)), field
+
+
+def test_compiled_kernels_give_the_numpy_top_k_bit_for_bit(monkeypatch):
+    """With numba (the ``fast`` extra; installed with the test extra), the compiled paths --
+    full accumulation, MaxScore in both splits, and the fall-back from a split that does not
+    prune -- return exactly the numpy scorer's lists: same documents, same doubles, same ties."""
+    from engine.retrieval import bm25 as bm25_module
+
+    ids, docs, queries = zipf_docs(5, 12000)
+    ids[7], ids[8000] = "d-tie-b", "d-tie-a"                 # doc_id order differs from position order
+    docs[8000] = list(docs[7])                             # an exact tie, decided by doc_id
+    index = build_index(ids, docs)
+    plain = BM25(index, compiled=False)
+    compiled = BM25(index, compiled=True)
+    assert plain._kernels is None and compiled._kernels is not None
+    routes: list[str] = []
+    for name in ("_top_k_compiled", "_top_k_of_split_compiled"):
+        real = getattr(BM25, name)
+
+        def recording(self, *args, _real=real, _name=name):
+            found = _real(self, *args)
+            routes.append(_name if not isinstance(found, tuple) or found[0] is not None else _name + " declined")
+            return found
+        monkeypatch.setattr(BM25, name, recording)
+    extra = [list(docs[7][:4]), ["w1", "w1", "w2"], ["w299", "w250"], ["nope"], []]
+    for ratio in (0.25, 0.01):                             # MaxScore from 1% of the collection's size
+        monkeypatch.setattr(bm25_module, "COMPILED_MAX_RATIO", ratio)
+        for query in list(queries) + extra:
+            for k in (1, 10, 40):
+                assert compiled.top_k(query, k) == plain.top_k(query, k), (query, k)
+    assert compiled.top_k(docs[7][:4], 40)[0][0] in {"d-tie-a", "d-tie-b"}
+    assert {"_top_k_compiled", "_top_k_of_split_compiled", "_top_k_of_split_compiled declined"} <= set(routes), set(routes)
+
+
+def test_compiled_kernels_run_as_plain_python():
+    """The kernels are plain Python and numpy before numba compiles them: run uncompiled on a
+    hand-sized index, they give the hand-ordered result (score desc, then doc_id)."""
+    from engine.retrieval import bm25_compiled
+
+    index = build_index(["c", "a", "b", "d"], [["x", "y"], ["x"], ["x", "y", "y"], ["z"]])
+    scorer = BM25(index, compiled=False)
+    terms = np.array(scorer.term_ids(["x", "y"]), dtype=np.int64)
+    acc, touched = np.zeros(4), np.empty(4, dtype=np.int64)
+    kernel = getattr(bm25_compiled.top_k_accumulated, "py_func", bm25_compiled.top_k_accumulated)
+    positions, values = kernel(index.indptr, index.doc_index, scorer.weights, scorer.id_rank, terms, 3, acc, touched)
+    assert [index.doc_ids[i] for i in positions] == [row[0] for row in scorer.ranked(["x", "y"])][:3]
+    assert values.tolist() == [row[1] for row in scorer.ranked(["x", "y"])][:3]
+    assert not acc.any()                                   # zeroed again

@@ -52,6 +52,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from engine.retrieval.bm25_compiled import load_kernels
 from engine.retrieval.index import InvertedIndex
 from engine.retrieval.ranking import id_order_ranks, order_by_score
 
@@ -67,6 +68,8 @@ PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_doc
 SECOND_PASS_RATIO = 8            # ... and in the second split at most num_docs / SECOND_PASS_RATIO
 REFINE_MIN = 256                 # pruned top-k: candidates refined token by token while more than this
 BINCOUNT_RATIO = 25              # sums over more than num_docs / BINCOUNT_RATIO postings use np.bincount
+COMPILED_MIN_DOCS = 20_000       # the compiled accumulation serves collections of at least this size
+COMPILED_MAX_RATIO = 0.25       # ... accumulated in full for queries touching at most num_docs * COMPILED_MAX_RATIO postings (MaxScore above)
 WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
 FILTER_MIN = 256                 # pruned top-k: more candidate postings than this are first filtered by bound
 
@@ -93,9 +96,19 @@ def term_weight(tf: float, doc_len: float, avgdl: float, token_idf: float,
 class BM25:
     """A BM25 scorer with per-posting weights precomputed for fixed ``k1`` and ``b``."""
 
-    def __init__(self, index: InvertedIndex, k1: float = DEFAULT_K1, b: float = DEFAULT_B) -> None:
+    def __init__(self, index: InvertedIndex, k1: float = DEFAULT_K1, b: float = DEFAULT_B,
+                 compiled: bool | None = None) -> None:
+        """``compiled``: use the compiled accumulation of :mod:`engine.retrieval.bm25_compiled`
+        (None: when numba is installed and the collection has at least ``COMPILED_MIN_DOCS``
+        documents; True: always, and numba must be installed; False: never). Scores and
+        rankings are the same either way."""
         if k1 < 0 or not 0.0 <= b <= 1.0:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1 (got k1={k1}, b={b})")
+        self._kernels = None
+        if compiled or (compiled is None and index.num_docs >= COMPILED_MIN_DOCS):
+            self._kernels = load_kernels()
+            if compiled and self._kernels is None:
+                raise ValueError("BM25(compiled=True) needs numba (pip install 'chapter-audit[fast]')")
         self.index = index
         self.k1 = float(k1)
         self.b = float(b)
@@ -126,6 +139,7 @@ class BM25:
         # rank of each document position in doc_id order: the tie-break key for top-k
         self.id_rank = id_order_ranks(index.doc_ids)
         self._accumulators: list[np.ndarray] = []    # zeroed scratch arrays (see _take_accumulator)
+        self._kernel_scratch: list[tuple[np.ndarray, np.ndarray]] = []   # (zeroed acc, touched) pairs
 
     def token_idf(self, token: str) -> float:
         """IDF of ``token`` in this snapshot (0 for a token absent from the index)."""
@@ -263,6 +277,12 @@ class BM25:
         if k <= 0:
             return []
         touched = self.postings_touched(term_ids)
+        if self._kernels is not None:
+            found = None
+            if touched > self.index.num_docs * COMPILED_MAX_RATIO:
+                found = self._top_k_pruned(term_ids, k)
+            positions, values = found if found is not None else self._top_k_compiled(term_ids, k)
+            return [(ids[i], s) for i, s in zip(positions.tolist(), values.tolist())]
         found = None
         if touched * PRUNE_RATIO > self.index.num_docs:
             found = self._top_k_pruned(term_ids, k)
@@ -274,6 +294,18 @@ class BM25:
         dense = self.score_ids(term_ids)
         positions = self.top_k_positions(dense, k)
         return [(ids[i], float(dense[i])) for i in positions]
+
+    def _top_k_compiled(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """Top-k by the compiled accumulation (:func:`engine.retrieval.bm25_compiled.top_k_accumulated`)."""
+        try:
+            acc, touched = self._kernel_scratch.pop()
+        except IndexError:
+            n = self.index.num_docs
+            acc, touched = np.zeros(n, dtype=np.float64), np.empty(n, dtype=np.int64)
+        found = self._kernels.top_k_accumulated(self.index.indptr, self.index.doc_index, self.weights, self.id_rank,
+                                                np.asarray(term_ids, dtype=np.int64), k, acc, touched)
+        self._kernel_scratch.append((acc, touched))     # zeroed again by the kernel
+        return found
 
     def _best(self, positions: np.ndarray, values: np.ndarray, k: int,
               copies: int = 1) -> tuple[np.ndarray, np.ndarray]:
@@ -340,7 +372,8 @@ class BM25:
             essential.append(term)
         if not essential:
             return None
-        found, floor = self._top_k_of_candidates(term_ids, counts, bounds, essential, k, 0.0)
+        evaluate = self._top_k_of_split_compiled if self._kernels is not None else self._top_k_of_candidates
+        found, floor = evaluate(term_ids, counts, bounds, essential, k, 0.0)
         if found is not None or floor <= 0.0:
             return found
         others, rest = [], 0.0
@@ -351,7 +384,7 @@ class BM25:
         essential = [t for t in by_length if t not in others]
         if not others or sum(postings[t] for t in essential) * SECOND_PASS_RATIO > self.index.num_docs:
             return None
-        return self._top_k_of_candidates(term_ids, counts, bounds, essential, k, floor)[0]
+        return evaluate(term_ids, counts, bounds, essential, k, floor)[0]
 
     def _top_k_of_candidates(self, term_ids: Sequence[int], counts: dict[int, int], bounds: dict[int, float],
                              essential: list[int], k: int,
@@ -376,6 +409,24 @@ class BM25:
         if not rest_bound * (1.0 + 1e-9) < values[-1]:
             return None, float(values[-1])
         return (positions, values), float(values[-1])
+
+    def _top_k_of_split_compiled(self, term_ids: Sequence[int], counts: dict[int, int], bounds: dict[int, float],
+                                 essential: list[int], k: int,
+                                 floor: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float]:
+        """:meth:`_top_k_of_candidates` by the compiled MaxScore
+        (:func:`engine.retrieval.bm25_compiled.top_k_maxscore`): the same contract and result."""
+        distinct = list(counts)
+        slot = {t: i for i, t in enumerate(distinct)}
+        chosen = set(essential)
+        refine = sorted((t for t in distinct if t not in chosen), key=lambda t: (-bounds[t], t))
+        positions, values, kth = self._kernels.top_k_maxscore(
+            self.index.indptr, self.index.doc_index, self.weights, self.id_rank,
+            np.array([slot[t] for t in term_ids], dtype=np.int64), np.array(distinct, dtype=np.int64),
+            np.array([counts[t] for t in distinct], dtype=np.float64),
+            np.array([bounds[t] for t in distinct], dtype=np.float64),
+            np.array([t in chosen for t in distinct], dtype=np.bool_),
+            np.array([slot[t] for t in refine], dtype=np.int64), k, floor)
+        return ((positions, values) if positions.shape[0] else None), float(kth)
 
     def _filter_by_bounds(self, touched: np.ndarray, spans: list[tuple[int, int]], counts: dict[int, int],
                           bounds: dict[int, float], essential: list[int], k: int,
