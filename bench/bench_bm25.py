@@ -19,15 +19,17 @@ Measured, each as the **median of ``--repeats`` interleaved repeats** (ours, pee
   benchmark process, whose indexes then serve the queries, later repeats in forked children); ours
   includes the scorer's per-posting weights, bm25s' includes its score matrix;
 * queries per second for the top-k of each query set, one thread each: ours
-  ``BM25.top_k`` (token lookup included) and bm25s ``retrieve(..., backend_selection="numba",
-  n_threads=1)`` after a JIT warm-up.
+  ``BM25.top_k`` (token lookup included), with numpy only and, when numba is installed (the
+  ``fast`` extra), with the compiled kernels (after their compilation), and bm25s
+  ``retrieve(..., backend_selection="numba", n_threads=1)`` after a JIT warm-up.
 
 bm25s: ``method="lucene"``, ``dtype="float64"``; its scores lack the ``(k1 + 1)`` factor and
 are multiplied by it before comparison. Top-k lists count as identical when the scores agree
 rank by rank within 1e-9 and the documents strictly above the k-th score are the same (bm25s'
 tie order is undocumented). The ratio is peer time / our time (> 1: ours is faster; for memory,
-peer peak / our peak). numba is a benchmark-only install (``pip install numba``), never a
-runtime dependency. A script, not a test: nothing here asserts a time.
+peer peak / our peak). numba drives bm25s' backend and our optional compiled kernels (the
+``fast`` extra); it is never required at run time. A script, not a test: nothing here asserts
+a time.
 """
 
 from __future__ import annotations
@@ -157,31 +159,38 @@ def bench_size(n_docs: int, args, bm25s) -> None:
         figures.setdefault("build s", {}).setdefault(name, []).append(seconds)
         figures.setdefault("build peak RSS MB", {}).setdefault(name, []).append(peak / 2**20)
     ours, peer = built["ours"], built["peer"]
+    scorers = {"ours": ours.numpy_only()}
+    if ours.compiled:
+        scorers["ours compiled"] = ours
     for queries in query_sets.values():   # JIT warm-up (compiles for these argument types)
         peer.retrieve(queries[:5], k=args.k, show_progress=False, backend_selection="numba", n_threads=1)
+        ours.top_k(queries[0], args.k)
     for repeat in range(args.repeats):
         for name, build in (("ours", ours_build), ("peer", peer_build)) if repeat else ():
             seconds, peak = build_in_child(build)
             figures.setdefault("build s", {}).setdefault(name, []).append(seconds)
             figures.setdefault("build peak RSS MB", {}).setdefault(name, []).append(peak / 2**20)
         for set_name, queries in query_sets.items():
-            t = time.perf_counter()
-            for q in queries:
-                ours.top_k(q, args.k)
-            figures.setdefault(f"{set_name} queries/s", {}).setdefault("ours", []).append(
-                len(queries) / (time.perf_counter() - t))
+            for name, scorer in scorers.items():
+                t = time.perf_counter()
+                for q in queries:
+                    scorer.top_k(q, args.k)
+                figures.setdefault(f"{set_name} queries/s" + name[4:], {}).setdefault("ours", []).append(
+                    len(queries) / (time.perf_counter() - t))
             t = time.perf_counter()
             peer.retrieve(queries, k=args.k, show_progress=False, backend_selection="numba", n_threads=1)
-            figures.setdefault(f"{set_name} queries/s", {}).setdefault("peer", []).append(
-                len(queries) / (time.perf_counter() - t))
+            for name in scorers:
+                figures.setdefault(f"{set_name} queries/s" + name[4:], {}).setdefault("peer", []).append(
+                    len(queries) / (time.perf_counter() - t))
 
     print(f"{'median of ' + str(args.repeats) + ' (min–max)':<30} {'ours':>28} "
           f"{'bm25s ' + bm25s.__version__ + ' numba':>28} {'ratio':>7}")
     for row, values in figures.items():
         ours_med, peer_med = statistics.median(values["ours"]), statistics.median(values["peer"])
-        ratio = ours_med / peer_med if row.endswith("queries/s") else peer_med / ours_med
+        ratio = ours_med / peer_med if "queries/s" in row else peer_med / ours_med
         print(f"{row:<30} {spread(values['ours']):>28} {spread(values['peer']):>28} {ratio:>6.2f}x")
-    for set_name, queries in query_sets.items():
+    for (set_name, queries), name in ((item, name) for item in query_sets.items() for name in scorers):
+        ours = scorers[name]
         touched = np.mean([ours.postings_touched(ours.term_ids(q)) for q in queries])
         peer_docs, peer_scores = peer.retrieve(queries, k=args.k, show_progress=False,
                                                backend_selection="numba", n_threads=1)
@@ -191,7 +200,7 @@ def bench_size(n_docs: int, args, bm25s) -> None:
             b = [(int(d), float(s) * (K1 + 1)) for d, s in zip(peer_docs[qi], peer_scores[qi]) if s > 0]
             if not same_top_k(a, b):
                 mismatches.append(qi)
-        print(f"{set_name}: {len(queries)} queries, mean postings touched {touched:,.0f}; top-{args.k} identical "
+        print(f"{set_name} ({name}): {len(queries)} queries, mean postings touched {touched:,.0f}; top-{args.k} identical "
               f"by score {len(queries) - len(mismatches)}/{len(queries)}"
               + (f"; mismatching queries: {mismatches[:10]}" if mismatches else ""))
 

@@ -47,6 +47,7 @@ Speed (bench/bench_bm25.py): the term weight of every posting is precomputed onc
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 
@@ -140,6 +141,19 @@ class BM25:
         self.id_rank = id_order_ranks(index.doc_ids)
         self._accumulators: list[np.ndarray] = []    # zeroed scratch arrays (see _take_accumulator)
         self._kernel_scratch: list[tuple[np.ndarray, np.ndarray]] = []   # (zeroed acc, touched) pairs
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the compiled top-k kernels serve this scorer."""
+        return self._kernels is not None
+
+    def numpy_only(self) -> BM25:
+        """A scorer sharing this one's arrays that never uses the compiled kernels (benchmarks
+        compare the two; results are the same)."""
+        twin = copy.copy(self)
+        twin._kernels = None
+        twin._accumulators, twin._kernel_scratch = [], []
+        return twin
 
     def token_idf(self, token: str) -> float:
         """IDF of ``token`` in this snapshot (0 for a token absent from the index)."""
