@@ -287,27 +287,32 @@ class BM25:
 
     def top_k_ids(self, term_ids: Sequence[int], k: int) -> list[tuple[str, float]]:
         """:meth:`top_k` for index token ids (in query order, repeats counted)."""
-        ids = self.index.doc_ids
         if k <= 0:
             return []
-        touched = self.postings_touched(term_ids)
-        if self._kernels is not None:
-            found = None
-            if touched > self.index.num_docs * COMPILED_MAX_RATIO:
-                found = self._top_k_pruned(term_ids, k)
-            positions, values = found if found is not None else self._top_k_compiled(term_ids, k)
-            return [(ids[i], s) for i, s in zip(positions.tolist(), values.tolist())]
-        found = None
-        if touched * PRUNE_RATIO > self.index.num_docs:
-            found = self._top_k_pruned(term_ids, k)
-        if found is None and touched * SPARSE_RATIO <= self.index.num_docs:
-            found = self._top_k_sparse(term_ids, k)
+        k = min(k, self.index.num_docs)
+        ids = self.index.doc_ids
+        found = self._top_k_without_dense(term_ids, k)
         if found is not None:
             positions, values = found
             return [(ids[i], s) for i, s in zip(positions.tolist(), values.tolist())]
         dense = self.score_ids(term_ids)
         positions = self.top_k_positions(dense, k)
         return [(ids[i], float(dense[i])) for i in positions]
+
+    def _top_k_without_dense(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The top k by the cheapest path that avoids the dense accumulator, or None when the
+        dense path is cheaper: MaxScore for queries with many postings; then, compiled, the full
+        accumulation up to as many postings as documents (beyond that, the dense rows'
+        vectorised additions win), or with numpy only, the sparse path."""
+        n = self.index.num_docs
+        touched = self.postings_touched(term_ids)
+        if touched > n * (COMPILED_MAX_RATIO if self._kernels is not None else 1 / PRUNE_RATIO):
+            found = self._top_k_pruned(term_ids, k)
+            if found is not None:
+                return found
+        if self._kernels is not None:
+            return self._top_k_compiled(term_ids, k) if touched <= n else None
+        return self._top_k_sparse(term_ids, k) if touched * SPARSE_RATIO <= n else None
 
     def _top_k_compiled(self, term_ids: Sequence[int], k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top-k by the compiled accumulation (:func:`engine.retrieval.bm25_compiled.top_k_accumulated`)."""
