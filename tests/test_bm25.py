@@ -201,11 +201,12 @@ def test_sparse_and_pruned_top_k_paths_are_exercised_and_exact(monkeypatch):
             dense = scorer.score_ids(term_ids)
             assert np.array_equal(positions, np.flatnonzero(dense > 0))
             assert np.array_equal(values, dense[positions])               # bit for bit
-        elif scorer._top_k_pruned(term_ids, 10) is not None:
-            paths["pruned"] += 1
-        else:
-            paths["dense"] += 1
         ranked = scorer.ranked(query)
+        if not scorer._use_sparse(term_ids):
+            found = scorer._top_k_pruned(term_ids, 10)
+            paths["dense" if found is None else "pruned"] += 1
+            if found is not None:
+                assert [(index.doc_ids[i], v) for i, v in zip(*(a.tolist() for a in found))] == ranked[:10]
         for k in (1, 10, 40):
             assert scorer.top_k(query, k) == ranked[:k]
     assert min(paths.values()) > 0, paths

@@ -66,6 +66,7 @@ TOP_K_BLOCK = 256                # scores per group for the top-k lower bound
 SPARSE_RATIO = 8                 # sparse path while postings touched <= num_docs / SPARSE_RATIO
 SORT_ALL = 64                    # up to this many candidates are sorted whole, more are partitioned first
 PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
+PRUNED_MIN_RATIO = 0.5           # numpy only: MaxScore for queries touching more than num_docs * this
 SECOND_PASS_RATIO = 8            # ... and in the second split at most num_docs / SECOND_PASS_RATIO
 REFINE_MIN = 256                 # pruned top-k: candidates refined token by token while more than this
 BINCOUNT_RATIO = 25              # sums over more than num_docs / BINCOUNT_RATIO postings use np.bincount
@@ -306,7 +307,7 @@ class BM25:
         vectorised additions win), or with numpy only, the sparse path."""
         n = self.index.num_docs
         touched = self.postings_touched(term_ids)
-        if touched > n * (COMPILED_MAX_RATIO if self._kernels is not None else 1 / PRUNE_RATIO):
+        if touched > n * (COMPILED_MAX_RATIO if self._kernels is not None else PRUNED_MIN_RATIO):
             found = self._top_k_pruned(term_ids, k)
             if found is not None:
                 return found
