@@ -53,7 +53,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.retrieval.bm25_compiled import load_kernels
+from engine.retrieval.bm25_compiled import Kernels, load_kernels
 from engine.retrieval.index import InvertedIndex
 from engine.retrieval.ranking import id_order_ranks, order_by_score
 
@@ -106,10 +106,12 @@ class BM25:
         rankings are the same either way."""
         if k1 < 0 or not 0.0 <= b <= 1.0:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1 (got k1={k1}, b={b})")
-        self._kernels = None
-        if compiled or (compiled is None and index.num_docs >= COMPILED_MIN_DOCS):
-            self._kernels = load_kernels()
-            if compiled and self._kernels is None:
+        # the kernels load when the first top-k asks for them (numba's import costs ~0.5 s)
+        self._kernels: Kernels | None = None
+        self._kernels_pending = bool(compiled or (compiled is None and index.num_docs >= COMPILED_MIN_DOCS))
+        if compiled:
+            self._kernels, self._kernels_pending = load_kernels(), False
+            if self._kernels is None:
                 raise ValueError("BM25(compiled=True) needs numba (pip install 'chapter-audit[fast]')")
         self.index = index
         self.k1 = float(k1)
@@ -146,13 +148,18 @@ class BM25:
     @property
     def compiled(self) -> bool:
         """Whether the compiled top-k kernels serve this scorer."""
-        return self._kernels is not None
+        return self._compiled_kernels() is not None
+
+    def _compiled_kernels(self) -> Kernels | None:
+        if self._kernels_pending:
+            self._kernels, self._kernels_pending = load_kernels(), False
+        return self._kernels
 
     def numpy_only(self) -> BM25:
         """A scorer sharing this one's arrays that never uses the compiled kernels (benchmarks
         compare the two; results are the same)."""
         twin = copy.copy(self)
-        twin._kernels = None
+        twin._kernels, twin._kernels_pending = None, False
         twin._accumulators, twin._kernel_scratch = [], []
         return twin
 
@@ -307,11 +314,12 @@ class BM25:
         vectorised additions win), or with numpy only, the sparse path."""
         n = self.index.num_docs
         touched = self.postings_touched(term_ids)
-        if touched > n * (COMPILED_MAX_RATIO if self._kernels is not None else PRUNED_MIN_RATIO):
+        kernels = self._compiled_kernels()
+        if touched > n * (COMPILED_MAX_RATIO if kernels is not None else PRUNED_MIN_RATIO):
             found = self._top_k_pruned(term_ids, k)
             if found is not None:
                 return found
-        if self._kernels is not None:
+        if kernels is not None:
             return self._top_k_compiled(term_ids, k) if touched <= n else None
         return self._top_k_sparse(term_ids, k) if touched * SPARSE_RATIO <= n else None
 
@@ -392,7 +400,7 @@ class BM25:
             essential.append(term)
         if not essential:
             return None
-        evaluate = self._top_k_of_split_compiled if self._kernels is not None else self._top_k_of_candidates
+        evaluate = self._top_k_of_split_compiled if self._compiled_kernels() is not None else self._top_k_of_candidates
         found, floor = evaluate(term_ids, counts, bounds, essential, k, 0.0)
         if found is not None or floor <= 0.0:
             return found

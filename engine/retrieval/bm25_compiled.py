@@ -53,10 +53,14 @@ def load_kernels() -> Kernels | None:
         if os.environ.get("CHAPTER_AUDIT_COMPILED", "1") != "0":
             try:
                 import numba
-            except ImportError:
+            except Exception:    # absent, or broken (e.g. built for another numpy): numpy only
                 numba = None
             if numba is not None:
-                jit = numba.njit(cache=True, nogil=True)
+                try:
+                    numba.njit(cache=True)(_keep)
+                    jit = numba.njit(cache=True, nogil=True)
+                except RuntimeError:     # no writable cache directory: compile in each process
+                    jit = numba.njit(nogil=True)
                 # helpers first: the kernels resolve these module globals when they compile
                 _keep, _weight_at = jit(_keep), jit(_weight_at)
                 _add_postings, _add_postings_listing = jit(_add_postings), jit(_add_postings_listing)
