@@ -27,7 +27,9 @@ bm25s: ``method="lucene"``, ``dtype="float64"``; its scores lack the ``(k1 + 1)`
 are multiplied by it before comparison. Top-k lists count as identical when the scores agree
 rank by rank within 1e-9 and the documents strictly above the k-th score are the same (bm25s'
 tie order is undocumented). The ratio is peer time / our time (> 1: ours is faster; for memory,
-peer peak / our peak). numba drives bm25s' backend and our optional compiled kernels (the
+peer peak / our peak), printed as the ratio of the medians and as the median of the ratios of
+each repeat's pair (ours and the peer measured back to back): this VM's speed drifts by up to
+2x within minutes, and a pair shares the drift. numba drives bm25s' backend and our optional compiled kernels (the
 ``fast`` extra); it is never required at run time. A script, not a test: nothing here asserts
 a time.
 """
@@ -183,12 +185,15 @@ def bench_size(n_docs: int, args, bm25s) -> None:
                 figures.setdefault(f"{set_name} queries/s" + name[4:], {}).setdefault("peer", []).append(
                     len(queries) / (time.perf_counter() - t))
 
-    print(f"{'median of ' + str(args.repeats) + ' (min–max)':<30} {'ours':>28} "
-          f"{'bm25s ' + bm25s.__version__ + ' numba':>28} {'ratio':>7}")
+    print(f"{'median of ' + str(args.repeats) + ' (min–max)':<32} {'ours':>30} "
+          f"{'bm25s ' + bm25s.__version__ + ' numba':>30} {'ratio of medians':>17} {'median ratio per repeat (min–max)':>34}")
     for row, values in figures.items():
         ours_med, peer_med = statistics.median(values["ours"]), statistics.median(values["peer"])
-        ratio = ours_med / peer_med if "queries/s" in row else peer_med / ours_med
-        print(f"{row:<30} {spread(values['ours']):>28} {spread(values['peer']):>28} {ratio:>6.2f}x")
+        faster = "queries/s" in row
+        ratio = ours_med / peer_med if faster else peer_med / ours_med
+        paired = [o / p if faster else p / o for o, p in zip(values["ours"], values["peer"])]
+        print(f"{row:<32} {spread(values['ours']):>30} {spread(values['peer']):>30} {ratio:>16.2f}x "
+              f"{statistics.median(paired):>17.2f}x ({min(paired):.2f}–{max(paired):.2f})")
     for (set_name, queries), name in ((item, name) for item in query_sets.items() for name in scorers):
         ours = scorers[name]
         touched = np.mean([ours.postings_touched(ours.term_ids(q)) for q in queries])
