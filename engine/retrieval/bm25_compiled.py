@@ -47,7 +47,7 @@ _LOADED = False
 def load_kernels() -> Kernels | None:
     """The compiled kernels, or None when numba is absent or ``CHAPTER_AUDIT_COMPILED=0``."""
     global _KERNELS, _LOADED
-    global _keep, _weight_at, _add_postings, _add_postings_listing, _best_of_all, _best_of_listed
+    global _keep, _sort_best_first, _weight_at, _add_postings, _add_postings_listing, _best_of_all, _best_of_listed
     if not _LOADED:
         _LOADED = True
         if os.environ.get("CHAPTER_AUDIT_COMPILED", "1") != "0":
@@ -62,7 +62,7 @@ def load_kernels() -> Kernels | None:
                 except RuntimeError:     # no writable cache directory: compile in each process
                     jit = numba.njit(nogil=True)
                 # helpers first: the kernels resolve these module globals when they compile
-                _keep, _weight_at = jit(_keep), jit(_weight_at)
+                _keep, _sort_best_first, _weight_at = jit(_keep), jit(_sort_best_first), jit(_weight_at)
                 _add_postings, _add_postings_listing = jit(_add_postings), jit(_add_postings_listing)
                 _best_of_all, _best_of_listed = jit(_best_of_all), jit(_best_of_listed)
                 _KERNELS = Kernels(jit(top_k_accumulated), jit(top_k_maxscore))
@@ -99,6 +99,18 @@ def _keep(heap_pos: np.ndarray, heap_val: np.ndarray, heap_rank: np.ndarray, cou
         j = child
     heap_pos[j], heap_val[j], heap_rank[j] = d, value, rank
     return count
+
+
+def _sort_best_first(heap_pos: np.ndarray, heap_val: np.ndarray, heap_rank: np.ndarray, count: int) -> None:
+    """Order the first ``count`` kept entries best first (score desc, doc_id rank asc) in place:
+    an insertion sort, since ``count`` is at most k."""
+    for i in range(1, count):
+        pos, value, rank = heap_pos[i], heap_val[i], heap_rank[i]
+        j = i - 1
+        while j >= 0 and (heap_val[j] < value or (heap_val[j] == value and heap_rank[j] > rank)):
+            heap_pos[j + 1], heap_val[j + 1], heap_rank[j + 1] = heap_pos[j], heap_val[j], heap_rank[j]
+            j -= 1
+        heap_pos[j + 1], heap_val[j + 1], heap_rank[j + 1] = pos, value, rank
 
 
 def _add_postings(indptr: np.ndarray, doc_index: np.ndarray, weights: np.ndarray, terms: np.ndarray,
@@ -183,32 +195,21 @@ def top_k_accumulated(indptr: np.ndarray, doc_index: np.ndarray, weights: np.nda
     branch per posting, no random reads); otherwise only the touched documents are visited.
     Plain Python and numpy, so that numba compiles it and the tests can also run it as is.
     """
-    heap_pos = np.empty(max(k, 0), dtype=np.int64)   # a min-heap: the root is the worst kept document
-    heap_val = np.empty(max(k, 0), dtype=np.float64)
-    heap_rank = np.empty(max(k, 0), dtype=np.int64)
+    if k <= 0:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+    heap_pos = np.empty(k, dtype=np.int64)        # a min-heap: the root is the worst kept document
+    heap_val = np.empty(k, dtype=np.float64)
+    heap_rank = np.empty(k, dtype=np.int64)
     postings = 0
     for t in terms:
         postings += indptr[t + 1] - indptr[t]
     if postings * SCAN_ALL_RATIO >= acc.shape[0]:
         _add_postings(indptr, doc_index, weights, terms, acc)
-        count = _best_of_all(acc, id_rank, k, heap_pos, heap_val, heap_rank) if k > 0 else 0
-        if k <= 0:
-            acc[:] = 0.0
+        count = _best_of_all(acc, id_rank, k, heap_pos, heap_val, heap_rank)
     else:
         n_touched = _add_postings_listing(indptr, doc_index, weights, terms, acc, touched)
-        if k > 0:
-            count = _best_of_listed(acc, touched, n_touched, id_rank, k, heap_pos, heap_val, heap_rank)
-        else:
-            count = 0
-            for i in range(n_touched):
-                acc[touched[i]] = 0.0
-    for i in range(1, count):                      # best first: insertion sort of the kept
-        pos, value, rank = heap_pos[i], heap_val[i], heap_rank[i]
-        j = i - 1
-        while j >= 0 and (heap_val[j] < value or (heap_val[j] == value and heap_rank[j] > rank)):
-            heap_pos[j + 1], heap_val[j + 1], heap_rank[j + 1] = heap_pos[j], heap_val[j], heap_rank[j]
-            j -= 1
-        heap_pos[j + 1], heap_val[j + 1], heap_rank[j + 1] = pos, value, rank
+        count = _best_of_listed(acc, touched, n_touched, id_rank, k, heap_pos, heap_val, heap_rank)
+    _sort_best_first(heap_pos, heap_val, heap_rank, count)
     return heap_pos[:count], heap_val[:count]
 
 
@@ -306,11 +307,5 @@ def top_k_maxscore(indptr: np.ndarray, doc_index: np.ndarray, weights: np.ndarra
     if count < k or not rest * (1.0 + 1e-9) < heap_val[0]:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64), (heap_val[0] if count == k else floor)
     kth = heap_val[0]
-    for i in range(1, count):                      # best first
-        pos, value, rank = heap_pos[i], heap_val[i], heap_rank[i]
-        j = i - 1
-        while j >= 0 and (heap_val[j] < value or (heap_val[j] == value and heap_rank[j] > rank)):
-            heap_pos[j + 1], heap_val[j + 1], heap_rank[j + 1] = heap_pos[j], heap_val[j], heap_rank[j]
-            j -= 1
-        heap_pos[j + 1], heap_val[j + 1], heap_rank[j + 1] = pos, value, rank
+    _sort_best_first(heap_pos, heap_val, heap_rank, count)
     return heap_pos, heap_val, kth
