@@ -112,7 +112,8 @@ class BM25:
         if compiled:
             self._kernels, self._kernels_pending = load_kernels(), False
             if self._kernels is None:
-                raise ValueError("BM25(compiled=True) needs numba (pip install 'chapter-audit[fast]')")
+                raise ValueError("BM25(compiled=True) needs numba, importable (pip install 'chapter-audit[fast]') "
+                                 "and not disabled by CHAPTER_AUDIT_COMPILED=0")
         self.index = index
         self.k1 = float(k1)
         self.b = float(b)
