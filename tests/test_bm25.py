@@ -299,3 +299,20 @@ def test_compiled_kernels_run_as_plain_python():
     assert [index.doc_ids[i] for i in positions] == [row[0] for row in scorer.ranked(["x", "y"])][:3]
     assert values.tolist() == [row[1] for row in scorer.ranked(["x", "y"])][:3]
     assert not acc.any()                                   # zeroed again
+
+
+def test_concurrent_top_k_calls_share_one_scorer_safely():
+    """Scratch accumulators are taken from a pool (``list.pop``), and the compiled kernels release
+    the GIL: queries run from several threads on one scorer give the serial results."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ids, docs, queries = zipf_docs(5, 12000)
+    index = build_index(ids, docs)
+    for scorer in (BM25(index, compiled=True), BM25(index, compiled=False)):
+        work = [list(q) for q in queries] * 4
+        serial = [scorer.top_k(q, 10) for q in work]
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            threaded = list(pool.map(lambda q: scorer.top_k(q, 10), work))
+        assert threaded == serial
+        assert not any(acc.any() for acc in scorer._accumulators)          # returned zeroed
+        assert not any(acc.any() for acc, _ in scorer._kernel_scratch)
