@@ -22,7 +22,11 @@ Conventions:
 * ties: score descending, then doc_id ascending (:func:`engine.retrieval.ranking.order_by_score`).
 
 Speed (bench/bench_bm25.py): the term weight of every posting is precomputed once per
-(k1, b). A query's cost follows the postings it touches:
+(k1, b). A query's cost follows the postings it touches, and so does its path, chosen in one
+place (:meth:`BM25._top_k_without_dense`; thresholds measured per path with
+bench/bench_bm25.py). With numba installed, the compiled kernels of
+:mod:`engine.retrieval.bm25_compiled` take the sparse and pruned paths' place (same results,
+bit for bit):
 
 * **sparse path** (the query's postings number at most ``num_docs / SPARSE_RATIO``): the
   weights are added into a zeroed accumulator in query order (``np.add.at``, or one
@@ -30,12 +34,12 @@ Speed (bench/bench_bm25.py): the term weight of every posting is precomputed onc
   accumulator does, so the sums are bit for bit equal), read at the touched positions and
   zeroed there again. Top-k partitions the touched documents only. No array of collection
   size is allocated or scanned.
-* **pruned path** (more than ``num_docs / PRUNE_RATIO`` postings): MaxScore (Turtle & Flood
-  1995) in two splits, see :meth:`BM25._top_k_pruned`; candidates are filtered by upper
+* **pruned path** (more than ``num_docs * PRUNED_MIN_RATIO`` postings): MaxScore (Turtle &
+  Flood 1995) in two splits, see :meth:`BM25._top_k_pruned`; candidates are filtered by upper
   bounds before their exact scores are looked up. When neither split prunes, the query
-  falls back to the sparse or the dense path.
-* **dense path** (frequent-term queries that do not prune): the weights are added into one
-  dense accumulator in query order (indices within one posting list are unique, so
+  falls back to the dense path.
+* **dense path** (the queries between the two, and those that do not prune): the weights are
+  added into one dense accumulator in query order (indices within one posting list are unique, so
   fancy-index addition is exact). Tokens found in at least :data:`DENSE_FRACTION` of the
   documents are additionally stored as a dense weight row (within :data:`DENSE_BUDGET_BYTES`)
   and added with one vectorised addition; adding a row's exact zeros leaves every sum
@@ -65,15 +69,15 @@ DENSE_BUDGET_BYTES = 256 << 20   # memory cap for all dense rows together
 TOP_K_BLOCK = 256                # scores per group for the top-k lower bound
 SPARSE_RATIO = 8                 # sparse path while postings touched <= num_docs / SPARSE_RATIO
 SORT_ALL = 64                    # up to this many candidates are sorted whole, more are partitioned first
-PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
 PRUNED_MIN_RATIO = 0.5           # numpy only: MaxScore for queries touching more than num_docs * this
+PRUNE_RATIO = 32                 # pruned top-k: candidates from at most num_docs / PRUNE_RATIO postings
 SECOND_PASS_RATIO = 8            # ... and in the second split at most num_docs / SECOND_PASS_RATIO
+FILTER_MIN = 256                 # pruned top-k: more candidate postings than this are first filtered by bound
 REFINE_MIN = 256                 # pruned top-k: candidates refined token by token while more than this
 BINCOUNT_RATIO = 25              # sums over more than num_docs / BINCOUNT_RATIO postings use np.bincount
-COMPILED_MIN_DOCS = 20_000       # the compiled accumulation serves collections of at least this size
-COMPILED_MAX_RATIO = 0.25       # ... accumulated in full for queries touching at most num_docs * COMPILED_MAX_RATIO postings (MaxScore above)
+COMPILED_MIN_DOCS = 20_000       # the compiled kernels serve collections of at least this size,
+COMPILED_MAX_RATIO = 0.25        # accumulating in full up to num_docs * this postings (MaxScore above)
 WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
-FILTER_MIN = 256                 # pruned top-k: more candidate postings than this are first filtered by bound
 
 
 def distinct_sorted(values: np.ndarray) -> np.ndarray:
@@ -100,7 +104,7 @@ class BM25:
 
     def __init__(self, index: InvertedIndex, k1: float = DEFAULT_K1, b: float = DEFAULT_B,
                  compiled: bool | None = None) -> None:
-        """``compiled``: use the compiled accumulation of :mod:`engine.retrieval.bm25_compiled`
+        """``compiled``: use the compiled top-k kernels of :mod:`engine.retrieval.bm25_compiled`
         (None: when numba is installed and the collection has at least ``COMPILED_MIN_DOCS``
         documents; True: always, and numba must be installed; False: never). Scores and
         rankings are the same either way."""
@@ -430,7 +434,7 @@ class BM25:
         spans = [(int(indptr[t]), int(indptr[t + 1])) for t in essential]
         touched = self._touched(spans)
         if touched.shape[0] > FILTER_MIN:
-            touched, floor = self._filter_by_bounds(touched, spans, counts, bounds, essential, k, floor)
+            touched, floor = self._filter_by_bounds(touched, spans, counts, bounds, essential, rest_bound, k, floor)
         candidates = distinct_sorted(touched) if len(essential) > 1 else touched
         if candidates.shape[0] < k:
             return None, floor
@@ -458,7 +462,7 @@ class BM25:
         return ((positions, values) if positions.shape[0] else None), float(kth)
 
     def _filter_by_bounds(self, touched: np.ndarray, spans: list[tuple[int, int]], counts: dict[int, int],
-                          bounds: dict[int, float], essential: list[int], k: int,
+                          bounds: dict[int, float], essential: list[int], rest: float, k: int,
                           floor: float) -> tuple[np.ndarray, float]:
         """The candidates (listed as in ``touched``) that can still reach the top k, and the
         raised lower bound of the k-th score.
@@ -468,7 +472,8 @@ class BM25:
         the k-th score from below (the ``k × len(essential)``-th of the listing does not exceed
         it; see :meth:`_best`), as does ``floor``. A candidate whose partial sum plus the other
         tokens' upper bounds stays below that bound (with a 1e-9 relative margin for summation
-        order) can neither reach the top k nor tie with it. While many candidates remain, the
+        order) can neither reach the top k nor tie with it (``rest`` is the sum of those bounds).
+        While many candidates remain, the
         other tokens' exact weights replace their bounds one token at a time, largest bound
         first: most candidates lack a rarer token and lose its bound.
         """
@@ -476,7 +481,6 @@ class BM25:
         n, cut = touched.shape[0], k * len(essential)
         if n > cut:
             floor = max(floor, float(np.partition(partial, n - cut)[n - cut]))
-        rest = sum(b for t, b in bounds.items() if t not in essential)
         keep = (partial + rest) * (1.0 + 1e-9) >= floor * (1.0 - 1e-9)
         touched, partial = touched[keep], partial[keep]
         for term in sorted((t for t in bounds if t not in essential), key=lambda t: (-bounds[t], t)):

@@ -56,11 +56,12 @@ def load_kernels() -> Kernels | None:
             except Exception:    # absent, or broken (e.g. built for another numpy): numpy only
                 numba = None
             if numba is not None:
-                try:
-                    numba.njit(cache=True)(_keep)
-                    jit = numba.njit(cache=True, nogil=True)
-                except RuntimeError:     # no writable cache directory: compile in each process
-                    jit = numba.njit(nogil=True)
+                def jit(function: Callable) -> Callable:
+                    try:
+                        return numba.njit(cache=True, nogil=True)(function)
+                    except RuntimeError:     # no writable cache directory: compile in each process
+                        return numba.njit(nogil=True)(function)
+
                 # helpers first: the kernels resolve these module globals when they compile
                 _keep, _sort_best_first, _weight_at = jit(_keep), jit(_sort_best_first), jit(_weight_at)
                 _add_postings, _add_postings_listing = jit(_add_postings), jit(_add_postings_listing)
