@@ -49,7 +49,7 @@ def main() -> None:
         for i, text in enumerate(generate_texts(args.n, args.seed)):
             out.write(json.dumps({"_id": f"p{i:07d}", "text": text}) + "\n")
     output = work / "vectors.npy"
-    command = [sys.executable, "-c", "import sys; from audit.cli import main; sys.argv[0] = 'chapter-audit'; main()",
+    command = [sys.executable, "-c", "import sys; from cli import main; sys.argv[0] = 'chapter-audit'; main()",
                "encode", "--input", str(source), "--field", "text", "--output", str(output),
                "--shard-size", str(args.shard_size), "--intra-op-threads", str(args.threads),
                "--inter-op-threads", "1", "--progress", "--log", str(work / "log.jsonl")]

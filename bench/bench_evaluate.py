@@ -115,7 +115,7 @@ def main() -> None:
         ours_mem_t, (_, [ours_eval2]) = timed(lambda: evaluate_runs(qrels, {"run": run}, measures))
         ranx_mem_t, ranx_values2 = timed(lambda: ranx.evaluate(rq, rr, list(RANX.values())))
     cli_t, cli = timed(lambda: subprocess.run(
-        [sys.executable, "-m", "audit.cli", "evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
+        [sys.executable, "-m", "cli", "evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
          "--measures", OURS, "--output", str(args.workdir / "out"), "--log", str(args.workdir / "log.jsonl")],
         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True))
     if cli.returncode != 0:

@@ -1,6 +1,6 @@
 """Hostile-input sweep: every command on inputs from issue 10, in child processes.
 
-Each case runs ``python -m audit.cli ...`` with a time limit and records its exit code, whether
+Each case runs ``python -m cli ...`` with a time limit and records its exit code, whether
 stderr/stdout holds a Python traceback, and the time it took. A case fails when it prints a
 traceback, exits with a code outside 0-4 (130/143 are signals), or exceeds the limit (a hang or
 a quadratic blow-up). Prints one line per case and a summary; exits 1 if any case failed.
@@ -163,7 +163,7 @@ def main() -> int:
         for name, args in all_cases:
             start = time.perf_counter()
             try:
-                done = subprocess.run([sys.executable, "-m", "audit.cli", *args], capture_output=True, text=True,
+                done = subprocess.run([sys.executable, "-m", "cli", *args], capture_output=True, text=True,
                                       timeout=options.limit, cwd=work, errors="replace")
                 code, text = done.returncode, done.stdout + done.stderr
             except subprocess.TimeoutExpired:

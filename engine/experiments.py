@@ -6,11 +6,11 @@ log record carries under ``results`` and whether a claims file may re-run it.
 
 Two callers use it:
 
-* the typer commands in ``audit/cli/`` call :func:`run_experiment` with the options they parsed
+* the typer commands in ``cli/`` call :func:`run_experiment` with the options they parsed
   (``tests/test_layout.py`` checks that every command's options equal the schema here);
 * ``verify --rerun`` turns a claims file's argument list into values with
   :func:`parse_arguments` and calls the same :func:`run_experiment`; it never goes through the
-  command line, so nothing below ``audit/cli`` imports it.
+  command line, so nothing below ``cli`` imports it.
 
 Entry points are imported lazily, so that importing the registry costs nothing.
 """

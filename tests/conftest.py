@@ -18,7 +18,7 @@ def runner() -> CliRunner:
 @pytest.fixture
 def cli():
     """Invoke the chapter-audit app in-process: ``cli("sandbox", "run", ...)`` → Result."""
-    from audit.cli import app
+    from cli import app
 
     runner = CliRunner()
 

@@ -180,7 +180,7 @@ def test_markdown_table_cannot_be_broken(tmp_path, cli):
 
 
 def test_claims_formats_and_refusal(tmp_path, cli, runner):
-    from audit.cli import app
+    from cli import app
 
     pack = PACKS / "full_pack.txt"
     out = tmp_path / "claims.json"

@@ -110,7 +110,7 @@ def test_wrong_counts_from_options_fail(cli):
 
 
 def test_bad_input_exit_2_and_garbled_cells_skip(tmp_path, runner):
-    from audit.cli import app
+    from cli import app
 
     with pytest.raises(InputError):
         parse_counts("all=forty", "--tasks")

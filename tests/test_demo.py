@@ -56,12 +56,12 @@ def test_bundled_bindings_verify_after_rerun(tmp_path, name, count):
     from claims.bindings import bundled_claims_dir
 
     log = tmp_path / "log.jsonl"
-    done = subprocess.run([sys.executable, "-m", "audit.cli", "verify", str(bundled_claims_dir() / name),
+    done = subprocess.run([sys.executable, "-m", "cli", "verify", str(bundled_claims_dir() / name),
                            "--rerun", "--rerun-dir", str(tmp_path / "reruns"), "--log", str(log)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{count} matched, 0 not matched" in done.stdout
     # without a log there is nothing to verify against: every binding is NO RUN and the exit is 1
-    empty = subprocess.run([sys.executable, "-m", "audit.cli", "verify", str(bundled_claims_dir() / name),
+    empty = subprocess.run([sys.executable, "-m", "cli", "verify", str(bundled_claims_dir() / name),
                             "--log", str(tmp_path / "none.jsonl")], capture_output=True, text=True, cwd=tmp_path)
     assert empty.returncode == 1 and f"0 matched, {count} not matched" in empty.stdout

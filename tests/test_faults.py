@@ -3,7 +3,7 @@
 One test (or more) for each numbered item of the issue, named ``test_item<N>_...``, plus the
 fault injections: a full disk (``RLIMIT_FSIZE`` in a child process, and a fake short writer),
 concurrent runs into one output (child processes), SIGTERM to a running command, a tampered
-freeze and hostile claims files. Child processes run ``python -m audit.cli`` from this checkout.
+freeze and hostile claims files. Child processes run ``python -m cli`` from this checkout.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def read_log(path: Path):
 
 def child(args: list[str], *, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
     """Run the command line in a fresh interpreter (its own signal handlers, limits, locks)."""
-    return subprocess.run([sys.executable, "-m", "audit.cli", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli", *map(str, args)], capture_output=True,
                           text=True, timeout=timeout, cwd=REPO, **kwargs)
 
 
@@ -162,7 +162,7 @@ def test_item2_concurrent_runs_into_one_new_output(tmp_path):
     the winner's log record names exists with the logged hash."""
     for trial in range(1):  # each trial is two child processes; the held-lock test above is the exact one
         out, log = tmp_path / f"out{trial}", tmp_path / f"log{trial}.jsonl"
-        procs = [subprocess.Popen([sys.executable, "-m", "audit.cli", *sandbox_args(out, log, "--k", str(k))],
+        procs = [subprocess.Popen([sys.executable, "-m", "cli", *sandbox_args(out, log, "--k", str(k))],
                                   cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                  for k in ("3", "5")]
         codes = []
@@ -401,7 +401,7 @@ def slow_publish(staging, target):
     real_publish(staging, target)
 sandbox.publish = slow_publish
 sys.argv = ["chapter-audit", *{args!r}]
-from audit.cli.root import main
+from cli.root import main
 main()
 """
 

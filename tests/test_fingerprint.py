@@ -55,7 +55,7 @@ def test_expect_mismatch_exits_1_with_both_hashes(cli):
 
 
 def test_bad_expect_is_input_error(cli, runner):
-    from audit.cli import app
+    from cli import app
 
     result = runner.invoke(app, ["fingerprint", str(PACKS / "full_pack.txt"), "--expect", "xyz"])
     assert result.exit_code == 2

@@ -2,14 +2,14 @@
 
 Every module's imports are read with ``ast`` (nothing is executed), including imports inside
 functions, and grouped by *unit*: a top-level package (``claims``, ``sources``, ``reports``,
-``templates``, ``audit``), the command line ``audit.cli``, the demo orchestrator ``audit.demo``, the registry ``engine.experiments`` and
+``templates``, ``audit``, the command line and demo ``cli``), the registry ``engine.experiments`` and
 each engine subpackage (``engine.runs``, ``engine.retrieval``, ``engine.encoder``,
 ``engine.budget``, ``engine.r03``, ``engine.ledger``). The test fails on
 
 * a circle between units;
 * an engine subsystem importing another subsystem outside the stated exceptions;
 * anything under ``engine/``, ``claims/``, ``sources/``, ``reports/`` or ``audit/`` (outside the
-  command line itself) importing ``audit.cli``; the engine importing the audit side at all.
+  command line itself) importing ``cli``; the engine importing the audit side at all.
 
 On the main branch before the layout change this failed with the circle
 ``claims.verify → audit.cli → audit.cli_report → reports.build → claims.verify``: ``verify --rerun``
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "audit", "claims", "sources", "reports", "templates")
+PACKAGES = ("engine", "cli", "audit", "claims", "sources", "reports", "templates")
 SUBSYSTEMS = ("engine.retrieval", "engine.encoder", "engine.budget", "engine.r03", "engine.ledger",
               "engine.notebook", "engine.stats")
 
@@ -51,11 +51,7 @@ def unit_of(module: str) -> str:
     parts = module.split(".")
     if parts[0] == "engine" and len(parts) > 1:
         return ".".join(parts[:2])
-    if parts[:2] == ["audit", "cli"]:
-        return "audit.cli"
-    if parts[:2] == ["audit", "demo"]:
-        return "audit.demo"  # the one orchestrator below the command line: engine runs, then the report
-    return parts[0]
+    return parts[0]  # "cli" holds the command line and the demo orchestrator: the top of the house
 
 
 def project_imports(path: Path) -> set[str]:
@@ -130,7 +126,7 @@ GRAPH = import_graph()
 
 def test_the_walk_sees_the_whole_project():
     assert len(GRAPH) > 60
-    assert "engine.experiments" in GRAPH and "audit.cli.root" in GRAPH
+    assert "engine.experiments" in GRAPH and "cli.root" in GRAPH
     assert "engine.retrieval.bm25" in GRAPH["engine.retrieval.sandbox"]
 
 
@@ -146,11 +142,33 @@ def test_no_circle_between_units():
 
 
 def test_no_module_circle_outside_the_command_line():
-    # audit.cli's root imports its command modules, and they import audit.cli.common: a package
+    # cli's root imports its command modules, and they import cli.common: a package
     # importing its own parts is not a circle of the design, so the command line is left out.
-    modules = {m: {i for i in existing(GRAPH, imps) if i != m and not i.startswith("audit.cli")}
-               for m, imps in GRAPH.items() if not m.startswith("audit.cli")}
+    modules = {m: {i for i in existing(GRAPH, imps) if i != m and not (i == "cli" or i.startswith("cli."))}
+               for m, imps in GRAPH.items() if not (m == "cli" or m.startswith("cli."))}
     assert find_cycle(modules) is None
+
+
+# The house, top to bottom: every import arrow between top-level units points down a floor.
+# The reader (audit: the document model, packs, fingerprints) sits below everything that reads
+# chapters; the command line and the demo sit on top and nothing imports them.
+FLOORS = {"cli": 4, "reports": 3, "claims": 2, "sources": 2, "templates": 2, "audit": 1, "engine": 0}
+
+
+def floor_of(unit: str) -> int:
+    return FLOORS[unit.split(".")[0]]
+
+
+def test_every_arrow_between_packages_points_down():
+    upward = [f"{here} imports {there}" for here, theirs in unit_graph(GRAPH).items() for there in theirs
+              if here.split(".")[0] != there.split(".")[0] and floor_of(there) >= floor_of(here)]
+    assert upward == []
+
+
+def test_the_floor_check_finds_an_upward_arrow():
+    graph = {"audit.document": {"reports.render"}, "reports.render": set()}
+    assert [f"{a} -> {b}" for a, bs in unit_graph(graph).items() for b in bs if floor_of(b) >= floor_of(a)] \
+        == ["audit -> reports"]
 
 
 @pytest.mark.parametrize("subsystem", SUBSYSTEMS)
@@ -177,8 +195,8 @@ def test_shared_machinery_imports_no_subsystem():
 
 
 def test_nothing_below_the_command_line_imports_it():
-    offending = [f"{m} imports {n}" for m, imps in GRAPH.items() if unit_of(m) != "audit.cli"
-                 for n in imps if n == "audit.cli" or n.startswith("audit.cli.")]
+    offending = [f"{m} imports {n}" for m, imps in GRAPH.items() if unit_of(m) != "cli"
+                 for n in imps if n == "cli" or n.startswith("cli.")]
     assert offending == []
 
 
@@ -189,7 +207,7 @@ def test_the_engine_never_imports_the_audit_side():
 
 
 def test_every_subpackage_states_what_it_owns_and_may_import():
-    for package in ("engine", "engine.runs", *SUBSYSTEMS, "audit.cli"):
+    for package in ("engine", "engine.runs", *SUBSYSTEMS, "cli"):
         init = REPO / package.replace(".", "/") / "__init__.py"
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
         assert doc, f"{init} has no docstring"
@@ -205,7 +223,7 @@ def test_every_typer_command_matches_the_experiment_registry():
     """The CLI's options of each experiment command are exactly the registry's parameter schema."""
     from typer.main import get_command
 
-    from audit.cli import app
+    from cli import app
     from engine.experiments import EXPERIMENTS
 
     root = get_command(app)

@@ -19,7 +19,7 @@ ACQ = FIXTURE / "acquisition"
 
 
 def invoke(*args: str):
-    from audit.cli import app
+    from cli import app
     return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 

@@ -162,7 +162,7 @@ def test_bad_input_is_refused_before_a_run(tmp_path):
 def test_the_cli_reports_bad_input_in_one_line(tmp_path):
     from typer.testing import CliRunner
 
-    from audit.cli import app
+    from cli import app
 
     broken = tmp_path / "broken.ipynb"
     broken.write_text("not json", encoding="utf-8")

@@ -57,7 +57,7 @@ def run(tmp_path_factory):
         pytest.skip("pinned MiniLM encoder not available")
     from typer.testing import CliRunner
 
-    from audit.cli import app
+    from cli import app
 
     base = tmp_path_factory.mktemp("r03")
     bench = base / "bench"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from audit.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
+from cli.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
 from engine.runs.errors import InputError, RefusalError
 from reports.build import ReportOptions, write_report
 from reports.validate import REQUIRED_HEADINGS, table_shapes, validation_problems

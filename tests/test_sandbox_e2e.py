@@ -41,7 +41,7 @@ def sandbox_args(output: Path, log: Path, *extra: str, fixture: Path = FIXTURE) 
 
 
 def invoke(args: list[str]):
-    from audit.cli import app
+    from cli import app
     return CliRunner().invoke(app, args, catch_exceptions=False)
 
 

@@ -22,7 +22,7 @@ def sandbox_args(output: Path, log: Path, fixture: Path = FIXTURE) -> list[str]:
 
 
 def invoke(args: list[str]):
-    from audit.cli import app
+    from cli import app
     return CliRunner().invoke(app, args, catch_exceptions=False)
 
 

@@ -1,4 +1,4 @@
-"""Commands of the encode area (registered on the root app by audit.cli).
+"""Commands of the encode area (registered on the root app by cli).
 
 ``chapter-audit encode``: one text field of a JSONL file → ``vectors.npy`` (float32, rows
 L2-normalised), an ids file and ``<stem>.manifest.json``, with a log record ``encode``.
@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors
+from cli.common import LogOption, cli_errors
 
 
 def register(app: typer.Typer) -> None:

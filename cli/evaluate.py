@@ -2,7 +2,7 @@
 
 Thin layer: parse options, call the registered ``evaluate`` experiment
 (:mod:`engine.experiments` → :func:`engine.retrieval.evaluate.run_evaluate_experiment`), print
-its table. Errors map to exit codes via :func:`audit.cli.common.cli_errors`.
+its table. Errors map to exit codes via :func:`cli.common.cli_errors`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors
+from cli.common import LogOption, cli_errors
 from engine.experiments import run_experiment
 
 

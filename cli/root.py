@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from audit.cli import bind, budget, chapter, encode, evaluate, notebook, r03, report, sandbox, sources, verify
+from cli import bind, budget, chapter, encode, evaluate, notebook, r03, report, sandbox, sources, verify
 
 app = typer.Typer(
     name="chapter-audit",
@@ -39,7 +39,7 @@ for module in (sandbox, evaluate, encode, budget, r03, chapter, verify, sources,
 
 
 def main() -> None:
-    from audit.cli.common import install_signal_handlers
+    from cli.common import install_signal_handlers
 
     install_signal_handlers()
     app()

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors
+from cli.common import LogOption, cli_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         report_date: Optional[str] = typer.Option(None, "--date", help="Report date YYYY-MM-DD (default: today, UTC)."),
     ) -> None:
         """Run the bundled sandbox and R03 mini benchmark, then report on the bundled example pack, offline."""
-        from audit.demo import run_demo
+        from cli.demo import run_demo
 
         result = run_demo(workdir, report_date=report_date)
         for line in result.summary_lines():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors
+from cli.common import LogOption, cli_errors
 
 
 def register(app: typer.Typer) -> None:

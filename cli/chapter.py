@@ -1,4 +1,4 @@
-"""Commands of the audit area (registered on the root app by audit.cli):
+"""Commands of the audit area (registered on the root app by cli):
 ``fingerprint``, ``claims`` and ``consistency``. Each only parses arguments and calls the
 library (audit.fingerprint, claims.extract, claims.consistency)."""
 
@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from audit.cli.common import cli_errors
+from cli.common import cli_errors
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.outdir import write_file_atomically
 

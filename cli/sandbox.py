@@ -2,7 +2,7 @@
 
 Thin layer: parse options, call the registered experiments
 (:mod:`engine.experiments`), print a summary. Errors map to exit codes via
-:func:`audit.cli.common.cli_errors` (2 bad input, 3 refusal, 4 invalid run).
+:func:`cli.common.cli_errors` (2 bad input, 3 refusal, 4 invalid run).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors
+from cli.common import LogOption, cli_errors
 from engine.experiments import run_experiment
 
 sandbox = typer.Typer(help="L03 retrieval sandbox: BM25, supplied run, hybrid, fixed-set reranker; "

@@ -6,6 +6,6 @@
 Commands parse arguments and call library functions; nothing outside this package imports it.
 """
 
-from audit.cli.root import app, main
+from cli.root import app, main
 
 __all__ = ["app", "main"]

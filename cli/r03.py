@@ -1,4 +1,4 @@
-"""Commands of the r03 area (registered on the root app by audit.cli): ``r03 prepare`` and
+"""Commands of the r03 area (registered on the root app by cli): ``r03 prepare`` and
 ``r03 evaluate``. They parse arguments and call the registered
 experiments (:mod:`engine.experiments`); see docs/r03.md."""
 
@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors, fail
+from cli.common import LogOption, cli_errors, fail
 from engine.runs.errors import EXIT_FAILED  # the run started and failed (e.g. the judgment barrier fired)
 
 group = typer.Typer(help="R03 obligation-aware reranker: label-free freeze, then evaluation.",

@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.runs.errors import RefusalError
 from engine.runs.fixtures_path import fixtures_dir
 
-EXAMPLES = Path(__file__).resolve().parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "audit" / "examples"
 EXAMPLE_PACK = EXAMPLES / "sandbox-chapter-pack.txt"
 EXAMPLE_CLAIMS = EXAMPLES / "sandbox-chapter.claims.toml"
 

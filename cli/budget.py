@@ -1,4 +1,4 @@
-"""Commands of the budget area (registered on the root app by audit.cli): ``budget run``."""
+"""Commands of the budget area (registered on the root app by cli): ``budget run``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors, echo_err, log_path
+from cli.common import LogOption, cli_errors, echo_err, log_path
 
 budget = typer.Typer(help="Budgeted evidence selection (Count, Characters, MMR).", no_args_is_help=True)
 

@@ -1,4 +1,4 @@
-"""Commands of the sources area (registered on the root app by audit.cli)."""
+"""Commands of the sources area (registered on the root app by cli)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from audit.cli.common import cli_errors
+from cli.common import cli_errors
 from engine.runs.errors import InputError
 
 

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from audit.cli.common import LogOption, cli_errors, fail, log_path
+from cli.common import LogOption, cli_errors, fail, log_path
 from engine.runs.errors import EXIT_FAILED
 
 notebook_app = typer.Typer(help="Recorded runs of Jupyter notebooks.", no_args_is_help=True)

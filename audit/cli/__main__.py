@@ -1,5 +1,0 @@
-"""``python -m audit.cli`` runs the command line."""
-
-from audit.cli.root import main
-
-main()
