@@ -121,7 +121,7 @@ def run_case(name: str, pack: Path, gold_path: Path, place, workdir: Path) -> No
         assert outcome.code == 0, outcome
     rows = extract_claims(load_pack(pack))
     started = time.perf_counter()
-    suggestions = suggest(rows, run_values(read_records(log)))
+    suggestions = suggest(rows, run_values(read_records(log), log))
     seconds = time.perf_counter() - started
     right, misses = score(gold, suggestions, place)
     total = len(gold.bindings)

@@ -9,6 +9,8 @@ Format (documented in docs/verify.md)::
     rerun = [["sandbox", "run", "--corpus", "{fixtures}/l03/corpus.jsonl", ...]]
     [experiment.w03-sandbox.match]          # parameters the record must carry
     k = 3
+    [experiment.w03-sandbox.inputs]         # optional: input content hashes by role the run must have read
+    qrels = "37d0d943…"                     # sha256 of the file (of {relative path: sha256} for a directory)
 
     [[binding]]
     id = "w03-macro-bm25-recall"
@@ -51,6 +53,7 @@ SCIENTIFIC = re.compile(r"^(?P<sign>[-+−]?)(?P<mantissa>\d+(?:\.(?P<decimals>\
                         r"(?:[eE](?P<e>[-+−]?\d+)|\s?[×x*·]\s?10(?:\^|\*\*)(?P<t>[-+−]?\d+))$")
 EXPERIMENT_ID = re.compile(r"[A-Za-z0-9_.-]+")
 FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
+SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class Experiment:
     rerun: tuple[tuple[str, ...], ...] = ()
     success: str = ""
     failure: str = ""
+    inputs: dict[str, str] = field(default_factory=dict)   # role -> sha256 the run's input must have
 
 
 @dataclass(frozen=True)
@@ -166,11 +170,19 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
             raise InputError("must be a list of argument lists", path=path, field=f"experiment.{exp_id}.rerun")
         if not isinstance(body.get("match", {}), dict):
             raise InputError("must be a table", path=path, field=f"experiment.{exp_id}.match")
+        pins = body.get("inputs", {})
+        if not isinstance(pins, dict):
+            raise InputError("must be a table of role = sha256", path=path, field=f"experiment.{exp_id}.inputs")
+        for role, digest in pins.items():
+            if not isinstance(digest, str) or not SHA256.fullmatch(digest):
+                raise InputError("must be a sha256 (64 hex digits)", path=path,
+                                 field=f"experiment.{exp_id}.inputs.{role}")
         experiments[exp_id] = Experiment(
             experiment_id=exp_id, command=body["command"], result=body["result"],
             description=str(body.get("description", "")), match=dict(body.get("match", {})),
             rerun=tuple(tuple(step) for step in rerun),
-            success=str(body.get("success", "")), failure=str(body.get("failure", "")))
+            success=str(body.get("success", "")), failure=str(body.get("failure", "")),
+            inputs={role: digest.lower() for role, digest in pins.items()})
     bindings = []
     seen: set[str] = set()
     for index, body in enumerate(data.get("binding") or [], start=1):

@@ -158,7 +158,7 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
     if not Path(log_path).is_file():
         raise InputError("no such log file", path=log_path)
     pack = load_pack(pack_path)
-    suggestions = suggest(extract_claims(pack), run_values(read_records(log_path)))
+    suggestions = suggest(extract_claims(pack), run_values(read_records(log_path), log_path))
     text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path))
     if any(s.best is not None for s in suggestions):
         write_file_atomically(output, text)

@@ -264,12 +264,14 @@ def latest_runs(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(latest.values())
 
 
-def _read_result(record: dict[str, Any], path: str) -> Any:
-    file = Path(path)
+def _read_result(record: dict[str, Any], path: str, log_path: str | Path | None) -> Any:
+    from engine.runs.runlog import resolve_logged_path
+
+    file = resolve_logged_path(path, log_path) if log_path is not None else Path(path)
     if not file.is_file() or file.suffix.lower() != ".json":
         return None
     outputs = record.get("outputs") or {}
-    logged = outputs.get(str(file.resolve())) or outputs.get(path)
+    logged = outputs.get(path) or outputs.get(str(file.resolve()))
     if logged is not None and sha256_file(file) != logged:
         return None
     try:
@@ -308,15 +310,16 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
         yield ".".join(path), node, context, siblings
 
 
-def run_values(records: Iterable[dict[str, Any]]) -> list[RunValue]:
-    """Every bindable value of the latest ok runs (module docstring, "Which values")."""
+def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = None) -> list[RunValue]:
+    """Every bindable value of the latest ok runs (module docstring, "Which values"); relative
+    result paths are relative to ``log_path``'s folder (:func:`engine.runs.runlog.log_base`)."""
     values = []
     for record in latest_runs(records):
         match = _scalar_match(record["command"], record.get("parameters") or {})
         for result, path in sorted((record.get("results") or {}).items()):
             if "manifest" in result or not isinstance(path, str):
                 continue
-            data = _read_result(record, path)
+            data = _read_result(record, path, log_path)
             if data is None:
                 continue
             common = (record["command"], record.get("run_id", ""), record.get("ended_at", ""), match, result)

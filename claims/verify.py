@@ -1,8 +1,10 @@
 """Claimed versus reproduced: read the latest ok logged run for each binding.
 
 Nothing is recomputed here. For each binding the verifier finds, in the execution log, the
-latest record with ``status == "ok"``, the experiment's ``command`` and every parameter of its
-``match`` table; opens the result file that record names under ``results``; checks that the
+latest record with ``status == "ok"``, the experiment's ``command``, every parameter of its
+``match`` table and the experiment's input content hashes by role (:func:`identity_pins`: its
+``inputs`` table, or else the files its rerun step names, hashed now), so that two experiments
+with the same command and parameters but other inputs never read each other's run; opens the result file that record names under ``results``; checks that the
 file's sha256 is still the one the run logged (otherwise ``CHANGED``); and reads the dot-path
 key. Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
 ``CHANGED`` (result file altered or removed since the run), ``UNTRACEABLE`` (the record logs no
@@ -29,7 +31,7 @@ from claims.bindings import Binding, ClaimedValue, ClaimsFile, Experiment, parse
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
 from engine.runs.jsonl import read_json_file
-from engine.runs.runlog import read_records
+from engine.runs.runlog import read_log, resolve_logged_path
 
 VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "CHANGED", "UNTRACEABLE", "RERUN FAILED")
 
@@ -72,13 +74,132 @@ def parameters_match(parameters: dict[str, Any], wanted: dict[str, Any]) -> bool
     return True
 
 
-def find_run(records: list[dict[str, Any]], experiment: Experiment) -> dict[str, Any] | None:
-    """The latest ok record of the experiment's command whose parameters match."""
+def read_log_records(log_path: str | Path) -> list[dict[str, Any]]:
+    """The log's usable records (damaged lines reported on stderr); a missing log, or one that
+    holds no record, is bad input naming the file (exit 2), never a table of NO RUN."""
+    import sys
+
+    path = Path(log_path)
+    if not path.exists():
+        raise InputError("execution log not found (run the experiments first, or pass --log)", path=path)
+    records, damaged = read_log(path)
+    for entry in damaged:
+        print(entry.describe(path), file=sys.stderr)
+    if not records:
+        detail = f" ({len(damaged)} damaged line(s) skipped)" if damaged else ""
+        raise InputError(f"execution log holds no run record{detail}", path=path)
+    return records
+
+
+def record_input_hashes(record: dict[str, Any]) -> dict[str, str] | None:
+    """``{role: sha256}`` of a record's invocation, or None for a record that logged no roles."""
+    invocation = record.get("invocation")
+    if not isinstance(invocation, dict):
+        return None
+    return {role: entry.get("sha256", "") for role, entry in (invocation.get("inputs") or {}).items()}
+
+
+def inputs_match(record: dict[str, Any], pins: dict[str, str]) -> bool:
+    """The record read every pinned role with its sha256. A record without roles (an old log)
+    matches when each pinned sha256 is among the hashes of the files it read."""
+    if not pins:
+        return True
+    by_role = record_input_hashes(record)
+    if by_role is None:
+        logged = set((record.get("inputs") or {}).values())
+        return all(digest in logged for digest in pins.values())
+    return all(by_role.get(role) == digest for role, digest in pins.items())
+
+
+_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def _hash_now(path: Path) -> str | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    key = (os.path.abspath(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _HASHES:
+        _HASHES[key] = sha256_file(path)
+    return _HASHES[key]
+
+
+_NO_WORKDIR = "/nonexistent-chapter-audit-workdir"
+
+
+def identity_pins(experiment: Experiment, claims_path: str | Path | None = None) -> dict[str, str]:
+    """The input content hashes by role that identify the experiment's run.
+
+    Its ``inputs`` table when it has one; otherwise the files its rerun step for its own command
+    names (placeholders filled; ``{workdir}`` and ``{log}`` outputs of earlier steps excluded),
+    hashed now. An experiment with neither is identified by command and parameters alone.
+    """
+    if experiment.inputs:
+        return dict(experiment.inputs)
+    from engine.experiments import invocation_of, parse_arguments, split_command
+    from engine.runs.fixtures_path import fixtures_dir
+
+    here = str(Path(claims_path).resolve().parent) if claims_path else os.getcwd()
+    values = {"fixtures": str(fixtures_dir()), "here": here, "workdir": _NO_WORKDIR, "log": _NO_WORKDIR}
+    pins: dict[str, str] = {}
+    for step in experiment.rerun:
+        try:
+            registered, args = split_command(fill_placeholders(step, values))
+            if registered.command != experiment.command:
+                continue
+            roles = invocation_of(registered, parse_arguments(registered, args)).inputs
+        except InputError:
+            continue
+        pins = {}
+        for role, path in roles.items():
+            if path.startswith(_NO_WORKDIR) or not os.path.isfile(path):
+                continue
+            digest = _hash_now(Path(path))
+            if digest:
+                pins[role] = digest
+    return pins
+
+
+def _locations(record: dict[str, Any], log_path: str | Path | None) -> list[Path]:
+    """Where a record's run wrote: its output roles, else its result files (absolute)."""
+    invocation = record.get("invocation")
+    paths = [entry["path"] for entry in ((invocation or {}).get("outputs") or {}).values()] \
+        if isinstance(invocation, dict) else []
+    paths = paths or [p for p in (record.get("results") or {}).values() if isinstance(p, str)]
+    base = log_path if log_path is not None else "log"
+    return [Path(os.path.abspath(resolve_logged_path(p, base))) for p in paths]
+
+
+def find_run(records: list[dict[str, Any]], experiment: Experiment, *, pins: dict[str, str] | None = None,
+             within: str | Path | None = None, log_path: str | Path | None = None) -> dict[str, Any] | None:
+    """The latest ok record of the experiment's command whose parameters and pinned inputs match
+    (``pins``: :func:`identity_pins`); with ``within``, only a run that wrote inside that
+    directory (the experiment's own ``--rerun`` work directory)."""
+    root = Path(os.path.abspath(within)) if within is not None else None
     for record in reversed(records):
         if (record.get("status") == "ok" and record.get("command") == experiment.command
-                and parameters_match(record.get("parameters") or {}, experiment.match)):
+                and parameters_match(record.get("parameters") or {}, experiment.match)
+                and inputs_match(record, pins or {})):
+            if root is not None and not any(place == root or root in place.parents
+                                            for place in _locations(record, log_path)):
+                continue
             return record
     return None
+
+
+def no_run_note(records: list[dict[str, Any]], experiment: Experiment, pins: dict[str, str]) -> str:
+    """Why no run was found: none of the command and parameters, or only runs of other inputs."""
+    others = [r for r in records if r.get("status") == "ok" and r.get("command") == experiment.command
+              and parameters_match(r.get("parameters") or {}, experiment.match)]
+    if not others:
+        return f"no ok run of '{experiment.command}' with the bound parameters in the log"
+    latest = others[-1]
+    by_role = record_input_hashes(latest) or {}
+    differ = sorted(role for role, digest in pins.items() if by_role.get(role) != digest)
+    return (f"{len(others)} ok run(s) of '{experiment.command}' with the bound parameters read other inputs "
+            f"(latest {latest.get('run_id')}: {', '.join(differ) or 'roles not logged'} differ); "
+            "none is this experiment's run")
 
 
 def lookup_key(data: Any, key: str) -> Any:
@@ -177,12 +298,17 @@ def _inside(path: str, directory: str) -> bool:
     return any(names[i:i + len(parts)] == parts for i in range(len(names) - len(parts) + 1))
 
 
-def _output_directories(record: dict[str, Any]) -> list[str]:
-    """The run's output directories: those its parameters name (the registry's output
-    parameters), and the directory of the manifest it wrote (``manifest`` / ``freeze_manifest``
-    result, itself a logged output)."""
+def _output_directories(record: dict[str, Any], log_path: str | Path) -> list[str]:
+    """The run's output directories: its invocation's output roles (resolved against the log's
+    folder), else those its parameters name (the registry's output parameters), and the
+    directory of the manifest it wrote (``manifest`` / ``freeze_manifest`` result, itself a
+    logged output)."""
     from engine.experiments import EXPERIMENTS
 
+    invocation = record.get("invocation")
+    if isinstance(invocation, dict) and invocation.get("outputs"):
+        return [os.path.abspath(resolve_logged_path(entry["path"], log_path))
+                for entry in invocation["outputs"].values()]
     exp = EXPERIMENTS.get(record.get("command") or "")
     names = exp.output_parameters if exp is not None else ("output",)
     parameters = record.get("parameters") or {}
@@ -191,22 +317,26 @@ def _output_directories(record: dict[str, Any]) -> list[str]:
     results = record.get("results") or {}
     for name in ("manifest", "freeze_manifest"):
         manifest = results.get(name)
-        if isinstance(manifest, str) and os.path.isabs(manifest) and manifest in outputs:
-            directories.append(os.path.dirname(os.path.normpath(manifest)))
+        if isinstance(manifest, str) and manifest in outputs:
+            directories.append(os.path.dirname(os.path.normpath(resolve_logged_path(manifest, log_path))))
     return directories
 
 
-def _load_result(record: dict[str, Any], name: str) -> tuple[Any, str, str, str]:
-    """(parsed JSON, path, verdict, reason) of a record's result file; verdict '' when intact."""
-    path = (record.get("results") or {}).get(name)
-    if not path or not isinstance(path, str):
+def _load_result(record: dict[str, Any], name: str, log_path: str | Path) -> tuple[Any, str, str, str]:
+    """(parsed JSON, path, verdict, reason) of a record's result file; verdict '' when intact.
+
+    A relative path is relative to the log's folder (:func:`engine.runs.runlog.log_base`), so a
+    moved project folder still verifies."""
+    logged_path = (record.get("results") or {}).get(name)
+    if not logged_path or not isinstance(logged_path, str):
         return None, "", "MISSING KEY", f"run names no result {name!r}"
-    directories = _output_directories(record)
+    path = str(resolve_logged_path(logged_path, log_path))
+    directories = _output_directories(record, log_path)
     if not any(_inside(path, d) for d in directories):
         return None, path, "UNTRACEABLE", "result file lies outside the run's output directory"
     outputs = record.get("outputs") or {}
     file = Path(path)
-    logged = outputs.get(path) or outputs.get(os.path.normpath(path))
+    logged = outputs.get(logged_path) or outputs.get(os.path.normpath(logged_path))
     if not isinstance(logged, str):
         return None, path, "UNTRACEABLE", "the run logged no sha256 for this result file"
     if not file.is_file():
@@ -221,18 +351,24 @@ def _load_result(record: dict[str, Any], name: str) -> tuple[Any, str, str, str]
 
 def verify_bindings(claims: ClaimsFile, log_path: str | Path,
                     records: list[dict[str, Any]] | None = None,
-                    failed_reruns: dict[str, str] | None = None) -> list[Verdict]:
+                    failed_reruns: dict[str, str] | None = None,
+                    rerun_dirs: dict[str, str | Path] | None = None) -> list[Verdict]:
     """One verdict per binding, in file order, from the log alone.
 
-    ``records`` lets a caller that has already read ``log_path`` pass its records in.
+    ``records`` lets a caller that has already read ``log_path`` pass its records in (without
+    them a missing or empty log is an InputError, :func:`read_log_records`).
     ``failed_reruns`` maps an experiment id whose ``--rerun`` failed to the failure: its
-    bindings are ``RERUN FAILED``, never judged from an older run.
+    bindings are ``RERUN FAILED``, never judged from an older run. ``rerun_dirs`` maps an
+    experiment id that ``--rerun`` ran to its work directory: only the run written there counts.
     """
-    if records is None:
-        records = read_records(log_path)
     failed_reruns = failed_reruns or {}
+    if records is None:  # a log is needed unless every experiment's rerun failed
+        needed = any(b.experiment not in failed_reruns for b in claims.bindings)
+        records = read_log_records(log_path) if needed else []
+    rerun_dirs = rerun_dirs or {}
     verdicts = []
-    cache: dict[tuple[str, str], tuple[Any, str, str, str]] = {}
+    cache: dict[tuple[int, str], tuple[Any, str, str, str]] = {}
+    runs: dict[str, tuple[dict[str, Any] | None, str]] = {}
     for binding in claims.bindings:
         experiment = claims.experiments[binding.experiment]
         claimed = parse_claimed(binding.claimed, binding.tolerance)
@@ -240,15 +376,22 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
             verdicts.append(Verdict(binding, "RERUN FAILED", claimed,
                                     note=f"rerun failed: {failed_reruns[binding.experiment]}"))
             continue
-        record = find_run(records, experiment)
+        if binding.experiment not in runs:
+            pins = identity_pins(experiment, claims.path)
+            found = find_run(records, experiment, pins=pins, within=rerun_dirs.get(binding.experiment),
+                             log_path=log_path)
+            why = "" if found else no_run_note(records, experiment, pins)
+            if not found and binding.experiment in rerun_dirs:
+                why = f"no ok run written in this rerun's work directory {rerun_dirs[binding.experiment]}; " + why
+            runs[binding.experiment] = (found, why)
+        record, why = runs[binding.experiment]
         if record is None:
-            verdicts.append(Verdict(binding, "NO RUN", claimed,
-                                    note=f"no ok run of '{experiment.command}' with the bound parameters in the log"))
+            verdicts.append(Verdict(binding, "NO RUN", claimed, note=why))
             continue
         name = binding.result or experiment.result
-        cache_key = (record["run_id"] + record.get("ended_at", ""), name)
+        cache_key = (id(record), name)
         if cache_key not in cache:
-            cache[cache_key] = _load_result(record, name)
+            cache[cache_key] = _load_result(record, name, log_path)
         data, path, problem, reason = cache[cache_key]
         common = dict(run_id=record["run_id"], run_ended_at=record.get("ended_at"), result_path=path or None)
         if problem:
@@ -304,6 +447,7 @@ class RerunOutcome:
     experiment: str
     code: int
     message: str = ""
+    workdir: str = ""       # the experiment's fresh work directory (``{workdir}``)
 
 
 def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | Path) -> list[RerunOutcome]:
@@ -312,8 +456,9 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
     Each step is an argument list naming a registered experiment (``["sandbox", "run", ...]``);
     its options are parsed by the experiment's schema (:mod:`engine.experiments`), never by the
     command line, and the run logs itself in ``log_path``. Placeholders: ``{fixtures}`` (bundled
-    engine fixtures), ``{workdir}`` (a fresh directory per experiment under ``workdir``),
-    ``{log}`` (the log path). A step that fails stops its experiment's remaining steps.
+    engine fixtures), ``{here}`` (the claims file's folder), ``{workdir}`` (a fresh directory
+    per experiment under ``workdir``), ``{log}`` (the log path). A step that fails stops its
+    experiment's remaining steps.
     """
     from engine.experiments import (check_outputs_inside, exit_code, parse_arguments, run_experiment,
                                     split_command)
@@ -329,8 +474,9 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
             outcomes.append(RerunOutcome(exp_id, -1))
             continue
         target = Path(workdir) / exp_id / stamp
-        values = {"fixtures": str(fixtures_dir()), "workdir": str(target), "log": str(log_path)}
-        outcome = RerunOutcome(exp_id, 0)
+        values = {"fixtures": str(fixtures_dir()), "here": str(Path(claims.path).resolve().parent),
+                  "workdir": str(target), "log": str(log_path)}
+        outcome = RerunOutcome(exp_id, 0, workdir=str(target))
         for step in experiment.rerun:
             try:
                 registered, args = split_command(fill_placeholders(step, values))
@@ -338,7 +484,8 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
                 check_outputs_inside(registered, arguments, workdir)
                 run_experiment(registered.command, arguments, log=log_path)
             except Exception as exc:  # every failure is reported with its exit code, none hidden
-                outcome = RerunOutcome(exp_id, exit_code(exc), " ".join(str(exc).split()) or type(exc).__name__)
+                outcome = RerunOutcome(exp_id, exit_code(exc), " ".join(str(exc).split()) or type(exc).__name__,
+                                       str(target))
                 break
         outcomes.append(outcome)
     return outcomes

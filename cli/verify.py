@@ -37,6 +37,7 @@ def register(app: typer.Typer) -> None:
 
             check_junit_target(junit)  # refuse before anything runs
         failed: dict[str, str] = {}
+        rerun_dirs: dict[str, str] = {}
         if rerun:
             for outcome in rerun_experiments(claims, log, rerun_dir):
                 code = outcome.code
@@ -44,8 +45,10 @@ def register(app: typer.Typer) -> None:
                                                                 f"failed (exit {code}): {outcome.message}")
                 if code > 0:
                     failed[outcome.experiment] = f"exit {code}: {outcome.message}"
+                elif code == 0:
+                    rerun_dirs[outcome.experiment] = outcome.workdir
                 typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
-        verdicts = verify_bindings(claims, log, failed_reruns=failed)
+        verdicts = verify_bindings(claims, log, failed_reruns=failed, rerun_dirs=rerun_dirs)
         if junit is not None:
             from claims.junit import write_junit
 

@@ -77,6 +77,8 @@ class Experiment:
     results: tuple[str, ...]
     rerunnable: bool = True
     output_parameters: tuple[str, ...] = ("output",)   # parameters naming where the run writes
+    positional: tuple[str, ...] = ()                    # parameters the command line takes positionally
+    pattern_parameters: tuple[str, ...] = ()            # "paths" parameters that hold patterns, not files
 
     def parameter(self, name: str) -> Parameter:
         for parameter in self.parameters:
@@ -136,7 +138,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
     Experiment(
         "r03 prepare", "engine.r03.pipeline:prepare_experiment",
         (_p("benchmark", "path"), _p("freeze", "path"), _p("barrier_pattern", "paths", None)),
-        results=(), output_parameters=("freeze",)),
+        results=(), output_parameters=("freeze",), pattern_parameters=("barrier_pattern",)),
     Experiment(
         "r03 evaluate", "engine.r03.pipeline:evaluate_experiment",
         (_p("benchmark", "path"), _p("freeze", "path"), _p("output", "path"),
@@ -146,7 +148,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
         "notebook run", "engine.notebook.run:run_notebook_experiment",
         (_p("notebook", "path"), _p("output", "path"), _p("timeout", "int", 600),
          _p("kernel", "str", "python3"), _p("inputs", "paths", None, option="--input")),
-        results=("outputs", "executed", "manifest")),
+        results=("outputs", "executed", "manifest"), positional=("notebook",)),
 )}
 
 
@@ -171,12 +173,25 @@ def split_command(argv: Sequence[str]) -> tuple[Experiment, list[str]]:
 
 
 def parse_arguments(exp: Experiment, args: Sequence[str]) -> dict[str, Any]:
-    """Option list → a value for every parameter (defaults filled); InputError naming the option."""
+    """Argument list → a value for every parameter (defaults filled); InputError naming the option.
+
+    The syntax is the command line's: options by flag, and the experiment's ``positional``
+    parameters (``notebook run NOTEBOOK``) as bare arguments in order (their flag, e.g.
+    ``--notebook``, is also accepted).
+    """
     by_option = {p.option: p for p in exp.parameters}
     values: dict[str, Any] = {}
+    positional = [exp.parameter(name) for name in exp.positional]
     i = 0
     while i < len(args):
         flag = args[i]
+        if not flag.startswith("--") and positional:
+            parameter = positional.pop(0)
+            if parameter.name in values:
+                raise InputError(f"{parameter.option} given twice", field="rerun")
+            values[parameter.name] = parameter.convert(flag)
+            i += 1
+            continue
         if flag not in by_option:
             raise InputError(f"unknown option {flag!r} for '{exp.command}'", field="rerun")
         if i + 1 >= len(args):
@@ -213,7 +228,49 @@ def run_experiment(command: str, values: dict[str, Any], *, log: str | Path, **r
     if missing:
         raise InputError(f"'{command}' needs {', '.join(missing)}", field="parameters")
     check_log_placement(exp, full, log)
-    return exp.function()(**full, log=log, **runtime)
+    from engine.runs.runlog import invoked
+
+    with invoked(invocation_of(exp, full)):
+        return exp.function()(**full, log=log, **runtime)
+
+
+def invocation_of(exp: Experiment, values: dict[str, Any]) -> Any:
+    """The run's invocation by role (:class:`engine.runs.runlog.Invocation`), which its log
+    record keeps: each input path parameter is a role named after it (``corpus``, ``qrels``;
+    a repeatable one gives ``run-1``, ``run-2``, …), each output parameter likewise, every
+    other parameter (pattern lists included) an option. Paths are made absolute here, so the
+    log can write them relative to its own folder."""
+    from engine.runs.runlog import Invocation
+
+    inputs: dict[str, str] = {}
+    outputs: dict[str, str] = {}
+    options: dict[str, Any] = {}
+    for parameter in exp.parameters:
+        value = values.get(parameter.name)
+        if value is None or value is REQUIRED:
+            continue
+        if parameter.kind == "path":
+            target = outputs if parameter.name in exp.output_parameters else inputs
+            target[parameter.name] = os.path.abspath(value)
+        elif parameter.kind == "paths" and parameter.name not in exp.pattern_parameters:
+            for index, item in enumerate(value, start=1):
+                inputs[f"{parameter.name}-{index}"] = os.path.abspath(item)
+        elif parameter.kind == "paths":
+            options[parameter.name] = [str(item) for item in value]
+        else:
+            options[parameter.name] = value
+    return Invocation(exp.command, inputs, outputs, options)
+
+
+def role_parameter(exp: Experiment, role: str) -> tuple[Parameter, int | None]:
+    """The parameter of an invocation role and, for a repeatable one (``run-2``), its position."""
+    try:
+        return exp.parameter(role), None
+    except KeyError:
+        name, _, index = role.rpartition("-")
+        if index.isdigit():
+            return exp.parameter(name), int(index)
+        raise
 
 
 def _within(path: Path, directory: Path) -> bool:

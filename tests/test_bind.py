@@ -50,7 +50,7 @@ def demo_log(tmp_path_factory):
 def test_demo_chapter_every_number_right_at_rank_1(demo_log):
     bench = _bench()
     gold = load_claims_file(DEMO_GOLD)
-    suggestions = suggest(extract_claims(load_pack(DEMO_PACK)), run_values(read_records(demo_log)))
+    suggestions = suggest(extract_claims(load_pack(DEMO_PACK)), run_values(read_records(demo_log), demo_log))
     right, misses = bench.score(gold, suggestions, lambda b, s: bench.place_demo(b.quote, b.claimed, s))
     assert (right, misses) == (11, [])
     (misrounded,) = [s for s in suggestions if s.best is None]
@@ -93,7 +93,7 @@ def test_w03_restatement_at_least_90_percent_at_rank_1(tmp_path):
     gold = load_claims_file(W03_GOLD)
     log = tmp_path / "log.jsonl"
     assert [o.code for o in rerun_experiments(gold, log, tmp_path / "runs")] == [0, 0]
-    suggestions = suggest(extract_claims(load_pack(W03_PACK)), run_values(read_records(log)))
+    suggestions = suggest(extract_claims(load_pack(W03_PACK)), run_values(read_records(log), log))
     right, misses = bench.score(gold, suggestions, lambda b, s: bench.place_w03(b.binding_id, b.claimed, s))
     assert len(gold.bindings) == 61
     assert right == 59, misses  # measured; the goal is >= 55 (90 %)
@@ -140,7 +140,8 @@ def test_printed_values_skip_cutoffs_and_identifier_digits_and_read_id_lists():
 def test_percentages_fractions_and_counts(tmp_path):
     result = {"selectors": {"mmr": {"positive_rate": 0.8333333333333334, "mean_units": 2.52,
                                     "positives_selected": 5}}}
-    values = run_values(read_records(log_with(tmp_path, result)))
+    log = log_with(tmp_path, result)
+    values = run_values(read_records(log), log)
     rows = [Row("C-001-01", "The MMR selector reached a positive rate of 83.3% on the sample."),
             Row("C-001-02", "The MMR selector reached a positive rate of 5/6."),
             Row("C-001-03", "The MMR selector found 3 positives selected."),
@@ -158,7 +159,8 @@ def test_percentages_fractions_and_counts(tmp_path):
 def test_contradicting_words_exclude_a_value_and_table_rows_are_read(tmp_path):
     result = {"macro": {"bm25": {"recall@3": 0.888889, "ndcg@3": 0.855971},
                         "hybrid": {"recall@3": 1.0, "ndcg@3": 0.888438}}}
-    values = run_values(read_records(log_with(tmp_path, result)))
+    log = log_with(tmp_path, result)
+    values = run_values(read_records(log), log)
     rows = [Row("C-001-01", "Fusion lifts macro NDCG@3 to 0.889 in this run."),
             Row("T-001-02-03", "Hybrid | 0.888438", kind="table value", location="table 1, row 2, column 3"),
             Row("C-001-02", "Fusion is described here with 0.888438 in passing.", kind="method or definition")]

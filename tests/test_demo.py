@@ -61,7 +61,8 @@ def test_bundled_bindings_verify_after_rerun(tmp_path, name, count):
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{count} matched, 0 not matched" in done.stdout
-    # without a log there is nothing to verify against: every binding is NO RUN and the exit is 1
+    # without a log there is nothing to verify against: one line naming it, exit 2 (issue 20)
     empty = subprocess.run([sys.executable, "-m", "cli", "verify", str(bundled_claims_dir() / name),
                             "--log", str(tmp_path / "none.jsonl")], capture_output=True, text=True, cwd=tmp_path)
-    assert empty.returncode == 1 and f"0 matched, {count} not matched" in empty.stdout
+    assert empty.returncode == 2 and empty.stdout == ""
+    assert empty.stderr.strip() == f"error: {tmp_path / 'none.jsonl'}: execution log not found (run the experiments first, or pass --log)"

@@ -109,7 +109,11 @@ def test_verdicts_from_log(tmp_path):
     claims_path = tmp_path / "claims.toml"
     claims_path.write_text(CLAIMS)
     claims = load_claims_file(claims_path)
-    assert [v.status for v in verify_bindings(claims, log)] == ["NO RUN"] * 5
+    with pytest.raises(InputError, match="log.jsonl: execution log not found"):
+        verify_bindings(claims, log)  # a missing log is bad input, not five NO RUN verdicts
+    log.write_text("")
+    with pytest.raises(InputError, match="log.jsonl: execution log holds no run record"):
+        verify_bindings(claims, log)
     make_run(tmp_path, log, k=5)  # other parameters: not this experiment's run
     assert verify_bindings(claims, log)[0].status == "NO RUN"
     make_run(tmp_path, log, k=3)

@@ -68,6 +68,10 @@ def test_junit_has_one_case_per_binding_and_failures_carry_both_values(tmp_path,
 def test_junit_no_run_is_a_failure(tmp_path, cli):
     log, claims, report = tmp_path / "log.jsonl", tmp_path / "claims.toml", tmp_path / "verify.xml"
     claims.write_text(CLAIMS)
+    missing = cli("verify", claims, "--log", log, "--junit", report)
+    assert missing.exit_code == 2 and "log.jsonl: execution log not found" in missing.output
+    assert not report.exists()  # bad input writes nothing
+    make_run(tmp_path, log, k=5)  # a run of other parameters: no run of this experiment
     assert cli("verify", claims, "--log", log, "--junit", report).exit_code == 1
     root = ET.parse(report).getroot()
     failures = root.findall("./testsuite/testcase/failure")

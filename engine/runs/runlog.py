@@ -1,10 +1,20 @@
 """The append-only execution log: one JSON object a line.
 
-Record fields (the contract the audit layer reads, see docs/contracts.md):
+Record fields (the contract the audit layer reads, see docs/DEVELOPING.md):
 ``run_id``, ``command``, ``parameters``, ``inputs`` {path: sha256}, ``outputs`` {path: sha256},
-``results`` {name: path of a result file, e.g. ``"metrics": ".../metrics.json"``},
+``results`` {name: path of a result file, e.g. ``"metrics": "out/metrics.json"``},
 ``status`` (``ok`` | ``invalid`` | ``failed``), ``error`` (null or one line),
-``started_at``, ``ended_at`` (UTC, ISO 8601 with ``Z``), ``versions``.
+``started_at``, ``ended_at`` (UTC, ISO 8601 with ``Z``), ``versions``, and, for a run started
+through the experiment registry, ``invocation``: the complete invocation by role,
+``{"inputs": {role: {"path", "sha256"}}, "outputs": {role: {"path"}}, "options": {name: value}}``
+(:class:`Invocation`; a directory input's sha256 is that of the JSON object
+``{relative path: sha256}`` of the files the run read under it).
+
+**Paths are relocatable**: every path a record holds is written relative to the log's *base*
+(:func:`log_base`: the log's folder, or the project folder holding it when that folder is
+``.chapter-audit``), in POSIX form, and absolute only when it lies outside the base. Readers
+resolve them with :func:`resolve_logged_path`; old records (absolute paths, no ``invocation``)
+read as before.
 
 A record is appended only for a run that was attempted: the audit side takes
 "ran" / UNRUN from this file alone, so nothing else may write it.
@@ -18,19 +28,49 @@ import json
 import os
 import sys
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 from engine.runs.errors import InputError
-from engine.runs.hashing import sha256_file
+from engine.runs.hashing import sha256_file, sha256_json
 from engine.runs.jsonl import loads_json, require_regular_file
 from engine.runs.outdir import release_all_output_locks
 from engine.runs.versions import package_versions
 
 DEFAULT_LOG = Path(".chapter-audit") / "log.jsonl"
 STATUSES = ("ok", "invalid", "failed")
+
+
+def log_base(log_path: str | Path) -> Path:
+    """The folder a log's relative paths are relative to: the log's own folder, or its parent
+    when that folder is ``.chapter-audit`` (the default ``--log`` lives in the project folder's
+    ``.chapter-audit/``, and the project's inputs and outputs sit beside it). Absolute, not
+    resolved through symlinks."""
+    folder = Path(os.path.abspath(log_path)).parent
+    return folder.parent if folder.name == ".chapter-audit" else folder
+
+
+def portable_path(path: str | Path, base: Path | None) -> str:
+    """``path`` as a log records it: relative to ``base`` (POSIX separators) when it lies inside
+    it, else absolute. ``base=None`` keeps the path as given."""
+    if base is None:
+        return str(path)
+    absolute = os.path.abspath(path)
+    try:
+        inside = os.path.commonpath([absolute, str(base)]) == str(base)
+    except ValueError:
+        inside = False
+    if not inside or absolute == str(base):
+        return absolute
+    return Path(os.path.relpath(absolute, base)).as_posix()
+
+
+def resolve_logged_path(path: str, log_path: str | Path) -> Path:
+    """A path read from a log record: absolute as written, or relative to :func:`log_base`."""
+    return Path(path) if os.path.isabs(path) else log_base(log_path) / path
 
 
 def utc_now() -> str:
@@ -138,13 +178,26 @@ def _record_problem(record: Any) -> str | None:
         values = record.get(name) or {}
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in values.items()):
             return f"field {name!r} must map strings to strings"
+    invocation = record.get("invocation")
+    if invocation is not None:
+        if not isinstance(invocation, dict):
+            return "field 'invocation' is not an object"
+        for name in ("inputs", "outputs"):
+            roles = invocation.get(name) or {}
+            if not isinstance(roles, dict) or not all(
+                    isinstance(role, str) and isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                    and isinstance(entry.get("sha256", ""), str) for role, entry in roles.items()):
+                return f"field 'invocation.{name}' must map roles to {{path, sha256}}"
+        if not isinstance(invocation.get("options") or {}, dict):
+            return "field 'invocation.options' is not an object"
     return None
 
 
 def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLine]]:
     """Every usable record in file order, and every damaged line (skipped, with its number).
 
-    A missing log has no records. A log path that is a directory, a FIFO or unreadable is an
+    Relative paths come back absolute, resolved against the log's folder where it is now
+    (:func:`absolute_paths`). A missing log has no records. A log path that is a directory, a FIFO or unreadable is an
     :class:`InputError`.
     """
     path = Path(log_path)
@@ -153,6 +206,7 @@ def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLi
     require_regular_file(path)
     records: list[dict[str, Any]] = []
     damaged: list[DamagedLine] = []
+    base = log_base(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -174,8 +228,28 @@ def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLi
         if problem:
             damaged.append(DamagedLine(number, problem))
             continue
-        records.append(record)
+        records.append(absolute_paths(record, base))
     return records, damaged
+
+
+def absolute_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
+    """The record with every relative path it holds made absolute against ``base`` (the log's
+    :func:`log_base` where it lies now), so readers see where the files are, wherever the
+    project folder was moved; absolute paths (old records, files outside the base) are kept."""
+    def absolute(path: str) -> str:
+        return path if os.path.isabs(path) else os.path.normpath(os.path.join(base, path))
+
+    for name in ("inputs", "outputs"):
+        if record.get(name):
+            record[name] = {absolute(path): digest for path, digest in record[name].items()}
+    if record.get("results"):
+        record["results"] = {name: absolute(path) for name, path in record["results"].items()}
+    invocation = record.get("invocation")
+    if isinstance(invocation, dict):
+        for name in ("inputs", "outputs"):
+            for entry in (invocation.get(name) or {}).values():
+                entry["path"] = absolute(entry["path"])
+    return record
 
 
 def read_records(log_path: str | Path, *, report_damaged: bool = True) -> list[dict[str, Any]]:
@@ -196,6 +270,43 @@ def latest_ok(log_path: str | Path, command: str | None = None) -> dict[str, Any
     return None
 
 
+@dataclass(frozen=True)
+class Invocation:
+    """What a run was asked to do, by role: the registry's input and output parameters (paths)
+    and its other options. Set by :func:`engine.experiments.run_experiment` around the entry
+    point (:func:`invoked`); the run's record (:func:`recorded_run`) of the same command holds it."""
+
+    command: str
+    inputs: dict[str, str]      # role -> file or directory the run reads
+    outputs: dict[str, str]     # role -> where the run writes
+    options: dict[str, Any]     # every other parameter, as given
+
+
+_INVOCATION: ContextVar[Invocation | None] = ContextVar("chapter_audit_invocation", default=None)
+
+
+@contextmanager
+def invoked(invocation: Invocation) -> Iterator[None]:
+    """Runs of ``invocation.command`` recorded inside the block carry it (a nested run of another
+    command, e.g. the encoder inside ``budget run``, does not)."""
+    token = _INVOCATION.set(invocation)
+    try:
+        yield
+    finally:
+        _INVOCATION.reset(token)
+
+
+def _files_under(logged: dict[str, str], directory: str) -> dict[str, str]:
+    """``{path relative to directory: sha256}`` of the logged files inside ``directory``."""
+    root = os.path.abspath(directory)
+    out = {}
+    for path, digest in logged.items():
+        absolute = os.path.abspath(path)
+        if absolute.startswith(root + os.sep):
+            out[Path(os.path.relpath(absolute, root)).as_posix()] = digest
+    return dict(sorted(out.items()))
+
+
 @dataclass
 class RunRecord:
     """A run being recorded; pipelines fill ``run_id``, ``inputs``, ``outputs`` and ``results``."""
@@ -209,6 +320,7 @@ class RunRecord:
     status: str = "ok"
     error: str | None = None
     started_at: str = field(default_factory=utc_now)
+    invocation: Invocation | None = None
 
     def add_inputs(self, *paths: str | Path) -> None:
         for path in paths:
@@ -221,20 +333,53 @@ class RunRecord:
         for file in sorted(p for p in root.rglob("*") if p.is_file()):
             self.outputs[str(file)] = sha256_file(file)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
+    def invocation_dict(self, base: Path | None = None) -> dict[str, Any] | None:
+        """The invocation by role (module docstring), paths as :func:`portable_path` writes them.
+
+        A file input's sha256 is the one the run logged for it, else (an ``ok`` run only) its
+        hash now; a directory's is that of ``{relative path: sha256}`` of the logged files under it.
+        """
+        if self.invocation is None:
+            return None
+        logged = {os.path.abspath(path): digest for path, digest in self.inputs.items()}
+        inputs: dict[str, dict[str, str]] = {}
+        for role, path in sorted(self.invocation.inputs.items()):
+            entry = {"path": portable_path(path, base)}
+            digest = logged.get(os.path.abspath(path))
+            try:
+                if digest is None and os.path.isdir(path):
+                    files = _files_under(self.inputs, path)
+                    digest = sha256_json(files) if files else None
+                elif digest is None and self.status == "ok" and os.path.isfile(path):
+                    digest = sha256_file(path)
+            except OSError:
+                digest = None
+            if digest is not None:
+                entry["sha256"] = digest
+            inputs[role] = entry
+        outputs = {role: {"path": portable_path(path, base)}
+                   for role, path in sorted(self.invocation.outputs.items())}
+        return {"inputs": inputs, "outputs": outputs, "options": dict(sorted(self.invocation.options.items()))}
+
+    def as_dict(self, base: Path | None = None) -> dict[str, Any]:
+        """The log record; with ``base`` (:func:`log_base`) every path is relocatable."""
+        record = {
             "run_id": self.run_id or "unassigned",
             "command": self.command,
             "parameters": self.parameters,
-            "inputs": self.inputs,
-            "outputs": self.outputs,
-            "results": self.results,
+            "inputs": {portable_path(path, base): digest for path, digest in self.inputs.items()},
+            "outputs": {portable_path(path, base): digest for path, digest in self.outputs.items()},
+            "results": {name: portable_path(path, base) for name, path in self.results.items()},
             "status": self.status,
             "error": self.error,
             "started_at": self.started_at,
             "ended_at": utc_now(),
             "versions": package_versions(),
         }
+        invocation = self.invocation_dict(base)
+        if invocation is not None:
+            record["invocation"] = invocation
+        return record
 
 
 class InvalidRun(Exception):
@@ -250,7 +395,9 @@ def recorded_run(log_path: str | Path | None, command: str,
     message; otherwise ``ok``. The exception is re-raised after the record is written.
     ``log_path=None`` disables logging (library use in tests).
     """
-    record = RunRecord(command=command, parameters=parameters)
+    invocation = _INVOCATION.get()
+    record = RunRecord(command=command, parameters=parameters,
+                       invocation=invocation if invocation is not None and invocation.command == command else None)
     try:
         yield record
     except InvalidRun as exc:
@@ -264,4 +411,4 @@ def recorded_run(log_path: str | Path | None, command: str,
         raise
     finally:
         if log_path is not None:
-            append_record(log_path, record.as_dict())
+            append_record(log_path, record.as_dict(log_base(log_path)))
