@@ -1,8 +1,10 @@
 """The draft claims TOML that ``chapter-audit bind`` writes from :mod:`claims.suggest`.
 
-Layout: a header stating the counts; one ``[experiment.*]`` table per logged command and
-parameter set that holds a best candidate (its ``match`` table is the run's numeric and word
-parameters, so ``verify`` reads the same run); one ``[[binding]]`` per printed number with a
+Layout: a header stating the counts; one ``[experiment.*]`` table per logged experiment
+(command, parameters and input hashes by role) that holds a best candidate: its ``match``
+table is the run's numeric and word parameters and its ``inputs`` table the sha256 of each
+input by role, so ``verify`` reads that run and no other experiment's; its ``rerun`` steps are
+rebuilt from the logged invocation (:mod:`claims.rerun_steps`); one ``[[binding]]`` per printed number with a
 matching value, its alternatives as comments (an *ambiguous* number, whose best two candidates
 score the same, says so); and, at the end, every unmatched number as a comment with its nearest
 value, never as a binding. Strings are TOML basic strings (JSON escapes are valid TOML).
@@ -49,15 +51,20 @@ def _slug(command: str) -> str:
     return "-".join(command.split()) or "run"
 
 
-def experiment_ids(suggestions: list[Suggestion]) -> dict[tuple[str, tuple[tuple[str, Any], ...]], str]:
-    """An id per (command, match) of the best candidates: ``sandbox-run``, ``sandbox-run-2``, …"""
-    ids: dict[tuple[str, tuple[tuple[str, Any], ...]], str] = {}
+def experiment_key(value: RunValue) -> tuple[Any, ...]:
+    """What identifies a value's experiment: command, match parameters, input hashes by role."""
+    return (value.command, value.match, value.inputs)
+
+
+def experiment_ids(suggestions: list[Suggestion]) -> dict[tuple[Any, ...], str]:
+    """An id per experiment of the best candidates: ``sandbox-run``, ``sandbox-run-2``, …"""
+    ids: dict[tuple[Any, ...], str] = {}
     used: dict[str, int] = {}
     for suggestion in suggestions:
         best = suggestion.best
         if best is None:
             continue
-        group = (best.value.command, best.value.match)
+        group = experiment_key(best.value)
         if group in ids:
             continue
         slug = _slug(best.value.command)
@@ -80,8 +87,10 @@ def unmatched_note(suggestion: Suggestion) -> str:
             f"{format_value(near.value.value, _decimals(suggestion.claimed))}")
 
 
-def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path: str) -> str:
-    """The draft claims file's text (module docstring)."""
+def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path: str,
+                      records: list[dict[str, Any]] | None = None, claims_path: str | Path | None = None) -> str:
+    """The draft claims file's text (module docstring); ``records`` (the log's) and
+    ``claims_path`` (where the draft goes) let it write runnable ``rerun`` steps."""
     ids = experiment_ids(suggestions)
     bound = [s for s in suggestions if s.best is not None]
     unmatched = [s for s in suggestions if s.best is None]
@@ -96,22 +105,25 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
     groups: dict[str, RunValue] = {}
     for suggestion in bound:
         value = suggestion.best.value
-        groups.setdefault(ids[(value.command, value.match)], value)
+        groups.setdefault(ids[experiment_key(value)], value)
     for exp_id, value in groups.items():
-        results = [s.best.value.result for s in bound if ids[(s.best.value.command, s.best.value.match)] == exp_id]
+        results = [s.best.value.result for s in bound if ids[experiment_key(s.best.value)] == exp_id]
         default_result = max(sorted(set(results)), key=results.count)
         lines += [f"[experiment.{exp_id}]",
                   f"command = {_string(value.command)}",
                   f"result = {_string(default_result)}",
-                  f"description = {_string(f'logged run {value.run_id} ({value.ended_at})')}",
-                  "# rerun = [[...]]  # add the argument list(s) that re-run it, for `verify --rerun` (docs/verify.md)"]
+                  f"description = {_string(f'logged run {value.run_id} ({value.ended_at})')}"]
+        lines += _rerun_lines(value, records, claims_path, log_path)
         if value.match:
             lines.append(f"[experiment.{exp_id}.match]")
             lines += [f"{name} = {_value(item)}" for name, item in value.match]
+        if value.inputs:
+            lines.append(f"[experiment.{exp_id}.inputs]")
+            lines += [f"{_key(role)} = {_string(digest)}" for role, digest in value.inputs]
         lines.append("")
     for suggestion in bound:
         best = suggestion.best
-        exp_id = ids[(best.value.command, best.value.match)]
+        exp_id = ids[experiment_key(best.value)]
         decimals = _decimals(suggestion.claimed)
         lines += ["[[binding]]",
                   f"id = {_string(_binding_id(suggestion, suggestions))}",
@@ -138,6 +150,30 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _key(name: str) -> str:
+    """A TOML key: bare when it can be, else quoted."""
+    import re
+
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else _string(name)
+
+
+def _rerun_lines(value: RunValue, records: list[dict[str, Any]] | None, claims_path: str | Path | None,
+                 log_path: str) -> list[str]:
+    """``rerun = [[...], ...]`` rebuilt from the value's logged run, or a comment saying why not."""
+    from claims.rerun_steps import NoSteps, rerun_steps
+
+    record = next((r for r in reversed(records or []) if r.get("run_id") == value.run_id
+                   and r.get("ended_at") == value.ended_at and r.get("status") == "ok"), None)
+    if record is None or claims_path is None:
+        return ["# rerun = [[...]]  # add the argument list(s) that re-run it, for `verify --rerun` (docs/verify.md)"]
+    try:
+        steps = rerun_steps(record, records or [], claims_path, log_path)
+    except NoSteps as exc:
+        return [f"# rerun = [[...]]  # not rebuilt: {exc}; add the argument list(s) that re-run it (docs/verify.md)"]
+    body = ",\n         ".join("[" + ", ".join(_string(arg) for arg in step) + "]" for step in steps)
+    return [f"rerun = [{body}]"]
+
+
 def _binding_id(suggestion: Suggestion, suggestions: list[Suggestion]) -> str:
     same = [s for s in suggestions if s.claim_id == suggestion.claim_id]
     return f"{suggestion.claim_id}-{same.index(suggestion) + 1}"
@@ -148,18 +184,18 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
     from audit.pack import load_pack
     from claims.extract import extract_claims
     from claims.suggest import run_values, suggest
-    from engine.runs.errors import InputError, RefusalError
+    from claims.verify import read_log_records
+    from engine.runs.errors import RefusalError
     from engine.runs.outdir import write_file_atomically
-    from engine.runs.runlog import read_records
 
     output = Path(output)
     if output.exists():
         raise RefusalError(f"{output} exists; bind never replaces a file (choose another --output)")
-    if not Path(log_path).is_file():
-        raise InputError("no such log file", path=log_path)
+    records = read_log_records(log_path)  # a missing or empty log: one line, exit 2
     pack = load_pack(pack_path)
-    suggestions = suggest(extract_claims(pack), run_values(read_records(log_path), log_path))
-    text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path))
+    suggestions = suggest(extract_claims(pack), run_values(records, log_path))
+    text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path),
+                             records=records, claims_path=output)
     if any(s.best is not None for s in suggestions):
         write_file_atomically(output, text)
     return suggestions, output

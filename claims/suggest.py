@@ -46,6 +46,7 @@ import bisect
 import functools
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,6 +98,7 @@ class RunValue:
     key_units: tuple[frozenset[str], ...] = ()               # one word (and its spellings) per key word
     siblings: tuple[tuple[str, frozenset[str]], ...] = ()   # (key part, the other keys beside it)
     pattern: str | None = None                               # a number printed inside text (a cell)
+    inputs: tuple[tuple[str, str], ...] = ()                 # the run's input sha256 by role (its identity)
 
 
 @dataclass(frozen=True)
@@ -252,13 +254,42 @@ def _scalar_match(command: str, parameters: dict[str, Any]) -> tuple[tuple[str, 
     return tuple(out)
 
 
+def produced_paths(records: Iterable[dict[str, Any]]) -> list[str]:
+    """Every output location (absolute) of the ok runs that logged their invocation."""
+    out = []
+    for record in records:
+        invocation = record.get("invocation")
+        if record.get("status") == "ok" and isinstance(invocation, dict):
+            out += [os.path.abspath(entry["path"]) for entry in (invocation.get("outputs") or {}).values()]
+    return out
+
+
+def identity_inputs(record: dict[str, Any], produced: list[str]) -> tuple[tuple[str, str], ...]:
+    """The record's input sha256 by role, except inputs another logged run wrote (an R03 freeze:
+    it is identified by the run that wrote it, and a re-run writes it anew)."""
+    invocation = record.get("invocation")
+    if not isinstance(invocation, dict):
+        return ()
+    out = []
+    for role, entry in sorted((invocation.get("inputs") or {}).items()):
+        path = os.path.abspath(entry["path"])
+        if not entry.get("sha256") or any(path == p or path.startswith(p + os.sep) for p in produced):
+            continue
+        out.append((role, entry["sha256"]))
+    return tuple(out)
+
+
 def latest_runs(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The latest ok record of each command and match-parameter set, in first-seen order."""
-    latest: dict[tuple[str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
+    """The latest ok record of each experiment (command, match parameters and input hashes by
+    role), in first-seen order."""
+    records = list(records)
+    produced = produced_paths(records)
+    latest: dict[tuple[Any, ...], dict[str, Any]] = {}
     for record in records:
         if record.get("status") != "ok" or not record.get("command"):
             continue
-        group = (record["command"], _scalar_match(record["command"], record.get("parameters") or {}))
+        group = (record["command"], _scalar_match(record["command"], record.get("parameters") or {}),
+                 identity_inputs(record, produced))
         latest.pop(group, None)
         latest[group] = record
     return list(latest.values())
@@ -314,8 +345,11 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     """Every bindable value of the latest ok runs (module docstring, "Which values"); relative
     result paths are relative to ``log_path``'s folder (:func:`engine.runs.runlog.log_base`)."""
     values = []
+    records = list(records)
+    produced = produced_paths(records)
     for record in latest_runs(records):
         match = _scalar_match(record["command"], record.get("parameters") or {})
+        inputs = identity_inputs(record, produced)
         for result, path in sorted((record.get("results") or {}).items()):
             if "manifest" in result or not isinstance(path, str):
                 continue
@@ -329,8 +363,9 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
                 units = key_units(key)
                 key_words = frozenset().union(*units)
                 own = frozenset(w for w in context if not _names(key_words, (w,)))  # no second count
-                values.append(RunValue(*common, key, value, key_words, own, units, siblings))
-            values.extend(RunValue(*common, key, value, frozenset().union(*units), frozenset(), units, (), pattern)
+                values.append(RunValue(*common, key, value, key_words, own, units, siblings, inputs=inputs))
+            values.extend(RunValue(*common, key, value, frozenset().union(*units), frozenset(), units, (), pattern,
+                                   inputs=inputs)
                           for key, value, units, pattern in printed_in_cells(data))
     return values
 
