@@ -14,6 +14,16 @@ temporary log), then suggests bindings without those files and scores rank 1 aga
 
 Goals (issue 13): demo ≥ 10/11, W03 ≥ 90 % at rank 1. Prints the figures, the misses, the
 time of the suggestion step alone, and whether each draft TOML passes ``verify`` on the log.
+
+* **labelled chapters** (issue 20): four small chapters of our own (``bench/data/bind/*-pack.txt``)
+  with gold claims files written by hand (``*.claims.toml``) and planted coincidences:
+  per-document scores equal to printed percentages (35 %, 5 %), one value under two metrics
+  (R@100 = RR@10 = 0.90; RR@10 = AP@1000 = 0.111 on one topic), one value of several keys
+  ("both runs reach P@10 of 0.24"), and two runs of one command and parameters with different
+  qrels. Every printed number ``bind`` considers is scored: one with a gold binding is right when
+  it is bound (not ambiguous) to that key of that experiment; one without is right when it is
+  left unbound (ambiguous or unmatched). A *false bind* is a binding written to any other key.
+  Goals: false binds 0, right at rank 1 ≥ 95 %.
 """
 
 from __future__ import annotations
@@ -137,9 +147,72 @@ def run_case(name: str, pack: Path, gold_path: Path, place, workdir: Path) -> No
     print(f"  draft verified on the same log: {sum(v.ok for v in verdicts)}/{len(verdicts)} MATCH")
 
 
+LABELLED = REPO / "bench/data/bind"
+
+
+def labelled_case(name: str, workdir: Path) -> tuple[int, int, int, list[str]]:
+    """(right, total, false binds, misses) of one labelled chapter (module docstring)."""
+    gold_path = LABELLED / f"{name}.claims.toml"
+    gold = load_claims_file(gold_path)
+    log = workdir / f"{name}.jsonl"
+    for outcome in rerun_experiments(gold, log, workdir / name):
+        assert outcome.code == 0, outcome
+    records = read_records(log)
+    suggestions = suggest(extract_claims(load_pack(LABELLED / f"{name}-pack.txt")), run_values(records, log))
+    inputs_of = {}  # gold experiment id -> the input hashes of the run its rerun wrote
+    for exp_id, experiment in gold.experiments.items():
+        from claims.verify import find_run, identity_pins
+
+        run = find_run(records, experiment, pins=identity_pins(experiment, gold_path))
+        inputs_of[exp_id] = dict((run.get("invocation") or {}).get("inputs") or {})
+    right, false, misses = 0, 0, []
+    for s in suggestions:
+        wanted = [b for b in gold.bindings if b.claimed == s.claimed and _normal(b.quote) == _normal(s.quote)]
+        got = s.best if s.status == "bound" else None
+        if not wanted:
+            if got is None:
+                right += 1
+            else:
+                false += 1
+                misses.append(f"FALSE BIND {s.claimed!r} in {s.quote!r}: {got.value.result}:{got.value.key}")
+            continue
+        binding = wanted[0]
+        experiment = gold.experiments[binding.experiment]
+        want_inputs = {role: entry.get("sha256") for role, entry in inputs_of[binding.experiment].items()}
+        same = got is not None and (got.value.command, got.value.result, got.value.key) == (
+            experiment.command, binding.result or experiment.result, binding.key) and all(
+            want_inputs.get(role) == digest for role, digest in got.value.inputs)
+        if same:
+            right += 1
+        elif got is not None:
+            false += 1
+            misses.append(f"FALSE BIND {binding.binding_id} {s.claimed!r}: gold {binding.key}, bound "
+                          f"{got.value.result}:{got.value.key}")
+        else:
+            misses.append(f"{binding.binding_id} {s.claimed!r}: gold {binding.key}, {s.status}")
+    missing = [b.binding_id for b in gold.bindings
+               if not any(b.claimed == s.claimed and _normal(b.quote) == _normal(s.quote) for s in suggestions)]
+    misses += [f"{b}: gold number not among the printed numbers bind reads" for b in missing]
+    return right, len(suggestions) + len(missing), false, misses
+
+
+def labelled(workdir: Path) -> None:
+    names = sorted(p.name[:-len("-pack.txt")] for p in LABELLED.glob("*-pack.txt"))
+    total_right = total = total_false = 0
+    for name in names:
+        right, count, false, misses = labelled_case(name, workdir)
+        total_right, total, total_false = total_right + right, total + count, total_false + false
+        print(f"labelled {name}: {right}/{count} right at rank 1, {false} false binds")
+        for miss in misses:
+            print(f"  miss: {miss}")
+    print(f"labelled chapters ({len(names)}): {total_right}/{total} right at rank 1 "
+          f"({100 * total_right / total:.1f}%), {total_false} false binds")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-bind-") as tmp:
         workdir = Path(tmp)
+        labelled(workdir)
         run_case("demo", DEMO_PACK, DEMO_GOLD,
                  lambda b, s: place_demo(b.quote, b.claimed, s), workdir)
         run_case("W03", W03_PACK, W03_GOLD,

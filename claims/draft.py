@@ -5,9 +5,9 @@ Layout: a header stating the counts; one ``[experiment.*]`` table per logged exp
 table is the run's numeric and word parameters and its ``inputs`` table the sha256 of each
 input by role, so ``verify`` reads that run and no other experiment's; its ``rerun`` steps are
 rebuilt from the logged invocation (:mod:`claims.rerun_steps`); one ``[[binding]]`` per printed number with a
-matching value, its alternatives as comments (an *ambiguous* number, whose best two candidates
-score the same, says so); and, at the end, every unmatched number as a comment with its nearest
-value, never as a binding. Strings are TOML basic strings (JSON escapes are valid TOML).
+matching value, its alternatives as comments; every *ambiguous* number (its best two candidates
+rank equal) as a comment listing the candidates, never silently chosen; and, at the end, every
+unmatched number as a comment with its nearest value, never as a binding. Strings are TOML basic strings (JSON escapes are valid TOML).
 """
 
 from __future__ import annotations
@@ -91,15 +91,15 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
                       records: list[dict[str, Any]] | None = None, claims_path: str | Path | None = None) -> str:
     """The draft claims file's text (module docstring); ``records`` (the log's) and
     ``claims_path`` (where the draft goes) let it write runnable ``rerun`` steps."""
-    ids = experiment_ids(suggestions)
-    bound = [s for s in suggestions if s.best is not None]
+    bound = [s for s in suggestions if s.status == "bound"]
+    ids = experiment_ids(bound)
     unmatched = [s for s in suggestions if s.best is None]
-    ambiguous = [s for s in bound if s.status == "ambiguous"]
+    ambiguous = [s for s in suggestions if s.status == "ambiguous"]
     lines = [
         f"# Draft claims file written by `chapter-audit bind` from {pack_path} and the log {log_path}.",
         "# Every binding is a suggestion: check that its key is the figure the sentence means.",
-        f"# {len(suggestions)} printed numbers: {len(bound) - len(ambiguous)} bound, {len(ambiguous)} ambiguous "
-        f"(bound to the first of equally ranked candidates), {len(unmatched)} unmatched (not bound; listed at the end).",
+        f"# {len(suggestions)} printed numbers: {len(bound)} bound, {len(ambiguous)} ambiguous "
+        f"(equally ranked candidates listed, not bound), {len(unmatched)} unmatched (not bound; listed at the end).",
         "",
     ]
     groups: dict[str, RunValue] = {}
@@ -135,12 +135,19 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
         if best.value.pattern:
             lines.append(f"pattern = {_string(best.value.pattern)}")
         lines.append(f"# {suggestion.claim_id}; best of {len(suggestion.candidates)}: {_describe(best, decimals)}")
-        if suggestion.status == "ambiguous":
-            lines.append("# AMBIGUOUS: the next candidate ranks equal; choose the right one")
         for other in suggestion.candidates[1:1 + MAX_ALTERNATIVES]:
             lines.append(f"# alternative: {other.value.command}: {_describe(other, decimals)}")
         if len(suggestion.candidates) > 1 + MAX_ALTERNATIVES:
             lines.append(f"# … and {len(suggestion.candidates) - 1 - MAX_ALTERNATIVES} more")
+        lines.append("")
+    if ambiguous:
+        lines.append("# Ambiguous printed numbers (equally ranked candidates; no binding written, choose one):")
+        for suggestion in ambiguous:
+            decimals = _decimals(suggestion.claimed)
+            top = [c for c in suggestion.candidates if c.score == suggestion.candidates[0].score]
+            lines.append(f"# {suggestion.claim_id} {_string(suggestion.claimed)} in {_string(suggestion.quote)}:")
+            lines += [f"#   {c.value.command} run {c.value.run_id}: {_describe(c, decimals)}"
+                      for c in top[:1 + MAX_ALTERNATIVES]]
         lines.append("")
     if unmatched:
         lines.append("# Unmatched printed numbers (no binding written):")
@@ -196,6 +203,6 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
     suggestions = suggest(extract_claims(pack), run_values(records, log_path))
     text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path),
                              records=records, claims_path=output)
-    if any(s.best is not None for s in suggestions):
+    if any(s.status == "bound" for s in suggestions):
         write_file_atomically(output, text)
     return suggestions, output

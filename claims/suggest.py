@@ -53,9 +53,14 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from claims.bindings import parse_claimed
+from claims.meaning import key_metric, meaning_conflict, named_ids, number_metric
 from engine.runs.hashing import sha256_file
 
 MEASURED_KIND = "measured result"
+# A ratio's numerator and denominator restate counts the result holds on their own (a ledger
+# stage's count): they rank below them unless the sentence names the part.
+RATIO_PARTS = frozenset({"numerator", "denominator"})
+RATIO_PART_PENALTY = 5.0
 
 # Words a chapter uses for what a result file names otherwise (both directions apply).
 SYNONYMS: dict[str, frozenset[str]] = {
@@ -99,6 +104,7 @@ class RunValue:
     siblings: tuple[tuple[str, frozenset[str]], ...] = ()   # (key part, the other keys beside it)
     pattern: str | None = None                               # a number printed inside text (a cell)
     inputs: tuple[tuple[str, str], ...] = ()                 # the run's input sha256 by role (its identity)
+    scope: tuple[tuple[str, frozenset[str]], ...] = ()      # (identifier, its sibling identifiers) per level
 
 
 @dataclass(frozen=True)
@@ -341,6 +347,27 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
         yield ".".join(path), node, context, siblings
 
 
+def key_scope(data: Any, key: str, cache: dict[int, bool]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The identifiers along a key path: each part of a dict keyed only by identifiers
+    (:func:`claims.meaning.is_identifier`), with the other keys of that dict."""
+    from claims.meaning import is_identifier
+
+    scope = []
+    node = data
+    for part in key.split("."):
+        if isinstance(node, dict):
+            if id(node) not in cache:
+                cache[id(node)] = bool(node) and all(is_identifier(str(name)) for name in node)
+            if cache[id(node)]:
+                scope.append((part, frozenset(str(name) for name in node) - {part}))
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            break
+    return tuple(scope)
+
+
 def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = None) -> list[RunValue]:
     """Every bindable value of the latest ok runs (module docstring, "Which values"); relative
     result paths are relative to ``log_path``'s folder (:func:`engine.runs.runlog.log_base`)."""
@@ -357,13 +384,15 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
             if data is None:
                 continue
             common = (record["command"], record.get("run_id", ""), record.get("ended_at", ""), match, result)
+            cache: dict[int, bool] = {}
             for key, value, context, siblings in _leaves(data, [], frozenset()):
                 if not key:
                     continue
                 units = key_units(key)
                 key_words = frozenset().union(*units)
                 own = frozenset(w for w in context if not _names(key_words, (w,)))  # no second count
-                values.append(RunValue(*common, key, value, key_words, own, units, siblings, inputs=inputs))
+                values.append(RunValue(*common, key, value, key_words, own, units, siblings, inputs=inputs,
+                                       scope=key_scope(data, key, cache)))
             values.extend(RunValue(*common, key, value, frozenset().union(*units), frozenset(), units, (), pattern,
                                    inputs=inputs)
                           for key, value, units, pattern in printed_in_cells(data))
@@ -462,29 +491,49 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             continue
         printed = printed_values(row)
         sentence_words = words(row.text)
+        sentence_ids = named_ids(row.text)
         found = []
         for index, item in enumerate(printed):
             before_start = printed[index - 1].end if index > 0 else 0
             after_end = printed[index + 1].start if index + 1 < len(printed) else len(row.text)
             before = words(row.text[before_start:item.start])
-            after = words(_CLAUSE_END.split(row.text[item.end:after_end], maxsplit=1)[0])
+            after_text = _CLAUSE_END.split(row.text[item.end:after_end], maxsplit=1)[0]
+            after = words(after_text)
+            said = number_metric(row.text, item.start, item.end, item.end + len(after_text))
             quote = row.text[before_start:item.end].strip(" ,;:")
             if len(quote.split()) < 3:
                 quote = row.text[:item.end].strip()
             claimed = parse_claimed(item.claimed)
             candidates, near = [], []
+
+            def judged(value: RunValue, difference: float | None) -> Candidate | None:
+                """A candidate whose meaning the sentence supports (claims/meaning.py), or None."""
+                if contradicts(value, before) or meaning_conflict(
+                        value.key, value.scope, item.claimed, said, row.text, sentence_ids):
+                    return None
+                points = score(value, before, after, sentence_words)
+                own = key_metric(value.key)
+                if said is not None and own is not None:  # the metric and cutoff named: the key's own words
+                    points += 3.0 if said.cutoff is not None else 1.5
+                part = value.key.rsplit(".", 1)[-1]
+                if part in RATIO_PARTS and part not in sentence_words:
+                    points -= RATIO_PART_PENALTY  # a ratio's part restates a count bound elsewhere
+                if points <= 0:  # a value the sentence names no word of is no candidate
+                    return None
+                return Candidate(value, round(points, 6), difference)
+
             for value in value_index.near(claimed, claimed.tolerance):
                 agrees, difference = _compare(claimed, value.value)
-                if agrees and not contradicts(value, before):
-                    candidate = Candidate(value, score(value, before, after, sentence_words), difference)
-                    if candidate.score > 0:  # a value the sentence names no word of is no candidate
+                if agrees:
+                    candidate = judged(value, difference)
+                    if candidate is not None:
                         candidates.append(candidate)
             if not candidates:
                 for value in value_index.near(claimed, _near_window(claimed)):
                     agrees, difference = _compare(claimed, value.value)
-                    if difference is not None and not agrees and not contradicts(value, before):
-                        candidate = Candidate(value, score(value, before, after, sentence_words), difference)
-                        if candidate.score > 0:
+                    if difference is not None and not agrees:
+                        candidate = judged(value, difference)
+                        if candidate is not None:
                             near.append(candidate)
             found.append((item, quote, candidates, near))
         for index, (item, quote, candidates, near) in enumerate(found):

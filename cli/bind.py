@@ -23,13 +23,16 @@ def register(app: typer.Typer) -> None:
         from claims.draft import unmatched_note, write_draft
 
         suggestions, written = write_draft(pack, log, output)
-        bound = [s for s in suggestions if s.best is not None]
-        ambiguous = sum(s.status == "ambiguous" for s in bound)
+        bound = [s for s in suggestions if s.status == "bound"]
+        ambiguous = [s for s in suggestions if s.status == "ambiguous"]
         for suggestion in suggestions:
             if suggestion.best is None:
                 typer.echo(f"{suggestion.claim_id} {suggestion.claimed}: {unmatched_note(suggestion)}")
-        typer.echo(f"{len(suggestions)} printed numbers: {len(bound) - ambiguous} bound, {ambiguous} ambiguous, "
-                   f"{len(suggestions) - len(bound)} unmatched")
+            elif suggestion.status == "ambiguous":
+                top = [c.value.key for c in suggestion.candidates if c.score == suggestion.candidates[0].score]
+                typer.echo(f"{suggestion.claim_id} {suggestion.claimed}: ambiguous, not bound: {', '.join(top)}")
+        typer.echo(f"{len(suggestions)} printed numbers: {len(bound)} bound, {len(ambiguous)} ambiguous, "
+                   f"{len(suggestions) - len(bound) - len(ambiguous)} unmatched")
         if not bound:
             typer.echo("nothing written: no printed number matches a logged value", err=True)
             raise typer.Exit(1)

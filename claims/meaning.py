@@ -1,0 +1,163 @@
+"""What a printed number means, and whether a result key can mean the same (``bind``, issue 20).
+
+A printed number binds only to a key whose meaning its sentence supports; an equal value is a
+coincidence otherwise. Three checks, each deterministic (:func:`meaning_conflict`):
+
+**Metric and cutoff.** The metric the number's clause names (the nearest mention before the
+number in its sentence, else the first after it in its clause): ``nDCG@10``, ``NDCG at 10``,
+``precision at ten`` (= ``P@10``), ``R@100``, ``Recall@3``, ``MRR`` / ``reciprocal rank`` (=
+``RR``), ``MAP`` / ``average precision`` (= ``AP``), ``R-precision``, ``coverage`` / ``covers``.
+A key that holds a metric part (``ndcg@3``, ``P@10``, ``coverage@5``, ``recall``) binds only when
+the family is the same and, when the sentence states a cutoff, the cutoff too. A key without a
+metric part is not ruled out by this check.
+
+**Scope.** A result file keyed by identifiers (a dict whose keys are all ``T-01``, ``D-005``,
+``A21``, ``103``-like) gives each value below it an identifier per level: none = aggregate
+(macro), one = per topic / task / document, two or more = per document within a topic. A value
+with two or more identifiers binds only when the sentence names every one of them; with one,
+when the sentence names it, or names no identifier beside it and speaks of a single
+``topic``/``task``/``query``/``document`` (``On the website-experiment task, …``). A sentence
+naming another identifier of the same level rules a value out.
+
+**Percentages.** A printed percentage binds to a fraction only when the key is a rate
+(recall, precision, coverage, success, judged, or a key word ``rate``, ``ratio``, ``fraction``,
+``share``, ``proportion``, ``accuracy``, ``percent``), never to a score.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# metric family -> spellings in prose (lower case; multi-word allowed)
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "ndcg": ("ndcg", "normalized discounted cumulative gain", "normalised discounted cumulative gain"),
+    "recall": ("recall",),
+    "precision": ("precision",),
+    "rr": ("mrr", "mean reciprocal rank", "reciprocal rank", "rr"),
+    "ap": ("map", "mean average precision", "average precision", "ap"),
+    "rprec": ("r-precision", "rprec", "r precision"),
+    "success": ("success",),
+    "judged": ("judged",),
+    "coverage": ("coverage", "covers", "covered", "cover"),
+}
+# how a key part spells a family (ir_measures and sandbox keys)
+KEY_NAMES = {"ndcg": "ndcg", "recall": "recall", "r": "recall", "precision": "precision", "p": "precision",
+             "rr": "rr", "mrr": "rr", "ap": "ap", "map": "ap", "rprec": "rprec", "success": "success",
+             "judged": "judged", "coverage": "coverage"}
+RATE_FAMILIES = frozenset({"recall", "precision", "coverage", "success", "judged"})
+RATE_WORDS = ("rate", "ratio", "fraction", "share", "proportion", "accuracy", "percent", "coverage",
+              "recall", "precision")
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100, "thousand": 1000}
+SINGLE_SCOPE = re.compile(r"\b(?:topic|task|query|document|doc)\b", re.IGNORECASE)
+
+_CUTOFF = r"(?:\s*@\s*(\d+)|\s+(?:at|@)\s+(?:(?:rank|cutoff|depth)\s+)?(\d+|" + "|".join(NUMBER_WORDS) + r")\b)"
+_SPELLINGS = sorted({s for spellings in FAMILIES.values() for s in spellings}, key=len, reverse=True)
+_MENTION = re.compile(
+    r"(?<![\w-])(?:(" + "|".join(re.escape(s) for s in _SPELLINGS) + r")" + _CUTOFF + r"?"
+    r"|(p|r)\s*@\s*(\d+))(?![\w-])", re.IGNORECASE)
+# bare spellings too ambiguous in prose without a cutoff ("cover", "ap", "rr", "success")
+_NEEDS_CUTOFF = frozenset({"rr", "ap", "success", "judged"})
+_KEY_METRIC = re.compile(r"^([A-Za-z][A-Za-z_-]*?)(?:@(\d+))?$")
+IDENTIFIER = re.compile(r"^(?:[A-Za-z]{1,3}-\d+|[A-Z]{1,3}\d+|\d+)$")
+_ID_IN_TEXT = re.compile(r"(?<![\w.-])([A-Za-z]{1,3}-?\d+|\d+)(?![\w-]|\.\d)")
+NOT_IDENTIFIERS = frozenset({"bm25", "k1"})
+
+
+@dataclass(frozen=True)
+class Metric:
+    family: str
+    cutoff: int | None
+
+
+def _family_of_spelling(spelling: str) -> str:
+    spelling = spelling.lower()
+    for family, spellings in FAMILIES.items():
+        if spelling in spellings:
+            return family
+    return KEY_NAMES.get(spelling, spelling)
+
+
+def mentions(text: str) -> list[tuple[int, Metric]]:
+    """Every metric named in ``text``: (position, metric), left to right."""
+    found = []
+    for match in _MENTION.finditer(text):
+        if match.group(1):
+            spelling = match.group(1).lower()
+            cut = match.group(2) or match.group(3)
+            if cut is None and spelling in _NEEDS_CUTOFF:
+                continue
+            family = _family_of_spelling(spelling)
+        else:
+            family = KEY_NAMES[match.group(4).lower()]
+            cut = match.group(5)
+        cutoff = None if cut is None else int(NUMBER_WORDS.get(cut.lower(), cut) if not cut.isdigit() else cut)
+        found.append((match.start(), Metric(family, cutoff)))
+    return found
+
+
+def number_metric(sentence: str, start: int, end: int, clause_end: int) -> Metric | None:
+    """The metric the number at ``sentence[start:end]`` is a value of (module docstring)."""
+    before = [m for pos, m in mentions(sentence[:start])]
+    if before:
+        return before[-1]
+    after = mentions(sentence[end:clause_end])
+    return after[0][1] if after else None
+
+
+def key_metric(key: str) -> Metric | None:
+    """The metric a key path names (its last metric part): ``runs.bm25.macro.P@10`` → P@10."""
+    for part in reversed(key.split(".")):
+        match = _KEY_METRIC.match(part)
+        if not match:
+            continue
+        name = match.group(1).lower()
+        if name in KEY_NAMES and (match.group(2) or len(name) > 2):
+            return Metric(KEY_NAMES[name], int(match.group(2)) if match.group(2) else None)
+    return None
+
+
+def normal_id(text: str) -> str:
+    """``T-03``, ``t03`` and ``T3`` alike: lower case, no hyphen, no leading zeros in the digits."""
+    text = text.lower().replace("-", "").replace("_", "")
+    return re.sub(r"0+(\d)", r"\1", text)
+
+
+def is_identifier(name: str) -> bool:
+    return bool(IDENTIFIER.match(name)) and name.lower() not in NOT_IDENTIFIERS
+
+
+def named_ids(sentence: str) -> frozenset[str]:
+    """The identifiers a sentence names (normalised); printed decimals are not identifiers."""
+    return frozenset(normal_id(m.group(1)) for m in _ID_IN_TEXT.finditer(sentence))
+
+
+def is_rate(key: str, metric: Metric | None) -> bool:
+    if metric is not None and metric.family in RATE_FAMILIES:
+        return True
+    lowered = key.lower()
+    return any(word in lowered for word in RATE_WORDS)
+
+
+def meaning_conflict(key: str, scope: tuple[tuple[str, frozenset[str]], ...], claimed_text: str,
+                     said: Metric | None, sentence: str, ids_in_sentence: frozenset[str]) -> str | None:
+    """Why ``key`` cannot mean the printed number, or None (module docstring)."""
+    own = key_metric(key)
+    if said is not None and own is not None:
+        if said.family != own.family:
+            return f"the sentence names {said.family}, the key {own.family}"
+        if said.cutoff is not None and said.cutoff != own.cutoff:
+            return f"the sentence names cutoff {said.cutoff}, the key {own.cutoff}"
+    if claimed_text.endswith("%") and not is_rate(key, own):
+        return "a percentage binds only to a rate, not to a score"
+    for identifier, siblings in scope:
+        if normal_id(identifier) in ids_in_sentence:
+            continue
+        if len(scope) >= 2:
+            return f"per-item value of {identifier}, which the sentence does not name"
+        if any(normal_id(s) in ids_in_sentence for s in siblings):
+            return f"the sentence names another item than {identifier}"
+        if not SINGLE_SCOPE.search(sentence):
+            return f"value of one item ({identifier}); the sentence names neither it nor a single item"
+    return None
