@@ -300,7 +300,7 @@ class ExperimentRow:
 
 
 def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
-    from claims.verify import find_run
+    from claims.verify import find_run, identity_pins
 
     rows = []
     by_experiment: dict[str, list[Any]] = defaultdict(list)
@@ -312,7 +312,7 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             if exp_id in seen:
                 continue
             seen.add(exp_id)
-            record = find_run(inputs.log_records, experiment)
+            record = find_run(inputs.log_records, experiment, pins=identity_pins(experiment, claims_file.path))
             verdicts = by_experiment.get(exp_id, [])
             matched = sum(v.status == "MATCH" for v in verdicts)
             if record is None:
