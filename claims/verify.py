@@ -307,12 +307,13 @@ def _output_directories(record: dict[str, Any], log_path: str | Path) -> list[st
 
     invocation = record.get("invocation")
     if isinstance(invocation, dict) and invocation.get("outputs"):
-        return [os.path.abspath(resolve_logged_path(entry["path"], log_path))
-                for entry in invocation["outputs"].values()]
-    exp = EXPERIMENTS.get(record.get("command") or "")
-    names = exp.output_parameters if exp is not None else ("output",)
-    parameters = record.get("parameters") or {}
-    directories = [parameters[n] for n in names if isinstance(parameters.get(n), str) and parameters[n]]
+        directories = [os.path.abspath(resolve_logged_path(entry["path"], log_path))
+                       for entry in invocation["outputs"].values()]
+    else:
+        exp = EXPERIMENTS.get(record.get("command") or "")
+        names = exp.output_parameters if exp is not None else ("output",)
+        parameters = record.get("parameters") or {}
+        directories = [parameters[n] for n in names if isinstance(parameters.get(n), str) and parameters[n]]
     outputs = record.get("outputs") or {}
     results = record.get("results") or {}
     for name in ("manifest", "freeze_manifest"):

@@ -218,3 +218,33 @@ def test_an_old_format_log_still_verifies(tmp_path):
     (project / "old.jsonl").write_text("\n".join(old) + "\n")
     result = chapter_audit("verify", W03, "--log", "old.jsonl", cwd=project)
     assert result.returncode == 0 and "61 matched, 0 not matched" in result.stdout, result.stdout + result.stderr
+
+
+def test_the_report_reads_each_experiment_s_own_run_and_proposes_no_false_correction(tmp_path):
+    """Issue 20, "Experiments mixed up": the report once proposed replacing the graded figure
+    with the strict run's and marked it *accept*."""
+    project = user_project(tmp_path / "project")
+    claims = two_experiments(project, "0.855971", "0.870694")
+    text = claims.read_text().replace('key = "macro.bm25.ndcg@3"',
+                                      'key = "macro.bm25.ndcg@3"\nquote = "BM25 reaches macro NDCG@3 of"', 1)
+    text = text.replace('id = "strict-bm25-ndcg"', 'id = "strict-bm25-ndcg"\nquote = "strict judgments"')
+    claims.write_text(text.replace('quote = "BM25 reaches macro NDCG@3 of"', 'quote = "graded judgments"'))
+    assert chapter_audit("verify", claims, "--log", "log.jsonl", "--rerun", "--rerun-dir", "reruns",
+                         cwd=project).returncode == 0
+    example = (REPO / "audit/examples/sandbox-chapter-pack.txt").read_text()
+    head, rest = example.split("== 2. Chapter text ==\n", 1)
+    _, tail = rest.split("== 3. Existing references and bibliography ==", 1)
+    head = "\n".join(line for line in head.splitlines() if "fingerprint" not in line) + "\n"
+    (project / "pack.txt").write_text(
+        head + "== 2. Chapter text ==\n"
+        "With the graded judgments, BM25 reaches macro NDCG@3 of 0.855971 on the three topics.\n"
+        "With the strict judgments, BM25 reaches macro NDCG@3 of 0.870694 on the three topics.\n\n"
+        "== 3. Existing references and bibliography ==" + tail)
+    done = chapter_audit("report", "pack.txt", "--output", "report.md", "--claims", claims, "--log", "log.jsonl",
+                         "--offline", "--no-search", "--date", "2026-12-01", cwd=project)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = (project / "report.md").read_text()
+    assert "correction: replace" not in report and "MISMATCH" not in report
+    records = [json.loads(line) for line in (project / "log.jsonl").read_text().splitlines()]
+    graded_run, strict_run = records[0]["run_id"], records[1]["run_id"]
+    assert graded_run != strict_run and f"ran: run {graded_run}" in report and f"ran: run {strict_run}" in report
