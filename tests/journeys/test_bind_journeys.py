@@ -162,3 +162,39 @@ def test_a_notebook_rerun_step_takes_the_notebook_positionally(tmp_path):
     steps = rerun_steps(record, [record], project / "claims" / "chapter.toml", project / "log.jsonl")
     assert steps == [["notebook", "run", "{here}/../nb.ipynb", "--output", "{workdir}/output", "--timeout", "600",
                       "--kernel", "python3", "--input", "{here}/../data/a.csv", "--input", "{here}/../data/b.csv"]]
+
+
+def test_a_notebook_chapter_binds_and_its_rerun_step_runs(tmp_path):
+    """notebook run (the notebook positional) → bind → verify --rerun in a fresh directory: MATCH."""
+    import os
+
+    kernels = tmp_path / "jupyter" / "kernels" / "python3"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (chapter-audit venv)", "language": "python"}), encoding="utf-8")
+    env = {**os.environ, "JUPYTER_PATH": str(tmp_path / "jupyter")}
+    project = tmp_path / "project"
+    (project / "nb").mkdir(parents=True)
+    shutil.copy(REPO / "tests/data/notebooks/metrics.ipynb", project / "nb" / "metrics.ipynb")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "cli", *[str(a) for a in args]], cwd=project, env=env,
+                              capture_output=True, text=True)
+
+    done = run("notebook", "run", "nb/metrics.ipynb", "--output", "out", "--log", "log.jsonl")
+    assert done.returncode == 0, done.stderr
+    (project / "chapter.md").write_text("# Metrics\n\nOn the hand-built ranking the notebook reaches Recall@3 of "
+                                        "0.666667 and NDCG@3 of 0.605.\n", encoding="utf-8")
+    done = run("bind", "chapter.md", "--log", "log.jsonl", "--output", "claims.toml")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (experiment,) = tomllib.loads((project / "claims.toml").read_text())["experiment"].values()
+    assert experiment["rerun"] == [["notebook", "run", "{here}/nb/metrics.ipynb", "--output", "{workdir}/output",
+                                    "--timeout", "600", "--kernel", "python3"]]
+    assert list(experiment["inputs"]) == ["notebook"]
+    result = run("verify", "claims.toml", "--rerun", "--rerun-dir", tmp_path / "fresh", "--log",
+                 tmp_path / "fresh.jsonl", "--format", "json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(result.stdout)
+    assert [(r["verdict"], r["reproduced"]) for r in rows] == [("MATCH", 0.666667), ("MATCH", 0.605191)]
+    assert all(r["result_path"].startswith(str(tmp_path / "fresh")) for r in rows)
