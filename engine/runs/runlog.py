@@ -59,6 +59,8 @@ def portable_path(path: str | Path, base: Path | None) -> str:
     if base is None:
         return str(path)
     absolute = os.path.abspath(path)
+    if base.parent == base:  # a log at the file-system root: relative paths would move nothing
+        return absolute
     try:
         inside = os.path.commonpath([absolute, str(base)]) == str(base)
     except ValueError:
