@@ -188,6 +188,26 @@ def find_run(records: list[dict[str, Any]], experiment: Experiment, *, pins: dic
     return None
 
 
+def other_inputs_note(records: list[dict[str, Any]], experiment: Experiment, found: dict[str, Any],
+                      pins: dict[str, str]) -> str:
+    """For an experiment identified by command and parameters alone (no ``pins``): a note when
+    the log also holds ok runs of them that read other inputs (the verdict read the latest;
+    pinning the experiment's inputs would say which is meant)."""
+    if pins:
+        return ""
+    mine = record_input_hashes(found)
+    if mine is None:
+        return ""
+    others = {r.get("run_id") for r in records if r is not found and r.get("status") == "ok"
+              and r.get("command") == experiment.command
+              and parameters_match(r.get("parameters") or {}, experiment.match)
+              and record_input_hashes(r) not in (None, mine)}
+    if not others:
+        return ""
+    return (f"the log also holds {len(others)} run(s) of these parameters with other inputs; "
+            f"add [experiment.{experiment.experiment_id}.inputs] to say which is meant")
+
+
 def no_run_note(records: list[dict[str, Any]], experiment: Experiment, pins: dict[str, str]) -> str:
     """Why no run was found: none of the command and parameters, or only runs of other inputs."""
     others = [r for r in records if r.get("status") == "ok" and r.get("command") == experiment.command
@@ -381,7 +401,7 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
             pins = identity_pins(experiment, claims.path)
             found = find_run(records, experiment, pins=pins, within=rerun_dirs.get(binding.experiment),
                              log_path=log_path)
-            why = "" if found else no_run_note(records, experiment, pins)
+            why = other_inputs_note(records, experiment, found, pins) if found else no_run_note(records, experiment, pins)
             if not found and binding.experiment in rerun_dirs:
                 why = f"no ok run written in this rerun's work directory {rerun_dirs[binding.experiment]}; " + why
             runs[binding.experiment] = (found, why)
@@ -389,6 +409,7 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
         if record is None:
             verdicts.append(Verdict(binding, "NO RUN", claimed, note=why))
             continue
+        aside = why
         name = binding.result or experiment.result
         cache_key = (id(record), name)
         if cache_key not in cache:
@@ -405,7 +426,7 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
             continue
         agrees, difference = compare(claimed, reproduced)
         verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
-                                note=found_in, **common))
+                                note="; ".join(n for n in (found_in, aside) if n), **common))
     return verdicts
 
 

@@ -169,3 +169,59 @@ def test_bad_claims_file_names_field(tmp_path, cli):
     bad.write_text("this is = = not toml")
     result = cli("verify", bad, "--log", tmp_path / "log.jsonl")
     assert result.exit_code == 2 and "invalid TOML" in result.output
+
+
+def test_log_paths_are_written_relative_to_the_log_and_read_back_absolute(tmp_path):
+    from engine.runs.runlog import Invocation, invoked, log_base, portable_path, read_log, read_records
+
+    log = tmp_path / "project" / "log.jsonl"
+    out = tmp_path / "project" / "out"
+    out.mkdir(parents=True)
+    (out / "metrics.json").write_text("{}")
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("x")
+    with invoked(Invocation("sandbox run", {"qrels": str(outside)}, {"output": str(out)}, {"k": 3})):
+        with recorded_run(log, "sandbox run", {"k": 3}) as rec:
+            rec.run_id = "sandbox-run-rel"
+            rec.add_inputs(outside)
+            rec.add_outputs(out)
+            rec.results = {"metrics": str(out / "metrics.json")}
+    raw = json.loads(log.read_text())
+    assert raw["results"] == {"metrics": "out/metrics.json"} and list(raw["outputs"]) == ["out/metrics.json"]
+    assert list(raw["inputs"]) == [str(outside)]  # outside the log's folder: absolute
+    assert raw["invocation"] == {"inputs": {"qrels": {"path": str(outside), "sha256": raw["inputs"][str(outside)]}},
+                                 "outputs": {"output": {"path": "out"}}, "options": {"k": 3}}
+    (record,) = read_records(log)
+    assert record["results"]["metrics"] == str(out / "metrics.json")
+    assert record["invocation"]["outputs"]["output"]["path"] == str(out)
+    # the default layout: a log in .chapter-audit/ is relative to the project folder holding it
+    assert log_base(tmp_path / "p" / ".chapter-audit" / "log.jsonl") == tmp_path / "p"
+    assert portable_path(tmp_path / "p" / "data" / "q.txt", tmp_path / "p") == "data/q.txt"
+    # an invocation of the wrong shape is a damaged line, not a record
+    log.write_text(json.dumps({**raw, "invocation": {"inputs": {"qrels": "not-an-object"}}}) + "\n")
+    records, damaged = read_log(log)
+    assert records == [] and "invocation.inputs" in damaged[0].reason
+
+
+def test_a_run_of_unstated_inputs_says_the_log_holds_others(tmp_path):
+    from engine.runs.runlog import Invocation, invoked
+
+    log = tmp_path / "log.jsonl"
+    claims_path = tmp_path / "claims.toml"
+    claims_path.write_text(CLAIMS)
+    for name in ("a", "b"):
+        qrels = tmp_path / f"qrels-{name}.txt"
+        qrels.write_text(name)
+        out = tmp_path / f"out-{name}"
+        out.mkdir()
+        (out / "metrics.json").write_text(json.dumps(RESULT))
+        with invoked(Invocation("sandbox run", {"qrels": str(qrels)}, {"output": str(out)}, {})):
+            with recorded_run(log, "sandbox run", {"k": 3}) as rec:
+                rec.run_id = f"sandbox-run-{name}"
+                rec.add_inputs(qrels)
+                rec.add_outputs(out)
+                rec.results = {"metrics": str(out / "metrics.json")}
+    first = verify_bindings(load_claims_file(claims_path), log)[0]
+    assert (first.status, first.run_id) == ("MATCH", "sandbox-run-b")  # the latest, and it says so
+    assert first.note == ("the log also holds 1 run(s) of these parameters with other inputs; "
+                          "add [experiment.toy.inputs] to say which is meant")
