@@ -29,7 +29,8 @@ def register(app: typer.Typer) -> None:
             if suggestion.best is None:
                 typer.echo(f"{suggestion.claim_id} {suggestion.claimed}: {unmatched_note(suggestion)}")
             elif suggestion.status == "ambiguous":
-                top = [c.value.key for c in suggestion.candidates if c.score == suggestion.candidates[0].score]
+                top = [f"{c.value.key} (run {c.value.run_id})" for c in suggestion.candidates
+                       if c.score == suggestion.candidates[0].score]
                 typer.echo(f"{suggestion.claim_id} {suggestion.claimed}: ambiguous, not bound: {', '.join(top)}")
         typer.echo(f"{len(suggestions)} printed numbers: {len(bound)} bound, {len(ambiguous)} ambiguous, "
                    f"{len(suggestions) - len(bound) - len(ambiguous)} unmatched")

@@ -104,7 +104,8 @@ def test_numbers_spread_over_two_runs_all_bind_and_equal_ones_are_listed_not_cho
     result = cli("bind", pack, "--log", log, "--output", draft)
     assert result.exit_code == 0, result.output
     assert "5 printed numbers: 4 bound, 1 ambiguous, 0 unmatched" in result.output
-    assert "0.3: ambiguous, not bound: runs.bm25.macro.P@10, runs.bm25.macro.P@10" in result.output
+    assert ("0.3: ambiguous, not bound: runs.bm25.macro.P@10 (run evaluate-graded), "
+            "runs.bm25.macro.P@10 (run evaluate-strict)") in result.output
     claims = tomllib.loads(draft.read_text())
     assert len(claims["binding"]) == 4 and len(claims["experiment"]) == 2  # one experiment per qrels
     pins = {exp_id: body["inputs"]["qrels"] for exp_id, body in claims["experiment"].items()}
