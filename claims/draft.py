@@ -56,21 +56,44 @@ def experiment_key(value: RunValue) -> tuple[Any, ...]:
     return (value.command, value.match, value.inputs)
 
 
-def experiment_ids(suggestions: list[Suggestion]) -> dict[tuple[Any, ...], str]:
-    """An id per experiment of the best candidates: ``sandbox-run``, ``sandbox-run-2``, …"""
-    ids: dict[tuple[Any, ...], str] = {}
-    used: dict[str, int] = {}
+def experiment_ids(suggestions: list[Suggestion],
+                   records: list[dict[str, Any]] | None = None) -> dict[tuple[Any, ...], str]:
+    """An id per experiment of the best candidates: ``sandbox-run``; experiments of one command
+    that differ in their inputs are named after the files that differ (``sandbox-run-qrels-strict``)
+    when the log says which, else numbered (``sandbox-run-2``)."""
+    groups: dict[tuple[Any, ...], RunValue] = {}
     for suggestion in suggestions:
-        best = suggestion.best
-        if best is None:
-            continue
-        group = experiment_key(best.value)
-        if group in ids:
-            continue
-        slug = _slug(best.value.command)
-        used[slug] = used.get(slug, 0) + 1
-        ids[group] = slug if used[slug] == 1 else f"{slug}-{used[slug]}"
+        if suggestion.best is not None:
+            groups.setdefault(experiment_key(suggestion.best.value), suggestion.best.value)
+    ids: dict[tuple[Any, ...], str] = {}
+    taken: set[str] = set()
+    for group, value in groups.items():
+        slug = _slug(value.command)
+        peers = [v for v in groups.values() if v.command == value.command]
+        name = slug
+        if len(peers) > 1:
+            suffix = _distinguishing_files(value, peers, records or [])
+            name = f"{slug}-{suffix}" if suffix else slug
+        n, candidate = 1, name
+        while candidate in taken:
+            n += 1
+            candidate = f"{name}-{n}"
+        taken.add(candidate)
+        ids[group] = candidate
     return ids
+
+
+def _distinguishing_files(value: RunValue, peers: list[RunValue], records: list[dict[str, Any]]) -> str:
+    """The stems of the input files whose hashes differ among experiments of one command."""
+    import re
+
+    roles = sorted({role for peer in peers for role, _ in peer.inputs})
+    differing = [role for role in roles if len({dict(peer.inputs).get(role) for peer in peers}) > 1]
+    record = next((r for r in records if r.get("run_id") == value.run_id and r.get("ended_at") == value.ended_at),
+                  None)
+    inputs = ((record or {}).get("invocation") or {}).get("inputs") or {}
+    stems = [Path(inputs[role]["path"]).stem for role in differing if role in inputs]
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(stems)).strip("-.")[:60]
 
 
 def _describe(candidate: Candidate, decimals: int) -> str:
@@ -92,7 +115,7 @@ def draft_claims_toml(suggestions: list[Suggestion], *, pack_path: str, log_path
     """The draft claims file's text (module docstring); ``records`` (the log's) and
     ``claims_path`` (where the draft goes) let it write runnable ``rerun`` steps."""
     bound = [s for s in suggestions if s.status == "bound"]
-    ids = experiment_ids(bound)
+    ids = experiment_ids(bound, records)
     unmatched = [s for s in suggestions if s.best is None]
     ambiguous = [s for s in suggestions if s.status == "ambiguous"]
     lines = [
