@@ -19,6 +19,12 @@ when the sentence names it, or names no identifier beside it and speaks of a sin
 ``topic``/``task``/``query``/``document`` (``On the website-experiment task, …``). A sentence
 naming another identifier of the same level rules a value out.
 
+A metric named right after a number (``0.132 in nDCG@10``) is that number's, and one named
+right after the previous number is not this one's.
+
+**Test statistics.** A key that is a p-value (``randomisation_p``) or a confidence bound
+(``ci_low``, ``ci_high``) binds only when the sentence names it (``p``, significance, interval).
+
 **Percentages.** A printed percentage binds to a fraction only when the key is a rate
 (recall, precision, coverage, success, judged, or a key word ``rate``, ``ratio``, ``fraction``,
 ``share``, ``proportion``, ``accuracy``, ``percent``), never to a score.
@@ -50,6 +56,12 @@ RATE_WORDS = ("rate", "ratio", "fraction", "share", "proportion", "accuracy", "p
               "recall", "precision")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100, "thousand": 1000}
+# Test statistics bind only to a sentence that names them (a p-value is not a count).
+STATISTICS: dict[frozenset[str], str] = {
+    frozenset({"randomisation_p", "randomization_p", "p_value", "pvalue", "p"}):
+        r"(?<![\w-])p(?:[- ]?value)?(?![\w-])|signific|randomi[sz]ation|permutation",
+    frozenset({"ci_low", "ci_high"}): r"interval|\bci\b|confidence|bootstrap|lower|upper|bound|between",
+}
 SINGLE_SCOPE = re.compile(r"\b(?:topic|task|query|document|doc)\b", re.IGNORECASE)
 
 _CUTOFF = r"(?:\s*@\s*(\d+)|\s+(?:at|@)\s+(?:(?:rank|cutoff|depth)\s+)?(\d+|" + "|".join(NUMBER_WORDS) + r")\b)"
@@ -97,11 +109,33 @@ def mentions(text: str) -> list[tuple[int, Metric]]:
     return found
 
 
-def number_metric(sentence: str, start: int, end: int, clause_end: int) -> Metric | None:
-    """The metric the number at ``sentence[start:end]`` is a value of (module docstring)."""
-    before = [m for pos, m in mentions(sentence[:start])]
+_ATTACHED = re.compile(r"\s*(?:(?:in|of|for|on|at)\s+)?(?:the\s+)?$")
+
+
+def _attached(text: str) -> Metric | None:
+    """A metric that follows a number directly (``0.132 in nDCG@10``, ``0.48 P@5``)."""
+    found = mentions(text)
+    if found and _ATTACHED.match(text[:found[0][0]]):
+        return found[0][1]
+    return None
+
+
+def number_metric(sentence: str, start: int, end: int, clause_end: int, previous_end: int = 0) -> Metric | None:
+    """The metric the number at ``sentence[start:end]`` is a value of (module docstring): one
+    named right after it (``0.132 in nDCG@10``), else the nearest named before it (a mention that
+    follows the previous number directly, at ``previous_end``, is that number's), else the first
+    named after it in its clause."""
+    attached = _attached(sentence[end:clause_end])
+    if attached is not None:
+        return attached
+    before = mentions(sentence[:start])
+    if previous_end:
+        owned = mentions(sentence[previous_end:start])
+        if owned and _ATTACHED.match(sentence[previous_end:previous_end + owned[0][0]]):
+            skip = previous_end + owned[0][0]
+            before = [(pos, m) for pos, m in before if pos != skip]
     if before:
-        return before[-1]
+        return before[-1][1]
     after = mentions(sentence[end:clause_end])
     return after[0][1] if after else None
 
@@ -151,6 +185,10 @@ def meaning_conflict(key: str, scope: tuple[tuple[str, frozenset[str]], ...], cl
             return f"the sentence names cutoff {said.cutoff}, the key {own.cutoff}"
     if claimed_text.endswith("%") and not is_rate(key, own):
         return "a percentage binds only to a rate, not to a score"
+    statistic = key.rsplit(".", 1)[-1].lower()
+    for names, spellings in STATISTICS.items():
+        if statistic in names and not re.search(spellings, sentence, re.IGNORECASE):
+            return f"{statistic} is a test statistic the sentence does not name"
     for identifier, siblings in scope:
         if normal_id(identifier) in ids_in_sentence:
             continue

@@ -499,7 +499,8 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             before = words(row.text[before_start:item.start])
             after_text = _CLAUSE_END.split(row.text[item.end:after_end], maxsplit=1)[0]
             after = words(after_text)
-            said = number_metric(row.text, item.start, item.end, item.end + len(after_text))
+            said = number_metric(row.text, item.start, item.end, item.end + len(after_text),
+                                 printed[index - 1].end if index > 0 else 0)
             quote = row.text[before_start:item.end].strip(" ,;:")
             if len(quote.split()) < 3:
                 quote = row.text[:item.end].strip()
