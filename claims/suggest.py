@@ -8,8 +8,9 @@
 location), plus every printed list of two or more identifiers (``D-005, D-010, and D-006``).
 A number directly after ``@`` is a metric cutoff (``NDCG@3``), not a result, and is skipped.
 
-**Which values.** The result files (JSON) of the latest ``ok`` log record of each command and
-parameter set (the record ``verify`` will read), except ``manifest`` (parameters, not results)
+**Which values.** The result files (JSON) of the latest ``ok`` log record of each experiment:
+command, parameter set and input sha256 by role (the record ``verify`` will read; two runs of
+one command and parameters on other qrels are two experiments), except ``manifest`` (parameters, not results)
 and any file whose sha256 differs from the one the run logged. Every numeric leaf and every list
 of strings is a value with its dot path (``macro.hybrid.ndcg@3``); every number printed in a
 notebook cell's text is a value bound by a pattern (:func:`printed_in_cells`).
@@ -28,12 +29,16 @@ letters, when they share a prefix of 5 letters (``covers`` ~ ``coverage``), or t
 not used. A value word named in the number's clause *before* it (since the previous number)
 counts 3, *after* it (up to the next comma, bracket or conjunction) 2, elsewhere in the sentence
 1; each key-path word the sentence does not name costs 0.1, so the most specific path wins.
-A value that shares no word with the sentence is no candidate. **Contradiction**: a value is
+A value that shares no word with the sentence is no candidate. **Meaning**
+(:mod:`claims.meaning`): a value whose metric and cutoff, scope (aggregate, per item, per
+document), rate-ness (for a percentage) or test statistic the sentence does not support is no
+candidate; a metric and cutoff the sentence names count +3 (+1.5 without a cutoff); a ratio's
+``numerator`` / ``denominator`` counts 5 less unless the sentence names it (it restates a count). **Contradiction**: a value is
 no candidate when the clause before the number names another key beside one of its key parts
 and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall@3``;
 :func:`contradicts`). **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
-suggestion is *ambiguous* when the first two rank equal.
+suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
 
 **Nearest** (for an unmatched number): among values within twenty times the printed tolerance
 (ten units of the last printed decimal) that are not contradicted, the best-ranked, then the
@@ -270,16 +275,17 @@ def produced_paths(records: Iterable[dict[str, Any]]) -> list[str]:
     return out
 
 
-def identity_inputs(record: dict[str, Any], produced: list[str]) -> tuple[tuple[str, str], ...]:
+def identity_inputs(record: dict[str, Any], produced: list[str] | set[str]) -> tuple[tuple[str, str], ...]:
     """The record's input sha256 by role, except inputs another logged run wrote (an R03 freeze:
     it is identified by the run that wrote it, and a re-run writes it anew)."""
     invocation = record.get("invocation")
     if not isinstance(invocation, dict):
         return ()
+    written = produced if isinstance(produced, set) else set(produced)
     out = []
     for role, entry in sorted((invocation.get("inputs") or {}).items()):
-        path = os.path.abspath(entry["path"])
-        if not entry.get("sha256") or any(path == p or path.startswith(p + os.sep) for p in produced):
+        path = Path(os.path.abspath(entry["path"]))
+        if not entry.get("sha256") or str(path) in written or any(str(p) in written for p in path.parents):
             continue
         out.append((role, entry["sha256"]))
     return tuple(out)
@@ -289,7 +295,7 @@ def latest_runs(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The latest ok record of each experiment (command, match parameters and input hashes by
     role), in first-seen order."""
     records = list(records)
-    produced = produced_paths(records)
+    produced = set(produced_paths(records))
     latest: dict[tuple[Any, ...], dict[str, Any]] = {}
     for record in records:
         if record.get("status") != "ok" or not record.get("command"):
@@ -373,7 +379,7 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     result paths are relative to ``log_path``'s folder (:func:`engine.runs.runlog.log_base`)."""
     values = []
     records = list(records)
-    produced = produced_paths(records)
+    produced = set(produced_paths(records))
     for record in latest_runs(records):
         match = _scalar_match(record["command"], record.get("parameters") or {})
         inputs = identity_inputs(record, produced)

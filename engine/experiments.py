@@ -12,6 +12,11 @@ Two callers use it:
   :func:`parse_arguments` and calls the same :func:`run_experiment`; it never goes through the
   command line, so nothing below ``cli`` imports it.
 
+Around the entry point :func:`run_experiment` sets the run's invocation by role
+(:func:`invocation_of`: every input and output parameter a role, every other parameter an
+option), which the run's log record keeps (:class:`engine.runs.runlog.Invocation`): so a claims
+file can name an experiment by its input hashes, and ``bind`` can rebuild its rerun steps.
+
 Entry points are imported lazily, so that importing the registry costs nothing.
 """
 
