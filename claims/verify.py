@@ -4,9 +4,11 @@ Nothing is recomputed here. For each binding the verifier finds, in the executio
 latest record with ``status == "ok"``, the experiment's ``command``, every parameter of its
 ``match`` table and the experiment's input content hashes by role (:func:`identity_pins`: its
 ``inputs`` table, or else the files its rerun step names, hashed now), so that two experiments
-with the same command and parameters but other inputs never read each other's run; opens the result file that record names under ``results``; checks that the
-file's sha256 is still the one the run logged (otherwise ``CHANGED``); and reads the dot-path
-key. Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
+with the same command and parameters but other inputs never read each other's run; opens the
+result file that record names under ``results`` (a relative path is relative to the log's
+folder, so a moved project verifies); checks that the file's sha256 is still the one the run
+logged (otherwise ``CHANGED``); and reads the dot-path key. Every verdict names the run it read.
+A missing or empty log is bad input (:func:`read_log_records`). Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
 ``CHANGED`` (result file altered or removed since the run), ``UNTRACEABLE`` (the record logs no
 sha256 for the result file, or names a result file outside the run's output directory, so the
 number cannot be traced to what the run wrote), ``RERUN FAILED`` (``--rerun`` was asked and a step
@@ -14,7 +16,8 @@ of that experiment failed: no older run stands in for it).
 
 ``--rerun`` runs each experiment's declared step(s) first through the experiment registry
 (:mod:`engine.experiments`, the same entry points the command line calls), so the rerun is
-logged like any other run; the verdicts still come from the log.
+logged like any other run; the verdicts still come from the log, and each experiment reads only
+the run written in its own work directory.
 """
 
 from __future__ import annotations
