@@ -262,8 +262,10 @@ def invocation_of(exp: Experiment, values: dict[str, Any]) -> Any:
                 inputs[f"{parameter.name}-{index}"] = os.path.abspath(item)
         elif parameter.kind == "paths":
             options[parameter.name] = [str(item) for item in value]
-        else:
+        elif isinstance(value, (bool, int, float, str)):
             options[parameter.name] = value
+        else:  # whatever a caller passed, the log holds JSON
+            options[parameter.name] = str(value)
     return Invocation(exp.command, inputs, outputs, options)
 
 
