@@ -184,6 +184,11 @@ def test_the_default_log_layout_moves_with_the_project(tmp_path):
     assert rows["graded-bm25-ndcg"]["result_path"] == str(moved / "out/metrics.json")
     assert rows["strict-bm25-ndcg"]["verdict"] == "NO RUN"  # never the graded run
     assert claims.name == "claims.toml"
+    # the claims file's {here} steps moved with it: --rerun from anywhere rebuilds both runs
+    rerun = chapter_audit("verify", moved / "claims.toml", "--log", moved / ".chapter-audit/log.jsonl", "--rerun",
+                          "--rerun-dir", moved / ".chapter-audit/reruns", "--format", "json", cwd=tmp_path)
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert [r["verdict"] for r in verdicts(rerun).values()] == ["MATCH", "MATCH"]
 
 
 @pytest.mark.parametrize("content", [None, "\n\n", '{"run_id": "cut'])
