@@ -149,7 +149,7 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
     from claims.extract import extract_claims
     from claims.suggest import run_values, suggest
     from engine.runs.errors import InputError, RefusalError
-    from engine.runs.outdir import write_file_atomically
+    from engine.runs.outdir import file_output, publish_file
     from engine.runs.runlog import read_records
 
     output = Path(output)
@@ -157,9 +157,10 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
         raise RefusalError(f"{output} exists; bind never replaces a file (choose another --output)")
     if not Path(log_path).is_file():
         raise InputError("no such log file", path=log_path)
-    pack = load_pack(pack_path)
-    suggestions = suggest(extract_claims(pack), run_values(read_records(log_path)))
-    text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path))
-    if any(s.best is not None for s in suggestions):
-        write_file_atomically(output, text)
+    with file_output(output, holder="bind"):  # locked from this check to the write (engine.runs.outdir)
+        pack = load_pack(pack_path)
+        suggestions = suggest(extract_claims(pack), run_values(read_records(log_path)))
+        text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path))
+        if any(s.best is not None for s in suggestions):
+            publish_file(output, text)
     return suggestions, output

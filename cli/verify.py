@@ -33,9 +33,9 @@ def register(app: typer.Typer) -> None:
             raise InputError("must be 'table' or 'json'", field="--format")
         claims = load_claims_file(claims_file)
         if junit is not None:
-            from claims.junit import check_junit_target
+            from claims.junit import hold_junit_target
 
-            check_junit_target(junit)  # refuse before anything runs
+            hold_junit_target(junit)  # refuse before anything runs; locked until written
         failed: dict[str, str] = {}
         if rerun:
             for outcome in rerun_experiments(claims, log, rerun_dir):
