@@ -108,9 +108,9 @@ def release_all_output_locks() -> None:
 
 
 @contextmanager
-def output_lock(target: str | Path, run_id: str | None = None) -> Iterator[None]:
+def output_lock(target: str | Path, run_id: str | None = None, *, holder: str | None = None) -> Iterator[None]:
     """Hold the output lock of ``target`` for the block (:func:`acquire_output_lock`)."""
-    acquire_output_lock(target, run_id)
+    acquire_output_lock(target, run_id, holder=holder)
     try:
         yield
     finally:
