@@ -1,0 +1,144 @@
+"""Journeys on outputs the user names: never replaced silently, never lost to a race.
+
+Races are run with real processes (``python -m cli``). Two kinds: a process that holds the
+output, as a running ``report`` does from its check to its write, and a second command into the
+same output, which must exit 3 naming the holder's pid; and two commands started together, of
+which exactly one writes (0) and the other is refused (3: either "another run … is writing this
+output right now" or "already exists"), and the file left is whole: the winner's bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import subprocess
+
+from conftest import REPO, child_env, finish, log_records, run_cli, start_cli
+from test_sandbox_journeys import CLAIMS, PACK
+from userfiles import sandbox_args, write_sandbox_inputs
+
+REPORT = ("report", "chapter.txt", "--output", "report.md", "--log", "log.jsonl", "--offline", "--no-search",
+          "--date", "2026-12-01")
+
+
+def project(tmp_path, cli):
+    """A folder with the user's inputs, one sandbox run, its log and a chapter pack."""
+    inputs = write_sandbox_inputs(tmp_path / "data")
+    assert cli(*sandbox_args(inputs, tmp_path / "runs" / "sb", tmp_path / "log.jsonl")).exit_code == 0
+    (tmp_path / "chapter.txt").write_text(PACK, encoding="utf-8")
+    return tmp_path
+
+
+def hold(target, holder: str) -> subprocess.Popen:
+    """A child process holding ``target``'s output lock (engine.runs.outdir.file_output) until its
+    stdin closes; returns once it holds it."""
+    script = ("import sys\nfrom engine.runs.outdir import file_output\n"
+              f"with file_output({str(target)!r}, holder={holder!r}):\n"
+              "    print('held', flush=True)\n    sys.stdin.read()\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=child_env())
+    assert proc.stdout.readline() == "held\n"
+    return proc
+
+
+def release(proc: subprocess.Popen) -> None:
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+
+
+def test_report_twice_into_the_same_output(tmp_path, cli):
+    folder = project(tmp_path, cli)
+    first = run_cli(*REPORT, cwd=folder)
+    assert first.returncode == 0, first.stderr
+    written = (folder / "report.md").read_bytes()
+    second = run_cli(*REPORT, "--date", "2026-12-02", cwd=folder)
+    assert second.returncode == 3 and "already exists; refusing to overwrite it (use --force)" in second.stderr
+    assert (folder / "report.md").read_bytes() == written
+    forced = run_cli(*REPORT, "--date", "2026-12-02", "--force", cwd=folder)  # the documented overwrite flag
+    assert forced.returncode == 0
+    assert (folder / "report.md").read_bytes() != written and b"2026-12-02" in (folder / "report.md").read_bytes()
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temp or lock files
+
+
+def test_a_report_while_another_holds_the_output_is_refused_naming_it(tmp_path, cli):
+    folder = project(tmp_path, cli)
+    holder = hold(folder / "report.md", "report")
+    try:
+        refused = run_cli(*REPORT, cwd=folder)
+    finally:
+        release(holder)
+    assert refused.returncode == 3
+    assert f"another run (report, pid {holder.pid}) is writing this output right now" in refused.stderr
+    assert not (folder / "report.md").exists()
+    assert run_cli(*REPORT, cwd=folder).returncode == 0  # free again once the holder is done
+
+
+def test_two_reports_at_once_into_one_output(tmp_path, cli):
+    folder = project(tmp_path, cli)
+    procs = [start_cli(*REPORT[:-1], date, cwd=folder) for date in ("2026-12-01", "2026-12-02")]
+    results = finish(procs)
+    codes = [code for code, _, _ in results]
+    assert sorted(codes) == [0, 3], results
+    winner = codes.index(0)
+    loser_err = results[1 - winner][2]
+    assert "is writing this output right now" in loser_err or "already exists" in loser_err
+    text = (folder / "report.md").read_text(encoding="utf-8")
+    assert f"2026-12-0{winner + 1}" in text and f"2026-12-0{2 - winner}" not in text
+    assert "## 7. Review checklist" in text  # whole: the last section is there
+
+
+def test_two_binds_at_once_into_one_output(tmp_path, cli):
+    folder = project(tmp_path, cli)
+    holder = hold(folder / "claims.toml", "bind")
+    try:
+        refused = run_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=folder)
+    finally:
+        release(holder)
+    assert refused.returncode == 3 and f"another run (bind, pid {holder.pid})" in refused.stderr
+    assert not (folder / "claims.toml").exists()
+
+    results = finish([start_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=folder)
+                      for _ in range(2)])
+    assert sorted(code for code, _, _ in results) == [0, 3], results
+    draft = (folder / "claims.toml").read_text(encoding="utf-8")
+    assert 'key = "macro.frozen_dense.ndcg@3"' in draft and 'key = "macro.frozen_dense.recall@3"' in draft
+    again = run_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=folder)
+    assert again.returncode == 3 and (folder / "claims.toml").read_text(encoding="utf-8") == draft
+
+
+def test_two_verify_junit_at_once(tmp_path, cli):
+    folder = project(tmp_path, cli)
+    (folder / "claims.toml").write_text(CLAIMS, encoding="utf-8")
+    holder = hold(folder / "verify.xml", "verify --junit")
+    try:
+        refused = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "verify.xml", cwd=folder)
+    finally:
+        release(holder)
+    assert refused.returncode == 3 and f"another run (verify --junit, pid {holder.pid})" in refused.stderr
+    assert not (folder / "verify.xml").exists()
+    assert run_cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "verify.xml", cwd=folder).returncode == 1
+    assert 'failures="1"' in (folder / "verify.xml").read_text()
+
+
+def rerun_claims(folder) -> str:
+    step = ["sandbox", "run", "--corpus", str(folder / "data" / "corpus.jsonl"),
+            "--topics", str(folder / "data" / "topics.jsonl"), "--qrels", str(folder / "data" / "qrels.txt"),
+            "--dense-run", str(folder / "data" / "run.tsv"), "--dense-metadata", str(folder / "data" / "run_metadata.json"),
+            "--output", "{workdir}", "--k", "3", "--candidate-depth", "5"]
+    return CLAIMS.split("[[binding]]\nid = \"bm25")[0].replace(
+        'result = "metrics"\n', f'result = "metrics"\nrerun = [{json.dumps(step)}]\n', 1)
+
+
+def test_two_verify_reruns_sharing_a_rerun_dir(tmp_path, cli):
+    """Started together (so within one second): each gets its own work dir, both re-run and match."""
+    folder = project(tmp_path, cli)
+    (folder / "claims.toml").write_text(rerun_claims(folder), encoding="utf-8")
+    results = finish([start_cli("verify", "claims.toml", "--log", "log.jsonl", "--rerun", "--rerun-dir", "reruns",
+                                cwd=folder) for _ in range(2)])
+    assert [code for code, _, _ in results] == [0, 0], results
+    assert all("rerun mine: ok" in err and "2 matched, 0 not matched" in out for _, out, err in results)
+    workdirs = sorted((folder / "reruns" / "mine").iterdir())
+    assert len(workdirs) == 2
+    assert all((w / "metrics.json").is_file() for w in workdirs)
+    records = log_records(folder / "log.jsonl")
+    assert [r["status"] for r in records] == ["ok", "ok", "ok"]
