@@ -11,7 +11,7 @@ import typer
 
 from cli.common import cli_errors
 from engine.runs.errors import InputError, RefusalError
-from engine.runs.outdir import write_file_atomically
+from engine.runs.outdir import file_output, publish_file
 
 
 def write_output(path: Path, text: str, force: bool) -> None:
@@ -21,7 +21,8 @@ def write_output(path: Path, text: str, force: bool) -> None:
         raise RefusalError(f"{path}: output file exists; refusing to overwrite it (use --force)")
     if path.exists() and path.is_dir():
         raise RefusalError(f"{path}: output path is a directory")
-    write_file_atomically(path, text)
+    with file_output(path, holder="claims", may_replace=(lambda _: True) if force else None):
+        publish_file(path, text, replace=force)  # never replaces a file that appeared meanwhile
 
 
 def register(app: typer.Typer) -> None:

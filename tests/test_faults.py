@@ -640,3 +640,48 @@ def test_r03_grade_that_would_overflow_the_gain(tmp_path, cli):
                  "--log", log, "--draws", "100")
     assert result.exit_code == 2
     assert "judgments.jsonl:1: field 'gradeA' must be a finite number of magnitude at most 1000" in result.output
+
+
+# ---------------------------------------------------------------- issue 20: outputs are never lost
+
+def test_a_file_that_appears_while_a_command_runs_is_never_replaced(tmp_path):
+    from engine.runs.errors import RefusalError
+    from engine.runs.outdir import file_output, publish_file
+
+    target = tmp_path / "report.md"
+    with file_output(target, holder="report"):
+        target.write_text("the user's own")          # appears after the check, before the write
+        with pytest.raises(RefusalError, match="appeared while this command ran"):
+            publish_file(target, "ours")
+    assert target.read_text() == "the user's own"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]  # no temp file, no lock file
+
+
+def test_publish_rechecks_its_target_and_keeps_files_the_run_does_not_write(tmp_path):
+    from engine.runs.errors import RefusalError
+    from engine.runs.outdir import check_target, publish, staged_directory
+
+    out = tmp_path / "out"
+    check_target(out, "manifest.json", "run-1")
+    with staged_directory(out) as staging:
+        (staging / "manifest.json").write_text(json.dumps({"run_id": "run-1"}))
+        publish(staging, out)
+    # a re-run of the same run while the user keeps a note in the folder: refused at publication
+    (out / "notes.txt").write_text("mine")
+    check_target(out, "manifest.json", "run-1")
+    with pytest.raises(RefusalError, match=r"holds files this run does not write \(notes.txt\)"):
+        with staged_directory(out) as staging:
+            (staging / "manifest.json").write_text(json.dumps({"run_id": "run-1"}))
+            publish(staging, out)
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "notes.txt"]
+    # a directory that appears (with another run's files) after the check is not replaced either
+    fresh = tmp_path / "fresh"
+    check_target(fresh, "manifest.json", "run-2")
+    fresh.mkdir()
+    (fresh / "manifest.json").write_text(json.dumps({"run_id": "someone-else"}))
+    with pytest.raises(RefusalError, match="of run someone-else"):
+        with staged_directory(fresh) as staging:
+            (staging / "manifest.json").write_text(json.dumps({"run_id": "run-2"}))
+            publish(staging, fresh)
+    assert json.loads((fresh / "manifest.json").read_text())["run_id"] == "someone-else"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "out"]  # no staging dir, no lock left
