@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import finish, log_records, run_cli, start_cli
+from commands import finish, log_records, run_cli, start_cli
 from userfiles import write_notebook
 
 RECALL_CELL = ("from engine.retrieval.metrics import recall_at_k\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 
-from conftest import finish, log_records, run_cli, start_cli
+from commands import finish, log_records, run_cli, start_cli
 from userfiles import write_benchmark
 
 

@@ -14,7 +14,7 @@ import math
 import shutil
 
 import pytest
-from conftest import log_records, run_cli
+from commands import log_records, run_cli
 from userfiles import sandbox_args, write_sandbox_inputs
 
 Q1_NDCG = (3 / math.log2(3)) / (3 + 1 / math.log2(3))
