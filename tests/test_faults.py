@@ -685,3 +685,11 @@ def test_publish_rechecks_its_target_and_keeps_files_the_run_does_not_write(tmp_
             publish(staging, fresh)
     assert json.loads((fresh / "manifest.json").read_text())["run_id"] == "someone-else"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "out"]  # no staging dir, no lock left
+
+
+def test_a_refused_or_empty_file_output_leaves_no_directory_behind(tmp_path):
+    from engine.runs.outdir import file_output
+
+    with file_output(tmp_path / "new" / "deeper" / "claims.toml", holder="bind"):
+        assert (tmp_path / "new" / "deeper" / ".claims.toml.lock").is_file()
+    assert sorted(tmp_path.iterdir()) == []

@@ -254,6 +254,7 @@ def file_output(target: str | Path, *, holder: str, may_replace: Callable[[Path]
     target = Path(target)
     if "\x00" in str(target):
         raise InputError("path contains a NUL byte", field=flag)
+    created = [p for p in Path(os.path.abspath(target)).parents if not p.exists()]  # made for the lock file
     acquire_output_lock(target, holder=holder)
     key = os.path.abspath(target)
     _FILE_OUTPUTS.add(key)
@@ -263,6 +264,12 @@ def file_output(target: str | Path, *, holder: str, may_replace: Callable[[Path]
     finally:
         _FILE_OUTPUTS.discard(key)
         release_output_lock(target)
+        if not os.path.lexists(target):  # nothing written: leave no directory made for it behind
+            for directory in created:
+                try:
+                    directory.rmdir()
+                except OSError:
+                    break
 
 
 def check_file_output(target: Path, *, may_replace: Callable[[Path], bool] | None = None) -> None:

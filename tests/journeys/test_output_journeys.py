@@ -142,3 +142,29 @@ def test_two_verify_reruns_sharing_a_rerun_dir(tmp_path, cli):
     assert all((w / "metrics.json").is_file() for w in workdirs)
     records = log_records(folder / "log.jsonl")
     assert [r["status"] for r in records] == ["ok", "ok", "ok"]
+
+
+def test_claims_and_report_outputs_are_checked_like_the_others(tmp_path, cli):
+    folder = project(tmp_path, cli)
+    holder = hold(folder / "rows.csv", "claims")
+    try:
+        refused = run_cli("claims", "chapter.txt", "--format", "csv", "--output", "rows.csv", cwd=folder)
+    finally:
+        release(holder)
+    assert refused.returncode == 3 and f"another run (claims, pid {holder.pid})" in refused.stderr
+    assert run_cli("claims", "chapter.txt", "--format", "csv", "--output", "rows.csv", cwd=folder).returncode == 0
+    rows = (folder / "rows.csv").read_text(encoding="utf-8")
+    assert "0.576113" in rows
+    again = run_cli("claims", "chapter.txt", "--format", "json", "--output", "rows.csv", cwd=folder)
+    assert again.returncode == 3 and (folder / "rows.csv").read_text(encoding="utf-8") == rows
+    # a directory where the report file should go is bad input (exit 2, one line), and is left alone
+    (folder / "out.md").mkdir()
+    directory = run_cli(*REPORT[:3], "out.md", *REPORT[4:], cwd=folder)
+    assert directory.returncode == 2 and directory.stderr.count("\n") == 1 and "is a directory" in directory.stderr
+    assert list((folder / "out.md").iterdir()) == []
+    # a report into a folder that does not exist yet creates it; a refused bind leaves none behind
+    assert run_cli(*REPORT[:3], "reports/new/report.md", *REPORT[4:], cwd=folder).returncode == 0
+    assert (folder / "reports" / "new" / "report.md").is_file()
+    (folder / "empty.txt").write_text("Nothing is measured in this chapter.\n")
+    nothing = run_cli("bind", "empty.txt", "--log", "log.jsonl", "--output", "drafts/claims.toml", cwd=folder)
+    assert nothing.returncode == 1 and not (folder / "drafts").exists()
