@@ -693,3 +693,23 @@ def test_a_refused_or_empty_file_output_leaves_no_directory_behind(tmp_path):
     with file_output(tmp_path / "new" / "deeper" / "claims.toml", holder="bind"):
         assert (tmp_path / "new" / "deeper" / ".claims.toml.lock").is_file()
     assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_failed_rerun_does_not_release_the_junit_lock_held_around_it(tmp_path):
+    """verify --junit holds its file from the check to the write, across the reruns; a rerun that
+    fails releases its own output lock only (engine.runs.runlog.recorded_run)."""
+    from engine.runs.outdir import check_target, file_output, lock_file
+    from engine.runs.runlog import recorded_run
+
+    junit = tmp_path / "verify.xml"
+    with file_output(junit, holder="verify --junit"):
+        check_target(tmp_path / "run-out", "manifest.json", "run-1")
+        with pytest.raises(RuntimeError):
+            with recorded_run(tmp_path / "log.jsonl", "sandbox run", {}):
+                raise RuntimeError("the rerun failed")
+        assert not lock_file(tmp_path / "run-out").exists()   # the run's lock is released
+        claims = tmp_path / "claims.toml"
+        claims.write_text(CLAIMS_W03_SUBSET.format(steps=rerun_step("{fixtures}/l03/corpus.jsonl")))
+        held = child(["verify", claims, "--log", tmp_path / "log.jsonl", "--junit", junit])
+    assert held.returncode == 3 and f"another run (verify --junit, pid {os.getpid()})" in held.stderr
+    assert not lock_file(junit).exists() and not junit.exists()
