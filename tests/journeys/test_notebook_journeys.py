@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from commands import finish, log_records, run_cli, start_cli
+from commands import finish, log_records, start_cli
 from userfiles import write_notebook
 
 RECALL_CELL = ("from engine.retrieval.metrics import recall_at_k\n"
@@ -24,11 +24,11 @@ Our notebook finds two of the three relevant documents, a Recall@3 of 0.666667 o
 """
 
 
-def test_notebook_run_then_bind_then_verify(tmp_path, notebook_env):
+def test_notebook_run_then_bind_then_verify(tmp_path, notebook_env, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     write_notebook(tmp_path / "analysis.ipynb", RECALL_CELL, TABLE_CELL)
-    ran = run_cli("notebook", "run", "analysis.ipynb", "--output", "results", "--log", "log.jsonl",
-                  cwd=tmp_path, env=notebook_env)
-    assert ran.returncode == 0, ran.stderr
+    ran = cli("notebook", "run", "analysis.ipynb", "--output", "results", "--log", "log.jsonl")
+    assert ran.exit_code == 0, ran.output
     # the notebook's own table, written into the same folder during the run, is kept beside the run's files
     assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [
         "executed.ipynb", "outputs.json", "run_manifest.json", "table.csv"]
@@ -37,13 +37,13 @@ def test_notebook_run_then_bind_then_verify(tmp_path, notebook_env):
     assert outputs["cells"][0]["text"] == "Recall@3: 0.666667\n"
 
     (tmp_path / "chapter.txt").write_text(PACK, encoding="utf-8")
-    bound = run_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=tmp_path)
-    assert bound.returncode == 0, bound.stderr
+    bound = cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml")
+    assert bound.exit_code == 0, bound.output
     draft = (tmp_path / "claims.toml").read_text()
     assert 'command = "notebook run"' in draft and 'claimed = "0.666667"' in draft and "pattern = " in draft
-    verified = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--format", "json", cwd=tmp_path)
-    assert verified.returncode == 0, verified.stdout + verified.stderr
-    (verdict,) = json.loads(verified.stdout)
+    verified = cli("verify", "claims.toml", "--log", "log.jsonl", "--format", "json")
+    assert verified.exit_code == 0, verified.output
+    (verdict,) = json.loads(verified.output)
     assert verdict["verdict"] == "MATCH" and verdict["reproduced"] == 0.666667
     assert verdict["run_id"] == log_records(tmp_path / "log.jsonl")[0]["run_id"]
 

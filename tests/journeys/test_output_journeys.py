@@ -46,31 +46,33 @@ def release(proc: subprocess.Popen) -> None:
     assert proc.wait(timeout=30) == 0
 
 
-def test_report_twice_into_the_same_output(tmp_path, cli):
+def test_report_twice_into_the_same_output(tmp_path, cli, monkeypatch):
     folder = project(tmp_path, cli)
-    first = run_cli(*REPORT, cwd=folder)
-    assert first.returncode == 0, first.stderr
+    monkeypatch.chdir(folder)
+    first = cli(*REPORT)
+    assert first.exit_code == 0, first.output
     written = (folder / "report.md").read_bytes()
-    second = run_cli(*REPORT, "--date", "2026-12-02", cwd=folder)
-    assert second.returncode == 3 and "already exists; refusing to overwrite it (use --force)" in second.stderr
+    second = cli(*REPORT, "--date", "2026-12-02")
+    assert second.exit_code == 3 and "already exists; refusing to overwrite it (use --force)" in second.output
     assert (folder / "report.md").read_bytes() == written
-    forced = run_cli(*REPORT, "--date", "2026-12-02", "--force", cwd=folder)  # the documented overwrite flag
-    assert forced.returncode == 0
+    forced = cli(*REPORT, "--date", "2026-12-02", "--force")  # the documented overwrite flag
+    assert forced.exit_code == 0
     assert (folder / "report.md").read_bytes() != written and b"2026-12-02" in (folder / "report.md").read_bytes()
     assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temp or lock files
 
 
-def test_a_report_while_another_holds_the_output_is_refused_naming_it(tmp_path, cli):
+def test_a_report_while_another_holds_the_output_is_refused_naming_it(tmp_path, cli, monkeypatch):
     folder = project(tmp_path, cli)
+    monkeypatch.chdir(folder)
     holder = hold(folder / "report.md", "report")
     try:
-        refused = run_cli(*REPORT, cwd=folder)
+        refused = cli(*REPORT)
     finally:
         release(holder)
-    assert refused.returncode == 3
-    assert f"another run (report, pid {holder.pid}) is writing this output right now" in refused.stderr
+    assert refused.exit_code == 3
+    assert f"another run (report, pid {holder.pid}) is writing this output right now" in refused.output
     assert not (folder / "report.md").exists()
-    assert run_cli(*REPORT, cwd=folder).returncode == 0  # free again once the holder is done
+    assert cli(*REPORT).exit_code == 0  # free again once the holder is done
 
 
 def test_two_reports_at_once_into_one_output(tmp_path, cli):
@@ -87,14 +89,15 @@ def test_two_reports_at_once_into_one_output(tmp_path, cli):
     assert "## 7. Review checklist" in text  # whole: the last section is there
 
 
-def test_two_binds_at_once_into_one_output(tmp_path, cli):
+def test_two_binds_at_once_into_one_output(tmp_path, cli, monkeypatch):
     folder = project(tmp_path, cli)
+    monkeypatch.chdir(folder)
     holder = hold(folder / "claims.toml", "bind")
     try:
-        refused = run_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=folder)
+        refused = cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml")
     finally:
         release(holder)
-    assert refused.returncode == 3 and f"another run (bind, pid {holder.pid})" in refused.stderr
+    assert refused.exit_code == 3 and f"another run (bind, pid {holder.pid})" in refused.output
     assert not (folder / "claims.toml").exists()
 
     results = finish([start_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=folder)
@@ -102,21 +105,22 @@ def test_two_binds_at_once_into_one_output(tmp_path, cli):
     assert sorted(code for code, _, _ in results) == [0, 3], results
     draft = (folder / "claims.toml").read_text(encoding="utf-8")
     assert 'key = "macro.frozen_dense.ndcg@3"' in draft and 'key = "macro.frozen_dense.recall@3"' in draft
-    again = run_cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml", cwd=folder)
-    assert again.returncode == 3 and (folder / "claims.toml").read_text(encoding="utf-8") == draft
+    again = cli("bind", "chapter.txt", "--log", "log.jsonl", "--output", "claims.toml")
+    assert again.exit_code == 3 and (folder / "claims.toml").read_text(encoding="utf-8") == draft
 
 
-def test_two_verify_junit_at_once(tmp_path, cli):
+def test_two_verify_junit_at_once(tmp_path, cli, monkeypatch):
     folder = project(tmp_path, cli)
+    monkeypatch.chdir(folder)
     (folder / "claims.toml").write_text(CLAIMS, encoding="utf-8")
     holder = hold(folder / "verify.xml", "verify --junit")
     try:
-        refused = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "verify.xml", cwd=folder)
+        refused = cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "verify.xml")
     finally:
         release(holder)
-    assert refused.returncode == 3 and f"another run (verify --junit, pid {holder.pid})" in refused.stderr
+    assert refused.exit_code == 3 and f"another run (verify --junit, pid {holder.pid})" in refused.output
     assert not (folder / "verify.xml").exists()
-    assert run_cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "verify.xml", cwd=folder).returncode == 1
+    assert cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "verify.xml").exit_code == 1
     assert 'failures="1"' in (folder / "verify.xml").read_text()
 
 
@@ -144,27 +148,28 @@ def test_two_verify_reruns_sharing_a_rerun_dir(tmp_path, cli):
     assert [r["status"] for r in records] == ["ok", "ok", "ok"]
 
 
-def test_claims_and_report_outputs_are_checked_like_the_others(tmp_path, cli):
+def test_claims_and_report_outputs_are_checked_like_the_others(tmp_path, cli, monkeypatch):
     folder = project(tmp_path, cli)
+    monkeypatch.chdir(folder)
     holder = hold(folder / "rows.csv", "claims")
     try:
-        refused = run_cli("claims", "chapter.txt", "--format", "csv", "--output", "rows.csv", cwd=folder)
+        refused = cli("claims", "chapter.txt", "--format", "csv", "--output", "rows.csv")
     finally:
         release(holder)
-    assert refused.returncode == 3 and f"another run (claims, pid {holder.pid})" in refused.stderr
-    assert run_cli("claims", "chapter.txt", "--format", "csv", "--output", "rows.csv", cwd=folder).returncode == 0
+    assert refused.exit_code == 3 and f"another run (claims, pid {holder.pid})" in refused.output
+    assert cli("claims", "chapter.txt", "--format", "csv", "--output", "rows.csv").exit_code == 0
     rows = (folder / "rows.csv").read_text(encoding="utf-8")
     assert "0.576113" in rows
-    again = run_cli("claims", "chapter.txt", "--format", "json", "--output", "rows.csv", cwd=folder)
-    assert again.returncode == 3 and (folder / "rows.csv").read_text(encoding="utf-8") == rows
+    again = cli("claims", "chapter.txt", "--format", "json", "--output", "rows.csv")
+    assert again.exit_code == 3 and (folder / "rows.csv").read_text(encoding="utf-8") == rows
     # a directory where the report file should go is bad input (exit 2, one line), and is left alone
     (folder / "out.md").mkdir()
-    directory = run_cli(*REPORT[:3], "out.md", *REPORT[4:], cwd=folder)
-    assert directory.returncode == 2 and directory.stderr.count("\n") == 1 and "is a directory" in directory.stderr
+    directory = cli(*REPORT[:3], "out.md", *REPORT[4:])
+    assert directory.exit_code == 2 and directory.output.count("\n") == 1 and "is a directory" in directory.output
     assert list((folder / "out.md").iterdir()) == []
     # a report into a folder that does not exist yet creates it; a refused bind leaves none behind
-    assert run_cli(*REPORT[:3], "reports/new/report.md", *REPORT[4:], cwd=folder).returncode == 0
+    assert cli(*REPORT[:3], "reports/new/report.md", *REPORT[4:]).exit_code == 0
     assert (folder / "reports" / "new" / "report.md").is_file()
     (folder / "empty.txt").write_text("Nothing is measured in this chapter.\n")
-    nothing = run_cli("bind", "empty.txt", "--log", "log.jsonl", "--output", "drafts/claims.toml", cwd=folder)
-    assert nothing.returncode == 1 and not (folder / "drafts").exists()
+    nothing = cli("bind", "empty.txt", "--log", "log.jsonl", "--output", "drafts/claims.toml")
+    assert nothing.exit_code == 1 and not (folder / "drafts").exists()

@@ -15,17 +15,17 @@ from commands import finish, log_records, run_cli, start_cli
 from userfiles import write_benchmark
 
 
-def test_prepare_then_evaluate_on_a_benchmark_with_only_the_required_files(tmp_path):
+def test_prepare_then_evaluate_on_a_benchmark_with_only_the_required_files(tmp_path, cli, monkeypatch):
     """No requirement vectors (prepare encodes the requirement texts: 384 dimensions, so the
     user's vectors are 384-d too) and no published_coverage.json."""
+    monkeypatch.chdir(tmp_path)
     bench = write_benchmark(tmp_path / "bench", requirement_vectors=False, dim=384)
     assert sorted(str(p.relative_to(bench)) for p in bench.rglob("*") if p.is_file()) == [
         "baselines/dense.json", "baselines/typed.json", "corpus.jsonl", "judgments.jsonl", "pool-key.json",
         "tasks.jsonl", "vectors/document_ids.json", "vectors/documents.npy", "vectors/question_ids.json",
         "vectors/questions.npy"]
-    prepared = run_cli("r03", "prepare", "--benchmark", "bench", "--freeze", "freeze", "--log", "log.jsonl",
-                       cwd=tmp_path)
-    assert prepared.returncode == 0, prepared.stderr
+    prepared = cli("r03", "prepare", "--benchmark", "bench", "--freeze", "freeze", "--log", "log.jsonl")
+    assert prepared.exit_code == 0, prepared.output
     freeze = tmp_path / "freeze"
     assert sorted(p.name for p in freeze.iterdir()) == [
         "freeze_manifest.json", "requirement_ids.json", "requirement_vectors.npy", "score_inputs.json",
@@ -34,9 +34,9 @@ def test_prepare_then_evaluate_on_a_benchmark_with_only_the_required_files(tmp_p
     assert sorted(selections) == ["T1", "T2"] and all(len(set(s)) == 5 for s in selections.values())
     assert set(selections["T1"]) <= set(range(101, 107)) and set(selections["T2"]) <= set(range(107, 113))
 
-    evaluated = run_cli("r03", "evaluate", "--benchmark", "bench", "--freeze", "freeze", "--output", "out",
-                        "--log", "log.jsonl", "--draws", "200", cwd=tmp_path)
-    assert evaluated.returncode == 0, evaluated.stderr
+    evaluated = cli("r03", "evaluate", "--benchmark", "bench", "--freeze", "freeze", "--output", "out",
+                        "--log", "log.jsonl", "--draws", "200")
+    assert evaluated.exit_code == 0, evaluated.output
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     assert results["methods"] == ["dense", "typed", "coverage", "oracle"]
     for task in ("T1", "T2"):
@@ -48,14 +48,13 @@ def test_prepare_then_evaluate_on_a_benchmark_with_only_the_required_files(tmp_p
         tmp_path / "log.jsonl")[0]["run_id"]
 
     # the same evaluation again: nothing differs, nothing is written; a second prepare is refused
-    again = run_cli("r03", "evaluate", "--benchmark", "bench", "--freeze", "freeze", "--output", "out",
-                    "--log", "log.jsonl", "--draws", "200", cwd=tmp_path)
-    assert again.returncode == 0 and "nothing differs" in again.stdout
+    again = cli("r03", "evaluate", "--benchmark", "bench", "--freeze", "freeze", "--output", "out",
+                    "--log", "log.jsonl", "--draws", "200")
+    assert again.exit_code == 0 and "nothing differs" in again.output
     assert not (tmp_path / "out" / "corrections").exists()
     frozen = {p.name: p.read_bytes() for p in freeze.iterdir()}
-    refused = run_cli("r03", "prepare", "--benchmark", "bench", "--freeze", "freeze", "--log", "log.jsonl",
-                      cwd=tmp_path)
-    assert refused.returncode == 3 and "a freeze is never overwritten" in refused.stderr
+    refused = cli("r03", "prepare", "--benchmark", "bench", "--freeze", "freeze", "--log", "log.jsonl")
+    assert refused.exit_code == 3 and "a freeze is never overwritten" in refused.output
     assert {p.name: p.read_bytes() for p in freeze.iterdir()} == frozen
     assert [r["command"] for r in log_records(tmp_path / "log.jsonl")] == ["r03 prepare", "r03 evaluate",
                                                                             "r03 evaluate"]
