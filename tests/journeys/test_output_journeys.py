@@ -13,7 +13,7 @@ import json
 import sys
 import subprocess
 
-from commands import REPO, child_env, finish, log_records, run_cli, start_cli
+from commands import REPO, child_env, finish, log_records, start_cli
 from test_sandbox_journeys import CLAIMS, PACK
 from userfiles import sandbox_args, write_sandbox_inputs
 
