@@ -157,10 +157,10 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
         raise RefusalError(f"{output} exists; bind never replaces a file (choose another --output)")
     if not Path(log_path).is_file():
         raise InputError("no such log file", path=log_path)
-    with file_output(output, holder="bind"):  # locked from this check to the write (engine.runs.outdir)
-        pack = load_pack(pack_path)
-        suggestions = suggest(extract_claims(pack), run_values(read_records(log_path)))
-        text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path))
-        if any(s.best is not None for s in suggestions):
-            publish_file(output, text)
+    pack = load_pack(pack_path)
+    suggestions = suggest(extract_claims(pack), run_values(read_records(log_path)))
+    text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path))
+    if any(s.best is not None for s in suggestions):
+        with file_output(output, holder="bind"):  # checked again under the output lock (engine.runs.outdir)
+            publish_file(output, text)            # linked into place: never replaces a file
     return suggestions, output
