@@ -99,8 +99,9 @@ def read_book_file(directory: Path) -> tuple[str, list[tuple[Path, str | None, t
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"invalid TOML ({str(exc).split(' (at')[0]})", path=path,
-                         line=getattr(exc, "lineno", None)) from None
+        found = re.search(r"\(at line (\d+)", str(exc))   # Python < 3.14 has no exc.lineno
+        line = getattr(exc, "lineno", None) or (int(found.group(1)) if found else None)
+        raise InputError(f"invalid TOML ({str(exc).split(' (at')[0]})", path=path, line=line) from None
     except (RecursionError, ValueError) as exc:
         raise InputError(f"invalid TOML ({' '.join(str(exc).split())[:120]})", path=path) from None
     unknown = sorted(set(data) - {"title", "chapter"})
