@@ -137,14 +137,15 @@ class DaskExecutor(_WindowedExecutor):
 
     kind = "dask"
 
-    def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
+    def __init__(self, workers: int | None = None, scheduler: str | None = None,
+                 connect_timeout: float = 10.0) -> None:
         super().__init__()
         distributed = import_distributed()
         self._cluster = None
         self.scheduler = scheduler
         if scheduler is not None:
             try:
-                self._client = distributed.Client(scheduler, timeout="10s")
+                self._client = distributed.Client(scheduler, timeout=f"{connect_timeout}s")
             except (OSError, TimeoutError, ValueError) as exc:
                 raise InputError(f"cannot connect to the Dask scheduler {scheduler}: "
                                  f"{' '.join(str(exc).split())[:200]}", field="--scheduler") from None
