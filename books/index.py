@@ -8,7 +8,7 @@ unverified, unrun, retracted, inconsistent, unchecked) and the link to its repor
 ``index.html`` needs no server and fetches nothing: inline CSS and JavaScript only, and a
 Content-Security-Policy of ``default-src 'none'`` so a browser refuses any outside request.
 The rows are in the HTML itself (readable without JavaScript); the script only sorts (click a
-column heading) and filters (text box, status and change menus). Each chapter's counts are drawn
+column heading) and filters (text box, status and change menus; ``index.html#q=TEXT`` opens it filtered). Each chapter's counts are drawn
 as small inline SVG bars on one scale for the whole book. Every text from a chapter or a file
 name is escaped (:func:`html.escape`); links are relative and point only at the reports written
 in the same pass.
@@ -143,6 +143,7 @@ Array.prototype.forEach.call(ths,function(th,i){
   rows.forEach(function(r){body.appendChild(r);});
  });});
 ['q','status','change'].forEach(function(id){document.getElementById(id).addEventListener('input',filter);});
+var m=/^#q=(.*)$/.exec(location.hash);if(m){document.getElementById('q').value=decodeURIComponent(m[1]);}
 filter();
 })();
 """.strip()
