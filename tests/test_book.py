@@ -255,3 +255,14 @@ def test_the_command_line(book):
     assert second.exit_code == 0 and "9 unchanged" in second.output
     bad = runner.invoke(app, argv + ["--workers", "0"])
     assert bad.exit_code == 2 and "--workers" in bad.output
+
+
+def test_titles_and_names_cannot_inject_markup(book):
+    (book.directory / "book.toml").write_text(
+        '[[chapter]]\nfile = "01-why-measure.md"\ntitle = "<script>alert(1)</script> | [x](javascript:y)"\n')
+    run_book(book)
+    page = (book.output / "index.html").read_text()
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; | [x](javascript:y)" in page
+    row = next(l for l in (book.output / "index.md").read_text().splitlines() if l.startswith("| 1 |"))
+    assert row.count(" | ") == 12 and "\\<script\\>" in row and "\\[x\\](javascript:y)" in row
+    assert "Chapter files not listed in book.toml" in (book.output / "index.md").read_text()
