@@ -140,6 +140,8 @@ def _render(task: ChapterTask, key: dict[str, Any], changed: list[str],
     key["references"] = references_digest(inputs.sources, inputs.searches)
     if task.previous is None:
         changed = []
+    elif "references" not in changed and (task.previous.get("key") or {}).get("references") != key["references"]:
+        changed = changed + ["references"]   # found only now (the history row names the cheap parts)
     counts = counts_of(inputs, records)
     summary = {
         "number": chapter.number, "title": chapter.title, "file": chapter.file.name, "name": chapter.name,

@@ -266,3 +266,24 @@ def test_titles_and_names_cannot_inject_markup(book):
     row = next(l for l in (book.output / "index.md").read_text().splitlines() if l.startswith("| 1 |"))
     assert row.count(" | ") == 12 and "\\<script\\>" in row and "\\[x\\](javascript:y)" in row
     assert "Chapter files not listed in book.toml" in (book.output / "index.md").read_text()
+
+
+def test_a_newly_recorded_source_changes_exactly_the_chapters_citing_it(book):
+    from sources.cache import SourceCache
+    from sources.records import SourceRecord
+
+    run_book(book)
+    SourceCache(book.sources_cache).put(SourceRecord(
+        kind="doi", identifier="10.1561/1500000019", description="", url="https://doi.org/10.1561/1500000019",
+        status="VERIFIED", verified={"title": "The Probabilistic Relevance Framework: BM25 and Beyond",
+                                     "authors": ["Stephen Robertson", "Hugo Zaragoza"], "issued": "2009"},
+        accessed_at="2026-11-30T10:00:00Z"))
+    result = run_book(book)
+    changed = {r["file"]: r["changed"] for r in result.rows if r["state"] == "changed"}
+    # chapters 2 and 3 list that DOI among their sources; chapter 1 links it in Markdown (read as a
+    # source only by a reader that takes a Markdown chapter's own links), 4-9 do not cite it
+    assert {"02-bm25-baseline.txt", "03-candidate-recall.txt"} <= set(changed) <= \
+        {"01-why-measure.md", "02-bm25-baseline.txt", "03-candidate-recall.txt"}
+    assert all(parts == ["references"] for parts in changed.values())
+    rows = {r["file"]: r for r in result.rows}
+    assert rows["02-bm25-baseline.txt"]["counts"]["unverified"] == 1   # was 2
