@@ -287,3 +287,17 @@ def test_a_newly_recorded_source_changes_exactly_the_chapters_citing_it(book):
     assert all(parts == ["references"] for parts in changed.values())
     rows = {r["file"]: r for r in result.rows}
     assert rows["02-bm25-baseline.txt"]["counts"]["unverified"] == 1   # was 2
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("10-empty.md", "", "10-empty.md: chapter snapshot holds no prose"),
+    ("10-blank.txt", "\n  \n", "10-blank.txt: chapter snapshot holds no prose"),
+])
+def test_a_bad_chapter_is_one_line_before_anything_runs(book, name, content, message):
+    (book.directory / "book.toml").unlink()
+    (book.directory / name).write_text(content)
+    lines_before = book.log.read_text().count("\n")
+    with pytest.raises(InputError) as caught:
+        run_book(book)
+    assert str(caught.value).endswith(message) and "\n" not in str(caught.value)
+    assert not book.output.exists() and book.log.read_text().count("\n") == lines_before   # not a run: not logged
