@@ -1,5 +1,9 @@
 """The one executor abstraction (engine/runs/executor.py): serial, process pool, Dask LocalCluster.
 
+One 2-worker LocalCluster serves every distributed check of the project (starting one costs
+seconds): the book here, and through ``--scheduler`` its address, ``encode``, ``evaluate`` and
+BM25 over index shards (their checks live beside their serial tests, as ``check_*`` functions).
+
 Results always come back in submission order, whatever finishes first; a book audited on a
 2-worker LocalCluster writes exactly the files of the serial pass (all but the manifest, which
 names the executor and its own creation time).
@@ -102,3 +106,27 @@ def test_book_on_two_workers_writes_the_serial_bytes(cluster, tmp_path):
     manifests = [json.loads(out["manifest.json"]) for out in outputs.values()]
     assert manifests[0]["tasks"] == manifests[1]["tasks"] and manifests[1]["executor"]["kind"] == "dask"
     assert manifests[0]["run_id"] == manifests[1]["run_id"]
+
+
+def test_encode_on_the_cluster_writes_the_serial_bytes(cluster, tmp_path):
+    from test_executor_encode import check_encode_on_workers
+
+    check_encode_on_workers(tmp_path, cluster._client.scheduler.address)
+
+
+def test_evaluate_on_the_cluster_writes_the_serial_bytes(cluster, tmp_path):
+    from test_executor_evaluate import check_evaluate_on_workers
+
+    check_evaluate_on_workers(tmp_path, cluster._client.scheduler.address)
+
+
+def test_a_bad_run_file_on_a_worker_is_still_one_line(cluster, tmp_path):
+    from test_executor_evaluate import check_bad_run_file_on_workers
+
+    check_bad_run_file_on_workers(tmp_path, cluster._client.scheduler.address)
+
+
+def test_bm25_over_index_shards_on_the_cluster(cluster, tmp_path):
+    from test_executor_bm25 import check_sharded_top_k_on_workers
+
+    check_sharded_top_k_on_workers(tmp_path, cluster)

@@ -58,13 +58,10 @@ def test_ties_straddle_shards(tmp_path):
     assert len(scores) != len(set(scores))   # the case really has tied scores in the lists
 
 
-def test_sharded_top_k_on_two_dask_workers(tmp_path):
-    pytest.importorskip("distributed", reason="the [distributed] extra is not installed")
-    from engine.runs.executor import make_executor
-
+def check_sharded_top_k_on_workers(tmp_path, executor) -> None:
+    """Called by tests/test_executor.py with its 2-worker LocalCluster."""
     whole, shards, queries = corpus(tmp_path)
-    with make_executor(2) as executor:
-        assert sharded_top_k(shards, queries, 10, executor) == expected(whole, queries, 10)
+    assert sharded_top_k(shards, queries, 10, executor) == expected(whole, queries, 10)
 
 
 def test_a_doc_id_in_two_shards_is_refused(tmp_path):

@@ -1,4 +1,5 @@
-"""`encode --workers 2`: the shards on a 2-worker Dask LocalCluster give the serial run's bytes.
+"""`encode --workers/--scheduler`: the shards on Dask workers give the serial run's bytes
+(check_encode_on_workers runs on the 2-worker LocalCluster of tests/test_executor.py).
 
 Each worker process loads its own onnxruntime session (engine.encoder.encode.encode_shard) and
 returns its shard's vectors; they are added to the same work directory in shard order, so the
@@ -21,15 +22,15 @@ from engine.runs.hashing import sha256_json
 TEXTS = [f"Passage {i}: BM25 with k1 = 1.2 and b = 0.75 retrieves {'relevant ' * (i % 4)}documents." for i in range(11)]
 
 
-def test_encode_on_two_workers_writes_the_serial_bytes(tmp_path):
-    pytest.importorskip("distributed", reason="the [distributed] extra is not installed")
+def check_encode_on_workers(tmp_path, scheduler: str) -> None:
+    """Called by tests/test_executor.py with the address of its 2-worker LocalCluster."""
     source = tmp_path / "passages.jsonl"
     source.write_text("".join(json.dumps({"_id": f"p{i}", "text": t}) + "\n" for i, t in enumerate(TEXTS)))
     outputs = {}
-    for name, workers in (("serial", None), ("dask", 2)):
+    for name, where in (("serial", None), ("dask", scheduler)):
         out = tmp_path / name / "vectors.npy"
         manifest = encode_module.run_encode(source, "text", out, log=tmp_path / f"{name}.log", shard_size=3,
-                                            progress=False, workers=workers)
+                                            progress=False, scheduler=where)
         outputs[name] = (out.read_bytes(), out.with_suffix(".ids.txt").read_bytes(), manifest)
         assert not shard_directory(out).exists()   # the work directory is removed after publishing
     (serial, serial_ids, m1), (dask, dask_ids, m2) = outputs["serial"], outputs["dask"]

@@ -1,4 +1,5 @@
-"""`evaluate --workers 2`: each run read and evaluated on a Dask worker gives the serial outputs.
+"""`evaluate --workers/--scheduler`: each run read and evaluated on a Dask worker gives the serial outputs
+(the check_* functions run on the 2-worker LocalCluster of tests/test_executor.py).
 
 metrics.json and comparison.json are byte-identical to the serial run's (the runs have tied
 scores, so the tie rule is exercised on the workers too); the manifest adds the executor and,
@@ -29,12 +30,12 @@ def write_inputs(tmp_path):
     return qrels, runs
 
 
-def test_evaluate_on_two_workers_writes_the_serial_bytes(tmp_path):
-    pytest.importorskip("distributed", reason="the [distributed] extra is not installed")
+def check_evaluate_on_workers(tmp_path, scheduler: str) -> None:
+    """Called by tests/test_executor.py with the address of its 2-worker LocalCluster."""
     qrels, runs = write_inputs(tmp_path)
     common = dict(qrels=qrels, run=runs, measures="nDCG@10,R@20,AP", ties="id_ascending", seed=1, draws=200)
     serial = run_evaluate_experiment(output=tmp_path / "serial", log=tmp_path / "a.log", **common)
-    dask = run_evaluate_experiment(output=tmp_path / "dask", log=tmp_path / "b.log", workers=2, **common)
+    dask = run_evaluate_experiment(output=tmp_path / "dask", log=tmp_path / "b.log", scheduler=scheduler, **common)
     assert serial["run_id"] == dask["run_id"]
     for name in ("metrics.json", "comparison.json"):
         assert (tmp_path / "serial" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()
@@ -44,12 +45,19 @@ def test_evaluate_on_two_workers_writes_the_serial_bytes(tmp_path):
     assert "tasks" not in json.loads((tmp_path / "serial" / "manifest.json").read_text())
 
 
-def test_a_bad_run_file_on_a_worker_is_still_one_line(tmp_path):
-    pytest.importorskip("distributed", reason="the [distributed] extra is not installed")
+def check_bad_run_file_on_workers(tmp_path, scheduler: str) -> None:
     qrels, runs = write_inputs(tmp_path)
     runs[1].write_text("q0 Q0 d1 0 not-a-score r1\n")
     with pytest.raises(InputError, match=r"run1\.tsv:1"):
         run_evaluate_experiment(qrels=qrels, run=runs, measures="nDCG@10", ties="id_ascending", seed=1, draws=10,
-                                output=tmp_path / "out", log=tmp_path / "log", workers=2)
+                                output=tmp_path / "out", log=tmp_path / "log", scheduler=scheduler)
     assert not (tmp_path / "out").exists()
     assert json.loads((tmp_path / "log").read_text().splitlines()[-1])["status"] == "failed"
+
+
+def test_evaluate_workers_is_checked_before_anything_runs(tmp_path):
+    qrels, runs = write_inputs(tmp_path)
+    with pytest.raises(InputError, match="--workers"):
+        run_evaluate_experiment(qrels=qrels, run=runs, measures="nDCG@10", ties="id_ascending", seed=1, draws=10,
+                                output=tmp_path / "out", log=tmp_path / "log", workers=0)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "log").exists()
