@@ -143,7 +143,7 @@ def run_book(options: BookOptions, executor: Executor | None = None) -> BookResu
     log = Path(os.path.abspath(options.log))
     toolkit = toolkit_digest()
     inputs = _book_inputs(book)
-    acquire_output_lock(output)
+    acquire_output_lock(output, f"book pass of {book.directory}")
     try:
         previous = read_previous(output)
         pass_number = previous.number + 1
