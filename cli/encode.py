@@ -41,6 +41,11 @@ def encode(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="Progress on stderr (default: when stderr is a terminal)."),
     log: Path = LogOption,
+    workers: Optional[int] = typer.Option(None, "--workers",
+                                          help="Encode the shards on a Dask LocalCluster of N workers "
+                                               "(optional extra 'distributed'; same output bytes)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="Encode the shards on your Dask cluster (tcp://host:port; shared filesystem)."),
 ) -> None:
     """Encode a text field with all-MiniLM-L6-v2 (mean pooling, L2, <=256 wordpieces)."""
     from engine.experiments import run_experiment
@@ -49,6 +54,6 @@ def encode(
         input=input, field=field, output=output, ids_output=ids_output, id_field=id_field, model=model,
         tokenizer=tokenizer, batch_size=batch_size, max_wordpieces=max_wordpieces,
         intra_op_threads=intra_op_threads, inter_op_threads=inter_op_threads, shard_size=shard_size),
-        log=log, progress=progress)
+        log=log, progress=progress, workers=workers, scheduler=scheduler)
     shape = manifest["outputs"]["vectors"]["shape"]
     typer.echo(f"{manifest['run_id']}: {shape[0]} vectors of dimension {shape[1]} -> {output}")

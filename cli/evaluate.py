@@ -8,6 +8,7 @@ its table. Errors map to exit codes via :func:`cli.common.cli_errors`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -29,10 +30,15 @@ def evaluate(
     seed: int = typer.Option(129300, "--seed", help="Seed of the bootstrap and randomisation draws."),
     draws: int = typer.Option(10000, "--draws", help="Bootstrap and randomisation draws."),
     log: Path = LogOption,
+    workers: Optional[int] = typer.Option(None, "--workers",
+                                          help="Read and evaluate the runs on a Dask LocalCluster of N workers "
+                                               "(optional extra 'distributed'; same outputs)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="Evaluate the runs on your Dask cluster (tcp://host:port; shared filesystem)."),
 ) -> None:
     """Evaluate TREC runs; with two or more, a paired comparison against the first (logged)."""
     out = run_experiment("evaluate", dict(qrels=qrels, run=run, measures=measures, output=output, ties=ties,
-                                          seed=seed, draws=draws), log=log)
+                                          seed=seed, draws=draws), log=log, workers=workers, scheduler=scheduler)
     typer.echo(f"run {out['run_id']} -> {out['output']}")
     typer.echo(out["table"], nl=False)
 

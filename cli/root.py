@@ -36,6 +36,8 @@ def version() -> None:
 
 for module in (sandbox, evaluate, encode, budget, r03, chapter, verify, sources, report, bind, notebook):
     module.register(app)
+from cli import book as book_command  # noqa: E402  (book: whole books, incrementally; docs/book.md)
+book_command.register(app)
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ class ReportOptions:
     similarity_links: bool = False
     force: bool = False
     search: bool = True   # primary-source search for attributions and free-text citations
+    history: str = ""     # section 1 "research history" row (``book``: the earlier pass this report differs from)
 
 
 def parse_report_date(value: str | None) -> str:
@@ -78,7 +79,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
         sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
-        search_enabled=options.search, document=document, consistency=consistency)
+        search_enabled=options.search, document=document, consistency=consistency, history=options.history)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

@@ -372,10 +372,35 @@ def _check_outputs(paths: tuple[Path, Path, Path], run_id: str) -> None:
                            f"{previous}); refusing to overwrite it (choose another --output)")
 
 
+@dataclass(frozen=True)
+class ShardTask:
+    """One shard of a distributed encode: its number, its texts and the encoder settings."""
+
+    number: int
+    texts: tuple[str, ...]
+    config: EncoderConfig
+
+
+_WORKER_ENCODERS: dict[EncoderConfig, "Encoder"] = {}   # one onnxruntime session per worker process
+
+
+def encode_shard(task: ShardTask) -> tuple[np.ndarray, str]:
+    """A shard's vectors (exactly what a serial run computes for it) and the sha256 of its texts'
+    canonical JSON; the task an executor runs (engine.runs.executor)."""
+    from engine.runs.hashing import sha256_json
+
+    encoder = _WORKER_ENCODERS.get(task.config)
+    if encoder is None:
+        encoder = _WORKER_ENCODERS[task.config] = load_encoder(task.config)
+    texts = list(task.texts)
+    return encoder.encode(texts), sha256_json(texts)
+
+
 def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                ids_output: str | Path | None = None, id_field: str | None = None,
                config: EncoderConfig | None = None, log: str | Path | None = None,
-               progress: bool | None = None, shard_size: int = DEFAULT_SHARD_SIZE) -> dict[str, Any]:
+               progress: bool | None = None, shard_size: int = DEFAULT_SHARD_SIZE,
+               workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Encode one text field of a JSONL file into ``vectors.npy`` + ids + manifest; return the manifest.
 
     Inputs of at most ``shard_size`` texts are encoded in memory in one go. Larger inputs are
@@ -383,8 +408,20 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
     bounded memory, and a re-run of an interrupted encode continues after its last whole
     shard. ``progress=None`` shows a progress line (texts done, rate, ETA) when stderr is a
     terminal and there are more than two batches.
+
+    ``workers`` / ``scheduler`` encode the shards of a sharded input on a Dask cluster
+    (:func:`engine.runs.executor.make_executor`; extra ``[distributed]``): each worker process
+    loads its own session with this run's intra-op threads, and the shards come back in order
+    into the same work directory, so the outputs are the serial bytes. They are not parameters
+    of the run (its id and outputs do not depend on them); an input of one shard is encoded here.
     """
     import hashlib
+
+    from engine.runs.executor import check_workers, import_distributed
+
+    check_workers(workers, scheduler)
+    if workers is not None or scheduler is not None:
+        import_distributed()
 
     from engine.encoder.stream import ProgressMeter, ShardStore, npy_bytes, shard_bounds, shard_directory
     from engine.runs.hashing import dump_json, sha256_bytes
@@ -427,9 +464,26 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
             bounds = shard_bounds(len(ids), shard_size)
             meter = ProgressMeter(len(ids), already_done=sum(stop - start for start, stop in bounds[:resumed]),
                                   enabled=bool(show))
-            if sharded:
+            if sharded and (workers is not None or scheduler is not None):
+                from engine.runs.executor import make_executor
+                from engine.runs.hashing import sha256_json
+
+                with make_executor(workers, scheduler) as executor:
+                    manifest["executor"] = executor.describe()
+                    tasks = (ShardTask(number, tuple(chunk), config) for number, chunk in
+                             enumerate(iter_text_chunks(input_path, field, bounds, skip=resumed), start=resumed))
+                    for number, (vectors, texts_sha256) in enumerate(executor.imap(encode_shard, tasks), start=resumed):
+                        store.add(number, vectors, input_sha256=texts_sha256)
+                        meter.advance(int(vectors.shape[0]))
+            elif sharded:
+                from engine.runs.hashing import sha256_json
+
+                manifest["executor"] = {"kind": "serial", "workers": 1}
                 for number, chunk in enumerate(iter_text_chunks(input_path, field, bounds, skip=resumed), start=resumed):
-                    store.add(number, encoder.encode(chunk, on_batch=meter.advance, on_plan=meter.plan))
+                    store.add(number, encoder.encode(chunk, on_batch=meter.advance, on_plan=meter.plan),
+                              input_sha256=sha256_json(chunk))
+            if sharded:
+                manifest["tasks"] = store.task_records()
                 digest = hashlib.sha256()
                 for _ in store.stream_npy(encoder.dimension, digest):   # hash first, stream again below
                     pass
@@ -462,10 +516,11 @@ def run_encode_experiment(*, input: Path, field: str, output: Path, ids_output: 
                           id_field: str | None, model: Path | None, tokenizer: Path | None,
                           batch_size: int, max_wordpieces: int, intra_op_threads: int,
                           inter_op_threads: int, log: str | Path, shard_size: int = DEFAULT_SHARD_SIZE,
-                          progress: bool | None = None) -> dict[str, Any]:
+                          progress: bool | None = None, workers: int | None = None,
+                          scheduler: str | None = None) -> dict[str, Any]:
     """Entry point of the registered ``encode`` experiment (engine.experiments)."""
     config = EncoderConfig(model=model, tokenizer=tokenizer, max_wordpieces=max_wordpieces,
                            batch_size=batch_size, intra_op_threads=intra_op_threads,
                            inter_op_threads=inter_op_threads)
     return run_encode(input, field, output, ids_output=ids_output, id_field=id_field, config=config,
-                      log=log, progress=progress, shard_size=shard_size)
+                      log=log, progress=progress, shard_size=shard_size, workers=workers, scheduler=scheduler)
