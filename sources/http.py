@@ -484,6 +484,8 @@ class PoliteClient:
         host = (urlsplit(url).hostname or "").lower()
         if host in self._resolved or _address(host) is not None or host == "localhost":
             return None
+        if not isinstance(getattr(self._client, "_transport", None), httpx.HTTPTransport):
+            return None   # a mock or custom transport does not use the system resolver
         if self.config.trust_env and _proxied(url):
             return None
         parts = urlsplit(url)

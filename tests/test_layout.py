@@ -227,7 +227,8 @@ def test_every_typer_command_matches_the_experiment_registry():
     from engine.experiments import EXPERIMENTS
 
     root = get_command(app)
-    runtime_only = {"--log", "--progress", "--help"}
+    # runtime-only options: how a run is shown or logged, never a parameter of the experiment
+    runtime_only = {"--log", "--progress", "--help", "--format"}
     for command, exp in EXPERIMENTS.items():
         node = root
         for word in command.split():

@@ -39,7 +39,7 @@ from engine.r03.freeze import (DEFAULT_BARRIER_PATTERNS, check_barrier_patterns,
                            refuse_existing_freeze, write_exclusive)
 from engine.runs.hashing import dump_json, sha256_bytes, sha256_file
 from engine.runs.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
-from engine.runs.outdir import output_lock, publish, staged_directory
+from engine.runs.outdir import output_lock, publish, published_mode, staged_directory
 from engine.runs.runlog import recorded_run, utc_now
 from engine.runs.versions import package_versions
 
@@ -236,7 +236,7 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
                 if freeze.exists():
                     freeze.rmdir()  # empty (checked by refuse_existing_freeze)
                 staging.rename(freeze)
-            os.chmod(freeze, 0o755)  # mkdtemp made it 0700; the files inside stay 0444
+            os.chmod(freeze, published_mode(directory=True))  # mkdtemp made it 0700; files stay 0444
             rec.add_outputs(freeze)
             rec.results = {"freeze_manifest": str(freeze.resolve() / FREEZE_MANIFEST),
                            "selections": str(freeze.resolve() / SELECTIONS)}

@@ -11,6 +11,11 @@ is a refusal: nothing a user wrote is overwritten silently.
 holder). A second run that wants the same target while it is held is refused
 (:class:`RefusalError`, exit 3) naming the other run; the lock is released (and its file
 removed) on publish, on a failure inside :func:`staged_directory`, or when the process dies.
+
+**Permissions follow the umask.** The staging directory is private while it is written
+(``mkdtemp``: 0700); :func:`publish` gives the published directory ``0o777 & ~umask`` and
+:func:`write_files_atomically` gives each file ``0o666 & ~umask`` (0755 / 0644 under umask 022,
+0700 / 0600 under 077), as ``mkdir`` and ``open`` would have.
 """
 
 from __future__ import annotations
@@ -28,6 +33,25 @@ from engine.runs.errors import InputError, RefusalError
 
 # Output locks held by this process: absolute target → (descriptor, lock file).
 _HELD: dict[str, tuple[int, Path]] = {}
+
+
+def current_umask() -> int:
+    """The process umask (read from ``/proc`` where possible, else set and restored at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def published_mode(directory: bool) -> int:
+    """The mode a new directory (``0o777``) or file (``0o666``) gets under the umask."""
+    return (0o777 if directory else 0o666) & ~current_umask()
 
 
 def lock_file(target: str | Path) -> Path:
@@ -147,6 +171,7 @@ def publish(staging: Path, target: str | Path) -> None:
     then release the output lock."""
     target = Path(target)
     try:
+        os.chmod(staging, published_mode(directory=True))   # private while staged, then the umask's
         if target.exists():
             backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
             backup.rmdir()
@@ -160,7 +185,7 @@ def publish(staging: Path, target: str | Path) -> None:
 
 
 def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) -> None:
-    """Write several files whole: each to a temp file beside it (fsynced, mode 0644), then all
+    """Write several files whole: each to a temp file beside it (fsynced, mode ``0o666 & ~umask``), then all
     renamed into place in the given order; on any failure no temp file is left behind.
 
     Put the file that marks a complete output (a manifest) last. Text is written as UTF-8
@@ -168,6 +193,7 @@ def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) 
     chunks (written as they come, so a large file need not be held in memory).
     """
     staged: list[tuple[str, Path]] = []
+    mode = published_mode(directory=False)
     try:
         for path, data in contents.items():
             path = Path(path)
@@ -182,7 +208,7 @@ def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) 
                         out.write(chunk)
                 out.flush()
                 os.fsync(out.fileno())
-            os.chmod(temporary, 0o644)
+            os.chmod(temporary, mode)
         for temporary, path in staged:
             os.replace(temporary, path)
     finally:
