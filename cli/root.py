@@ -78,8 +78,15 @@ def _show_version(value: bool) -> None:
 def root(
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
                                  help="Print the package version and the versions manifests record, then exit."),
+    show_progress: Optional[bool] = typer.Option(
+        None, "--progress/--no-progress",
+        help="Progress of long steps on stderr (default: only when stderr is a terminal; "
+             "off a terminal, plain lines without \\r)."),
 ) -> None:
     """chapter-audit: reproduce chapter experiments, then audit the chapter's claims against them."""
+    from engine.runs.progress import configure
+
+    configure(show_progress)
 
 
 @app.command("version")

@@ -61,3 +61,149 @@ def test_published_outputs_follow_the_umask(trec, umask, directory, file):
     done = chapter_audit("claims", pack, "-o", "claims.md", cwd=trec, umask=umask)
     assert done.returncode == 0, done.stderr
     assert mode(trec / "claims.md") == file   # one atomically written file
+
+
+# --- --version and -h ------------------------------------------------------------------------
+
+def test_version_names_the_package_and_the_recorded_versions(cli):
+    from importlib import metadata
+
+    from engine.runs.versions import RECORDED_PACKAGES
+
+    result = cli("--version")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"chapter-audit {metadata.version('chapter-audit')}"
+    names = [line.split()[0] for line in lines[2:]]
+    assert names == ["python", *RECORDED_PACKAGES]
+    assert f"  numpy {metadata.version('numpy')}" in lines
+
+
+def command_paths():
+    """Every group and command of the app, as argument lists (the root is [])."""
+    from typer.main import get_command
+
+    from cli import app
+
+    paths = []
+
+    def walk(node, path):
+        paths.append(path)
+        for name, child in sorted(getattr(node, "commands", {}).items()):
+            walk(child, path + [name])
+
+    walk(get_command(app), [])
+    return paths
+
+
+def test_the_walk_sees_every_command():
+    paths = {" ".join(p) for p in command_paths()}
+    assert {"", "sandbox", "sandbox run", "sandbox ledger", "evaluate", "encode", "budget run", "r03 prepare",
+            "r03 evaluate", "fingerprint", "claims", "consistency", "verify", "sources", "bind", "notebook run",
+            "report", "demo", "version"} <= paths
+
+
+@pytest.mark.parametrize("path", command_paths(), ids=lambda p: " ".join(p) or "root")
+def test_h_is_help_everywhere(cli, path):
+    short, long = cli(*path, "-h"), cli(*path, "--help")
+    assert short.exit_code == long.exit_code == 0
+    assert short.stdout == long.stdout and "Usage: chapter-audit" in short.stdout
+    assert "-h" in short.stdout and "--help" in short.stdout
+
+
+# --- --format json and -o ------------------------------------------------------------------
+
+RESULT_COMMANDS = ["sandbox run", "sandbox ledger", "evaluate", "encode", "budget run", "r03 prepare",
+                   "r03 evaluate", "fingerprint", "claims", "consistency", "verify", "sources", "bind",
+                   "notebook run", "report", "demo"]
+
+
+def leaf(path: str):
+    from typer.main import get_command
+
+    from cli import app
+
+    node = get_command(app)
+    for word in path.split():
+        node = node.commands[word]
+    return node
+
+
+@pytest.mark.parametrize("path", RESULT_COMMANDS)
+def test_every_result_command_takes_format_json_and_o(path):
+    options = {opt: param for param in leaf(path).params for opt in param.opts}
+    assert "--format" in options, path
+    if "--output" in options:
+        assert "-o" in options["--output"].opts, path
+
+
+def is_canonical_json(text: str) -> bool:
+    """One JSON document, exactly as dump_json writes it (sorted keys, indent 2, final newline)."""
+    from engine.runs.hashing import dump_json
+
+    return dump_json(json.loads(text)) == text
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The demo's work directory (its log holds sandbox run, r03 prepare, r03 evaluate)."""
+    work = tmp_path_factory.mktemp("habits") / "demo"
+    done = chapter_audit("demo", "-o", work, "--format", "json", "--date", "2026-12-01", cwd=work.parent)
+    assert done.returncode == 0, done.stderr
+    assert is_canonical_json(done.stdout)
+    document = json.loads(done.stdout)
+    assert (document["matched"], document["bound"], document["sources"]) == (10, 11, 5)
+    assert sorted(document["run_ids"]) == ["r03 evaluate", "r03 prepare", "sandbox run"]
+    return work
+
+
+def test_json_of_the_audit_commands(cli, demo, tmp_path):
+    from cli.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK
+
+    log = demo / "log.jsonl"
+    verify = cli("verify", EXAMPLE_CLAIMS, "--log", log, "--format", "json")
+    assert verify.exit_code == 1 and is_canonical_json(verify.stdout)   # 0.889 is the one mismatch
+    assert sum(v["verdict"] == "MATCH" for v in json.loads(verify.stdout)) == 10
+    assert cli("verify", EXAMPLE_CLAIMS, "--log", log, "--format", "table").stdout == \
+        cli("verify", EXAMPLE_CLAIMS, "--log", log).stdout   # the old spelling still works
+    fingerprint = cli("fingerprint", EXAMPLE_PACK, "--format", "json")
+    assert is_canonical_json(fingerprint.stdout) and json.loads(fingerprint.stdout)["path"] == str(EXAMPLE_PACK)
+    sources = cli("sources", EXAMPLE_PACK, "--offline", "--sources-cache", tmp_path / "c", "--format", "json")
+    assert sources.exit_code == 0 and is_canonical_json(sources.stdout)
+    assert json.loads(sources.stdout)["not_reached"] == {"hosts": {}, "searches": 0, "sources": 0}
+    consistency = cli("consistency", EXAMPLE_PACK, "--format", "json")
+    assert is_canonical_json(consistency.stdout)
+    claims = cli("claims", EXAMPLE_PACK, "--format", "json")
+    assert claims.exit_code == 0 and json.loads(claims.stdout)
+    report = cli("report", EXAMPLE_PACK, "-o", tmp_path / "report.md", "--log", log, "--claims", EXAMPLE_CLAIMS,
+                 "--offline", "--sources-cache", tmp_path / "c", "--date", "2026-12-01", "--format", "json")
+    assert report.exit_code == 0 and is_canonical_json(report.stdout)
+    assert json.loads(report.stdout) == {
+        "report": str(tmp_path / "report.md"), "claim_rows": 16, "sources": 5, "bound": 11, "matched": 10,
+        "offline": True, "not_reached": {"hosts": {}, "searches": 0, "sources": 0}}
+    bind = cli("bind", EXAMPLE_PACK, "--log", log, "-o", tmp_path / "draft.toml", "--format", "json")
+    assert bind.exit_code == 0 and is_canonical_json(bind.stdout)
+    drafted = json.loads(bind.stdout)
+    assert (drafted["printed"], drafted["written"]) == (11, str(tmp_path / "draft.toml"))
+
+
+def test_json_of_the_experiment_commands(cli, trec, tmp_path):
+    from engine.runs.fixtures_path import fixtures_dir
+
+    log = tmp_path / "log.jsonl"
+    evaluate = cli("evaluate", "--qrels", trec / "qrels.txt", "--run", trec / "run.txt", "-o", tmp_path / "ev",
+                   "--log", log, "--measures", "P@2", "--format", "json")
+    assert evaluate.exit_code == 0 and is_canonical_json(evaluate.stdout)
+    document = json.loads(evaluate.stdout)
+    assert "table" not in document and document["output"] == str(tmp_path / "ev")
+    assert document["metrics"]["runs"]["run"]["macro"]["P@2"] == 0.75   # t1: d1, d3 both relevant (1); t2: d1 unjudged, d2 relevant (0.5)
+    l03 = fixtures_dir() / "l03"
+    sandbox = cli("sandbox", "run", "--corpus", l03 / "corpus.jsonl", "--topics", l03 / "topics.jsonl",
+                  "--qrels", l03 / "qrels.txt", "--dense-run", l03 / "supplied_run.tsv",
+                  "--dense-metadata", l03 / "supplied_run_metadata.json", "-o", tmp_path / "sb", "--log", log,
+                  "--format", "json")
+    assert sandbox.exit_code == 0 and is_canonical_json(sandbox.stdout)
+    assert round(json.loads(sandbox.stdout)["metrics"]["macro"]["hybrid"]["ndcg@3"], 6) == 0.888438
+    ledger = cli("sandbox", "ledger", "--locators", l03 / "locators.json", "--fixtures", l03 / "acquisition",
+                 "--log", log, "--format", "json")
+    assert ledger.exit_code == 0 and is_canonical_json(ledger.stdout)

@@ -40,6 +40,7 @@ from engine.r03.freeze import (DEFAULT_BARRIER_PATTERNS, check_barrier_patterns,
 from engine.runs.hashing import dump_json, sha256_bytes, sha256_file
 from engine.runs.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
 from engine.runs.outdir import output_lock, publish, published_mode, staged_directory
+from engine.runs.progress import tracked
 from engine.runs.runlog import recorded_run, utc_now
 from engine.runs.versions import package_versions
 
@@ -129,7 +130,7 @@ def encode_requirements(bench: Benchmark) -> tuple[list[str], np.ndarray, dict[s
             ids.append(f"{tid}:{n}")
             texts.append(text)
     enc = load_encoder(EncoderConfig())
-    vectors = np.asarray(enc.encode(texts), dtype=np.float32)
+    vectors = np.asarray(enc.encode(texts, progress=None), dtype=np.float32)  # shown on a terminal
     return ids, vectors, dict(enc.describe())
 
 
@@ -385,7 +386,7 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
     if published:
         methods.append("published_coverage")
     tasks_out: dict[str, Any] = {}
-    for tid, task in bench.tasks.items():
+    for tid, task in tracked(bench.tasks.items(), "r03 evaluate: oracle and metrics", unit="tasks"):
         judged = judgments[tid]
         agreed = {d: j.agreed for d, j in judged.items()}
         grades = {d: j.mean_grade for d, j in judged.items()}
@@ -407,7 +408,7 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
     aggregate: dict[str, Any] = {}
     boot: dict[str, Any] = {}
     notes: dict[str, str] = {}
-    for subset in SUBSETS:
+    for subset in tracked(SUBSETS, "r03 evaluate: paired bootstrap", unit="subsets"):
         members = [t for t in tasks_out if subset == "all" or tasks_out[t]["split"] == subset]
         if not members:
             aggregate[subset] = None
