@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
         _, rows, note = claims_for_pack(load_pack(pack))
         if note:
-            typer.echo(f"note: {note}", err=True)
+            typer.echo(f"{pack}: note: {note}", err=True)
         text = format_claims(rows, fmt)
         if output is None:
             typer.echo(text, nl=False)

@@ -132,10 +132,10 @@ def cli_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except InvalidRun as exc:
             fail(f"run invalid: {exc}", EXIT_INVALID)
         except Terminated:
-            typer.echo("terminated (SIGTERM): the run is logged failed and nothing was published", err=True)
+            typer.echo(f"{PROGRAM}: terminated (SIGTERM): the run is logged failed and nothing was published", err=True)
             raise typer.Exit(EXIT_TERMINATED)
         except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
+            typer.echo(f"{PROGRAM}: interrupted", err=True)
             raise typer.Exit(130)
         except (typer.Exit, typer.Abort, click.ClickException):
             raise

@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
                                                                 f"failed (exit {code}): {outcome.message}")
                 if code > 0:
                     failed[outcome.experiment] = f"exit {code}: {outcome.message}"
-                typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
+                typer.echo(f"{claims_file}: rerun {outcome.experiment}: {state}", err=True)
         verdicts = verify_bindings(claims, log, failed_reruns=failed)
         if junit is not None:
             from claims.junit import write_junit

@@ -207,3 +207,147 @@ def test_json_of_the_experiment_commands(cli, trec, tmp_path):
     ledger = cli("sandbox", "ledger", "--locators", l03 / "locators.json", "--fixtures", l03 / "acquisition",
                  "--log", log, "--format", "json")
     assert ledger.exit_code == 0 and is_canonical_json(ledger.stdout)
+
+
+# --- errors: FILE:LINE: message ------------------------------------------------------------
+
+def bad_inputs(d: Path):
+    """(name, arguments, exit code, what the line starts with) for one bad input each."""
+    (d / "bad_qrels.txt").write_text("t1 0 d1 2\nt1 0 d2 high\n", encoding="utf-8")
+    (d / "nan_run.txt").write_text("t1 Q0 d1 1 nan a\n", encoding="utf-8")
+    (d / "bad.toml").write_text("[[binding]\nid = 1\n", encoding="utf-8")
+    (d / "occupied").mkdir()
+    (d / "occupied" / "mine.txt").write_text("mine", encoding="utf-8")
+    (d / "report.md").write_text("mine", encoding="utf-8")
+    (d / "pack.txt").write_text("# Title\n\nThe method reached 0.52 on the test set.\n", encoding="utf-8")
+    ev = ["evaluate", "--qrels", d / "qrels.txt", "--run", d / "run.txt", "--log", d / "log.jsonl"]
+    return [
+        ("missing qrels", ["evaluate", "--qrels", d / "nope.txt", "--run", d / "run.txt", "-o", d / "o1",
+                           "--log", d / "log.jsonl"], 2, f"{d / 'nope.txt'}:"),
+        ("bad qrels line", ["evaluate", "--qrels", d / "bad_qrels.txt", "--run", d / "run.txt", "-o", d / "o2",
+                            "--log", d / "log.jsonl"], 2, f"{d / 'bad_qrels.txt'}:2: "),
+        ("non-finite score", ["evaluate", "--qrels", d / "qrels.txt", "--run", d / "nan_run.txt", "-o", d / "o3",
+                              "--log", d / "log.jsonl"], 2, f"{d / 'nan_run.txt'}:1: "),
+        ("occupied output", ev + ["-o", d / "occupied"], 3, f"{d / 'occupied'}: "),
+        ("log is a directory", ["evaluate", "--qrels", d / "qrels.txt", "--run", d / "run.txt", "-o", d / "o4",
+                                "--log", d / "occupied"], 2, ""),
+        ("unknown option", ["sandbox", "run", "--bogus"], 2, "chapter-audit sandbox run: No such option: --bogus"),
+        ("missing option", ["evaluate", "--qrels", d / "qrels.txt"], 2, "chapter-audit evaluate: Missing option"),
+        ("unknown command", ["evaluat"], 2, "chapter-audit: No such command 'evaluat'"),
+        ("bad format", ["claims", d / "pack.txt", "--format", "xml"], 2, "chapter-audit: field '--format'"),
+        ("bad format alias", ["sources", d / "pack.txt", "--offline", "--format", "md"], 2,
+         "chapter-audit: field '--format'"),
+        ("missing pack", ["fingerprint", d / "nope.txt"], 2, f"{d / 'nope.txt'}: "),
+        ("malformed claims TOML", ["verify", d / "bad.toml", "--log", d / "log.jsonl"], 2, f"{d / 'bad.toml'}:"),
+        ("existing report", ["report", d / "pack.txt", "-o", d / "report.md", "--offline", "--log", d / "log.jsonl",
+                             "--sources-cache", d / "c"], 3, f"{d / 'report.md'}: "),
+        ("occupied demo directory", ["demo", "-o", d / "occupied"], 3, f"{d / 'occupied'}: "),
+        ("missing encode input", ["encode", "--input", d / "nope.jsonl", "--field", "text", "-o", d / "v.npy",
+                                  "--log", d / "log.jsonl"], 2, f"{d / 'nope.jsonl'}: "),
+        ("missing notebook", ["notebook", "run", d / "nope.ipynb", "-o", d / "nb", "--log", d / "log.jsonl"], 2,
+         f"{d / 'nope.ipynb'}"),
+        ("missing benchmark", ["r03", "prepare", "--benchmark", d / "nope", "--freeze", d / "o5",
+                               "--log", d / "log.jsonl"], 2, f"{d / 'nope'}"),
+    ]
+
+
+def test_every_error_is_one_file_line_message(trec):
+    """Each bad input through the real command line: one stderr line in FILE[:LINE]: message form
+    (or chapter-audit: message), the documented exit code, no traceback, no partial output."""
+    failures = []
+    for name, args, code, starts in bad_inputs(trec):
+        done = chapter_audit(*args, cwd=trec)
+        lines = done.stderr.splitlines()
+        ok = (done.returncode == code and len(lines) == 1 and ERROR_LINE.match(lines[0])
+              and lines[0].startswith(starts) and "Traceback" not in done.stderr)
+        if not ok:
+            failures.append(f"{name}: exit {done.returncode} (want {code}), stderr {done.stderr!r}")
+    assert failures == []
+    assert not any((trec / f"o{i}").exists() for i in range(1, 6))   # nothing partial was written
+
+
+# --- progress ------------------------------------------------------------------------------
+
+def test_progress_decision_order(monkeypatch):
+    import io
+
+    from engine.runs import progress as p
+
+    monkeypatch.delenv(p.ENV_PROGRESS, raising=False)
+    pipe = io.StringIO()
+    assert p.progress_enabled(None, pipe) is False            # not a terminal: quiet
+    assert p.progress_enabled(True, pipe) is True              # --progress
+    monkeypatch.setenv(p.ENV_PROGRESS, "1")
+    assert p.progress_enabled(None, pipe) is True
+    assert p.progress_enabled(False, pipe) is False            # --no-progress wins over the environment
+    p.configure(False)
+    try:
+        assert p.progress_enabled(None, pipe) is False         # the root --no-progress wins too
+    finally:
+        p.configure(None)
+
+
+def test_plain_progress_off_a_terminal_has_no_carriage_return(monkeypatch):
+    import io
+
+    from engine.runs import progress as p
+
+    stream = io.StringIO()
+    with p.progress("scoring", 4, unit="topics", enabled=True, stream=stream) as bar:
+        for _ in range(4):
+            bar.advance()
+    assert stream.getvalue().startswith("scoring: 4/4 topics (100.0%), ")   # one line at the end only
+    assert stream.getvalue().count("\n") == 1 and "\r" not in stream.getvalue()
+    monkeypatch.setattr(p, "PLAIN_INTERVAL", 0.0)
+    stream = io.StringIO()
+    with p.progress("reading", None, unit="rows", enabled=True, stream=stream) as bar:
+        bar.advance(1000)
+        bar.advance(500)
+    lines = stream.getvalue().splitlines()
+    assert [line.split(", ")[0] for line in lines] == ["reading: 1,000 rows", "reading: 1,500 rows",
+                                                       "reading: 1,500 rows"]
+    assert "\r" not in stream.getvalue()
+    quiet = io.StringIO()
+    with p.progress("scoring", 2, stream=quiet) as bar:     # not asked, not a terminal: nothing
+        bar.advance(2)
+    assert quiet.getvalue() == ""
+
+
+def test_progress_is_drawn_on_a_terminal(monkeypatch):
+    import pty
+
+    from engine.runs import progress as p
+
+    monkeypatch.delenv(p.ENV_PROGRESS, raising=False)
+    monkeypatch.setattr(p, "START_DELAY", 0.0)
+    master, slave = pty.openpty()
+    with os.fdopen(slave, "w", encoding="utf-8", closefd=True) as terminal:
+        with p.progress("sandbox run: scoring", 3, unit="topics", stream=terminal) as bar:
+            for _ in range(3):
+                bar.advance()
+    drawn = b""
+    os.set_blocking(master, False)
+    try:
+        while chunk := os.read(master, 65536):
+            drawn += chunk
+    except (BlockingIOError, OSError):
+        pass
+    os.close(master)
+    text = drawn.decode("utf-8", "replace")
+    assert "sandbox run: scoring" in text and "3/3" in text and "topics" in text
+
+
+def test_the_cli_is_quiet_in_a_pipe_and_plain_when_asked(tmp_path):
+    from engine.runs.fixtures_path import fixtures_dir
+
+    l03 = fixtures_dir() / "l03"
+    args = ["sandbox", "run", "--corpus", l03 / "corpus.jsonl", "--topics", l03 / "topics.jsonl",
+            "--qrels", l03 / "qrels.txt", "--dense-run", l03 / "supplied_run.tsv",
+            "--dense-metadata", l03 / "supplied_run_metadata.json", "--log", tmp_path / "log.jsonl"]
+    quiet = chapter_audit(*args, "-o", tmp_path / "a", cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    asked = chapter_audit("--progress", *args, "-o", tmp_path / "b", cwd=tmp_path)
+    assert asked.returncode == 0 and "\r" not in asked.stderr
+    lines = asked.stderr.splitlines()
+    assert [line.split(", ")[0] for line in lines] == ["indexing corpus.jsonl: 10 documents",
+                                                       "sandbox run: scoring: 3/3 topics (100.0%)"]
