@@ -39,7 +39,8 @@ def encode(
                                    help="Texts per shard: larger inputs are encoded shard by shard into "
                                         "<output stem>.shards/ and an interrupted run resumes there."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
-                                            help="Progress on stderr (default: when stderr is a terminal)."),
+                                            help="Progress on stderr (default: when stderr is a terminal; "
+                                                 "off a terminal plain lines, never \\r)."),
     log: Path = LogOption,
     fmt: str = FormatOption(),
 ) -> None:

@@ -20,7 +20,7 @@ group = typer.Typer(help="R03 obligation-aware reranker: label-free freeze, then
 @cli_errors
 def prepare_command(
     benchmark: Path = typer.Option(..., "--benchmark", help="R02-style benchmark directory."),
-    freeze: Path = typer.Option(..., "--freeze", help="New freeze directory (never overwritten)."),
+    freeze: Path = typer.Option(..., "--freeze", "-o", help="New freeze directory (never overwritten): its output."),
     log: Path = LogOption,
     barrier_pattern: Optional[list[str]] = typer.Option(
         None, "--barrier-pattern",
