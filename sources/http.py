@@ -25,7 +25,9 @@
   wait before attempt *k+1* is ``backoff_base * 2**(k-1)`` capped at ``backoff_max``; a
   ``Retry-After`` (seconds or HTTP date) on a 429 or 5xx replaces it, capped at
   ``retry_after_cap`` (10 s). A host whose request ended in timeouts, or in 429 after its
-  retries, is not asked again in the run either (it did not answer; it asked us to stop).
+  retries, is not asked again in the run either (it did not answer; it asked us to stop). All
+  back-off waits for one host together are bounded by ``retry_budget`` (20 s a run); once it is
+  spent, requests to that host get one attempt each.
   Other 4xx answers are final (not retried); so is a failed certificate check.
 * **Size limit.** The body is streamed and the request abandoned once it exceeds ``max_bytes``
   (default 2 MiB) — also when ``Content-Length`` announces more.
@@ -86,6 +88,7 @@ class ClientConfig:
     backoff_base: float = 1.0
     backoff_max: float = 8.0
     retry_after_cap: float = 10.0
+    retry_budget: float = 20.0     # seconds of back-off one host may cost a run, all requests together
     max_bytes: int = 2 * MiB
     max_redirects: int = 5
     contact: str | None = None
@@ -168,7 +171,18 @@ class Reachability:
     def __init__(self) -> None:
         self.down: dict[str, str] = {}
         self.failed: dict[str, int] = {}
+        self.waited: dict[str, float] = {}
         self._lock = threading.Lock()
+
+    def spend(self, netloc: str, wait: float, budget: float) -> bool:
+        """Charge ``wait`` seconds of back-off to ``netloc``; False (nothing charged) when that
+        would exceed the run's ``budget`` for the host."""
+        with self._lock:
+            spent = self.waited.get(netloc, 0.0)
+            if spent + wait > budget:
+                return False
+            self.waited[netloc] = spent + wait
+            return True
 
     def mark_down(self, netloc: str, reason: str) -> None:
         with self._lock:
@@ -459,6 +473,8 @@ class PoliteClient:
                 wait = min(retry_after, cfg.retry_after_cap)
             else:
                 wait = min(cfg.backoff_base * (2 ** (attempt - 1)), cfg.backoff_max)
+            if not reach.spend(netloc, wait, cfg.retry_budget):
+                break   # this host has used up the run's back-off budget: no more retries to it
             result.waits.append(wait)
             time.sleep(wait)
         result.error = f"{last_error} after {result.attempts} attempt" + \

@@ -174,3 +174,25 @@ def test_which_reasons_count_as_not_reached():
                    "no metadata API for this kind of URL: not looked up",
                    "offline run: not looked up (last online attempt 2026-01-01T00:00:00Z: cannot reach h: x)"):
         assert not is_network_failure(reason), reason
+
+
+def test_back_off_is_bounded_per_host_and_run():
+    """A host answering 503 forever: retries stop once its run's back-off budget is spent."""
+    import httpx
+
+    seen = []
+
+    def handler(request):
+        seen.append(str(request.url))
+        return httpx.Response(503)
+
+    config = ClientConfig(backoff_base=0.01, backoff_max=0.02, retry_budget=0.045, trust_env=False, min_interval={})
+    with PoliteClient(config) as client:
+        client._client = httpx.Client(transport=httpx.MockTransport(handler))
+        results = [client.get(f"https://api.crossref.org/works/10.9999/{i}") for i in range(4)]
+    # waits 0.01 + 0.02 (first request), 0.01 (second); any further wait would pass 0.045: one attempt each
+    assert [r.waits for r in results] == [[0.01, 0.02], [0.01], [], []]
+    assert [r.attempts for r in results] == [3, 2, 1, 1] and len(seen) == 7
+    assert {r.error for r in results} == {"HTTP 503 after 3 attempts", "HTTP 503 after 2 attempts",
+                                          "HTTP 503 after 1 attempt"}
+    assert config.reachability.waited == {"api.crossref.org": pytest.approx(0.04)}
