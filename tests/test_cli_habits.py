@@ -351,3 +351,14 @@ def test_the_cli_is_quiet_in_a_pipe_and_plain_when_asked(tmp_path):
     lines = asked.stderr.splitlines()
     assert [line.split(", ")[0] for line in lines] == ["indexing corpus.jsonl: 10 documents",
                                                        "sandbox run: scoring: 3/3 topics (100.0%)"]
+
+
+@pytest.mark.parametrize("umask, directory, file", [(0o022, 0o755, 0o444), (0o077, 0o700, 0o400)])
+def test_the_r03_freeze_is_read_only_within_the_umask(tmp_path, umask, directory, file):
+    from engine.runs.fixtures_path import fixtures_dir
+
+    done = chapter_audit("r03", "prepare", "--benchmark", fixtures_dir() / "r03_mini", "-o", "freeze",
+                         "--log", "log.jsonl", cwd=tmp_path, umask=umask)
+    assert done.returncode == 0, done.stderr
+    assert mode(tmp_path / "freeze") == directory
+    assert {mode(p) for p in (tmp_path / "freeze").iterdir()} == {file}
