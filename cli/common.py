@@ -70,10 +70,9 @@ def fail(message: str, code: int) -> None:
     raise typer.Exit(code)
 
 
-def FormatOption(default: str = "text", extra: tuple[str, ...] = ()) -> Any:  # noqa: N802 - a typer option
-    """``--format text|json`` (plus a command's own extra formats, e.g. claims' md/csv)."""
-    names = " | ".join((*extra, *FORMATS)) if extra else "text | json"
-    return typer.Option(default, "--format", help=f"{names}: json prints one JSON document (sorted keys).")
+def FormatOption(default: str = "text") -> Any:  # noqa: N802 - a typer option
+    """``--format text|json``."""
+    return typer.Option(default, "--format", help="text | json: json prints one JSON document (sorted keys).")
 
 
 def output_format(value: str, allowed: tuple[str, ...] = FORMATS) -> str:
@@ -112,10 +111,18 @@ def json_ready(value: Any) -> Any:
 
 
 def emit_json(value: Any) -> None:
-    """One JSON document on stdout: sorted keys, two-space indent, final newline."""
-    from engine.runs.hashing import dump_json
+    """One JSON document on stdout: sorted keys, two-space indent, final newline (the bytes of
+    :func:`engine.runs.hashing.dump_json`). A non-finite number is refused, never printed as NaN."""
+    import json
 
-    typer.echo(dump_json(json_ready(value)), nl=False)
+    from engine.runs.errors import RefusalError
+
+    try:
+        text = json.dumps(json_ready(value), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise RefusalError("the result holds a non-finite number (NaN or infinity); "
+                           "refusing to print it as JSON") from None
+    typer.echo(text + "\n", nl=False)
 
 
 def cli_errors(func: Callable[..., Any]) -> Callable[..., Any]:

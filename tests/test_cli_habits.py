@@ -251,18 +251,24 @@ def bad_inputs(d: Path):
     ]
 
 
-def test_every_error_is_one_file_line_message(trec):
-    """Each bad input through the real command line: one stderr line in FILE[:LINE]: message form
-    (or chapter-audit: message), the documented exit code, no traceback, no partial output."""
+def test_every_error_is_one_file_line_message(cli, trec, monkeypatch):
+    """Each bad input through the command line (in-process; an exception would fail the test):
+    one stderr line in FILE[:LINE]: message form (or chapter-audit: message), the documented
+    exit code, no partial output. test_faults and bench/hostile_inputs.py run such cases in
+    child processes."""
+    monkeypatch.chdir(trec)
     failures = []
     for name, args, code, starts in bad_inputs(trec):
-        done = chapter_audit(*args, cwd=trec)
+        done = cli(*args)
         lines = done.stderr.splitlines()
-        ok = (done.returncode == code and len(lines) == 1 and ERROR_LINE.match(lines[0])
-              and lines[0].startswith(starts) and "Traceback" not in done.stderr)
+        ok = (done.exit_code == code and len(lines) == 1 and ERROR_LINE.match(lines[0])
+              and lines[0].startswith(starts))
         if not ok:
-            failures.append(f"{name}: exit {done.returncode} (want {code}), stderr {done.stderr!r}")
+            failures.append(f"{name}: exit {done.exit_code} (want {code}), stderr {done.stderr!r}")
     assert failures == []
+    usage = chapter_audit("sandbox", "run", "--bogus", cwd=trec)   # and once through a real process
+    assert (usage.returncode, usage.stderr) == (2, "chapter-audit sandbox run: No such option: --bogus "
+                                                   "(Possible options: --b, --corpus, --log) (see --help)\n")
     assert not any((trec / f"o{i}").exists() for i in range(1, 6))   # nothing partial was written
 
 
@@ -353,7 +359,7 @@ def test_the_cli_is_quiet_in_a_pipe_and_plain_when_asked(tmp_path):
                                                        "sandbox run: scoring: 3/3 topics (100.0%)"]
 
 
-@pytest.mark.parametrize("umask, directory, file", [(0o022, 0o755, 0o444), (0o077, 0o700, 0o400)])
+@pytest.mark.parametrize("umask, directory, file", [(0o077, 0o700, 0o400)])   # 022 → 0444: test_freeze
 def test_the_r03_freeze_is_read_only_within_the_umask(tmp_path, umask, directory, file):
     from engine.runs.fixtures_path import fixtures_dir
 
@@ -362,3 +368,18 @@ def test_the_r03_freeze_is_read_only_within_the_umask(tmp_path, umask, directory
     assert done.returncode == 0, done.stderr
     assert mode(tmp_path / "freeze") == directory
     assert {mode(p) for p in (tmp_path / "freeze").iterdir()} == {file}
+
+
+def test_error_line_keeps_a_location_and_names_the_program_otherwise(tmp_path):
+    from cli.common import error_line
+
+    spaced = tmp_path / "my pack.txt"
+    spaced.write_text("x", encoding="utf-8")
+    assert error_line("qrels.txt:3: grade 'high' is not a number") == "qrels.txt:3: grade 'high' is not a number"
+    assert error_line("out: output directory is not empty") == "out: output directory is not empty"
+    assert error_line(f"{spaced}: file is not valid UTF-8") == f"{spaced}: file is not valid UTF-8"
+    assert error_line("field '--format': must be one of text, json") == \
+        "chapter-audit: field '--format': must be one of text, json"
+    assert error_line("run invalid: parameter k1: 1.2 -> 1.5") == "chapter-audit: run invalid: parameter k1: 1.2 -> 1.5"
+    assert error_line("--vectors and --vector-ids must be\ngiven together") == \
+        "chapter-audit: --vectors and --vector-ids must be given together"
