@@ -196,3 +196,35 @@ def test_back_off_is_bounded_per_host_and_run():
     assert {r.error for r in results} == {"HTTP 503 after 3 attempts", "HTTP 503 after 2 attempts",
                                           "HTTP 503 after 1 attempt"}
     assert config.reachability.waited == {"api.crossref.org": pytest.approx(0.04)}
+
+
+def test_a_host_that_drops_connections_is_asked_once():
+    """A listener whose backlog is full: the kernel drops further SYNs, as a black-holed host does,
+    so the connection times out (connect timeout) and is not retried."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    port = listener.getsockname()[1]
+    fillers = []
+    for _ in range(4):
+        filler = socket.socket()
+        filler.setblocking(False)
+        try:
+            filler.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        fillers.append(filler)
+    time.sleep(0.1)
+    config = ClientConfig(connect_timeout=0.5, read_timeout=0.3, trust_env=False, min_interval={})
+    try:
+        started = time.monotonic()
+        with PoliteClient(config, allow_loopback_http=True) as client:
+            first = client.get(f"http://127.0.0.1:{port}/crossref/works/10.9999/a")
+            second = client.get(f"http://127.0.0.1:{port}/arxiv/query?id_list=9999.00001")
+        assert time.monotonic() - started < 20
+    finally:
+        for sock in fillers + [listener]:
+            sock.close()
+    assert (first.error, first.attempts) == (f"cannot reach 127.0.0.1:{port}: no connection within 0.5 s", 1)
+    assert (second.error, second.attempts) == (
+        f"not attempted: 127.0.0.1:{port} could not be reached earlier in this run (no connection within 0.5 s)", 0)
