@@ -228,3 +228,24 @@ def test_a_host_that_drops_connections_is_asked_once():
     assert (first.error, first.attempts) == (f"cannot reach 127.0.0.1:{port}: no connection within 0.5 s", 1)
     assert (second.error, second.attempts) == (
         f"not attempted: 127.0.0.1:{port} could not be reached earlier in this run (no connection within 0.5 s)", 0)
+
+
+def test_report_online_with_services_refused_is_written_and_exits_1(tmp_path):
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    pack = tmp_path / "pack.txt"
+    pack.write_text(PACK, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "CHAPTER_AUDIT_CROSSREF_API": base + "/crossref",
+           "CHAPTER_AUDIT_ARXIV_API": base + "/arxiv", "CHAPTER_AUDIT_GITHUB_API": base + "/github",
+           "CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP": "1"}
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "cli", "report", str(pack), "-o", str(tmp_path / "report.md"),
+                           "--log", str(tmp_path / "log.jsonl"), "--sources-cache", str(tmp_path / "c"),
+                           "--date", "2026-12-01", "--format", "json"], capture_output=True, text=True, env=env,
+                          timeout=120, cwd=tmp_path)
+    assert time.monotonic() - started < 20
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert json.loads(done.stdout)["not_reached"] == {"sources": LOOKED_UP, "searches": 1,
+                                                      "hosts": {f"127.0.0.1:{port}": "connection refused"}}
+    assert done.stderr.startswith(f"{pack}: look-ups not made: {LOOKED_UP} of 5 sources could not be looked up")
+    assert f"cannot reach 127.0.0.1:{port}: connection refused" in (tmp_path / "report.md").read_text()
