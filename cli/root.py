@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - older typer on the real click
     from click import exceptions as click_errors
 
 from cli import bind, budget, chapter, encode, evaluate, notebook, r03, report, sandbox, sources, verify
-from cli.common import PROGRAM
+from cli.common import PROGRAM, FormatOption
 
 
 class HabitGroup(TyperGroup):
@@ -90,12 +90,20 @@ def root(
 
 
 @app.command("version")
-def version() -> None:
+def version(fmt: str = FormatOption()) -> None:
     """Print the versions recorded in every manifest."""
+    from cli.common import cli_errors, emit_json, output_format
     from engine.runs.versions import package_versions
 
-    for name, value in package_versions().items():
-        typer.echo(f"{name}\t{value}")
+    @cli_errors
+    def show() -> None:
+        versions = package_versions()
+        if output_format(fmt) == "json":
+            return emit_json(versions)
+        for name, value in versions.items():
+            typer.echo(f"{name}\t{value}")
+
+    show()
 
 
 for module in (sandbox, evaluate, encode, budget, r03, chapter, verify, sources, report, bind, notebook):

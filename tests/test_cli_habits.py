@@ -77,6 +77,9 @@ def test_version_names_the_package_and_the_recorded_versions(cli):
     names = [line.split()[0] for line in lines[2:]]
     assert names == ["python", *RECORDED_PACKAGES]
     assert f"  numpy {metadata.version('numpy')}" in lines
+    as_json = cli("version", "--format", "json")
+    assert as_json.exit_code == 0 and is_canonical_json(as_json.stdout)
+    assert json.loads(as_json.stdout)["chapter-audit"] == metadata.version("chapter-audit")
 
 
 def command_paths():
