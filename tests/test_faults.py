@@ -91,7 +91,7 @@ def test_disk_full_while_writing_outputs_publishes_nothing(tmp_path):
 
     done = child(sandbox_args(tmp_path / "out", tmp_path / "log.jsonl"), preexec_fn=limit)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.startswith("error: cannot write: File too large (a full or read-only disk, or a file-size limit)")
+    assert done.stderr.startswith("chapter-audit: cannot write: File too large (a full or read-only disk, or a file-size limit)")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.jsonl"]
     (rec,) = read_records(tmp_path / "log.jsonl")
     assert rec["status"] == "failed" and rec["error"] == "OSError: [Errno 27] File too large"

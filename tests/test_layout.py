@@ -227,7 +227,8 @@ def test_every_typer_command_matches_the_experiment_registry():
     from engine.experiments import EXPERIMENTS
 
     root = get_command(app)
-    runtime_only = {"--log", "--progress", "--help", "--workers", "--scheduler"}  # where, never what
+    # runtime-only options: how or where a run is shown, logged or executed, never a parameter of the experiment
+    runtime_only = {"--log", "--progress", "--help", "--format", "--workers", "--scheduler"}
     for command, exp in EXPERIMENTS.items():
         node = root
         for word in command.split():

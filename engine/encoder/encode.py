@@ -17,7 +17,6 @@ weight.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,12 +142,13 @@ class Encoder:
         norms = np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return (out / norms).astype(np.float32)
 
-    def encode(self, texts: list[str], progress: bool = False,
+    def encode(self, texts: list[str], progress: bool | None = False,
                on_batch: Callable[[int, int], None] | None = None,
                on_plan: Callable[[int, int], None] | None = None) -> np.ndarray:
         """float32 ``(n, dimension)`` L2-normalised rows in input order; ``[]`` → ``(0, dimension)``.
 
-        ``progress`` prints a line per batch on stderr. Instead, a caller tracking progress may
+        ``progress`` shows the texts done on stderr (:mod:`engine.runs.progress`; None: on a
+        terminal). Instead, a caller tracking progress may
         pass ``on_plan(texts, padded_tokens)``, called once with this call's whole work, and
         ``on_batch(texts_in_batch, padded_tokens_of_batch)``, called after each batch; the work
         of a batch is its rows × its longest row in wordpieces (what the model computes on), so
@@ -165,16 +165,15 @@ class Encoder:
         work = [len(members) * len(ids[members[0]]) for members in batches]   # longest first
         if on_plan is not None:
             on_plan(len(texts), sum(work))
-        for number, members in enumerate(batches, start=1):
-            result[members] = self._run_batch([ids[i] for i in members])
-            if on_batch is not None:
-                on_batch(len(members), work[number - 1])
-            elif progress:
-                done = min(number * size, len(texts))
-                print(f"\rencode: {done}/{len(texts)} texts ({number}/{len(batches)} batches)",
-                      end="", file=sys.stderr, flush=True)
-        if progress and on_batch is None:
-            print(file=sys.stderr, flush=True)
+        from engine.runs.progress import progress as show_progress
+
+        with show_progress("encode", len(texts), unit="texts",
+                           enabled=False if on_batch is not None or progress is False else progress) as bar:
+            for number, members in enumerate(batches, start=1):
+                result[members] = self._run_batch([ids[i] for i in members])
+                if on_batch is not None:
+                    on_batch(len(members), work[number - 1])
+                bar.advance(len(members))
         return result
 
     def describe(self) -> dict[str, Any]:
@@ -424,6 +423,7 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
         import_distributed()
 
     from engine.encoder.stream import ProgressMeter, ShardStore, npy_bytes, shard_bounds, shard_directory
+    from engine.runs.progress import progress_enabled
     from engine.runs.hashing import dump_json, sha256_bytes
     from engine.runs.manifest import build_manifest, input_hashes
     from engine.runs.runlog import recorded_run
@@ -457,7 +457,7 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
         store = ShardStore(shard_directory(vectors_path), manifest["run_id"], shard_size, len(ids))
         resumed = store.resume() if sharded else 0
         batches = -(-len(ids) // config.batch_size)
-        show = batches > 2 and (progress if progress is not None else sys.stderr.isatty())
+        show = batches > 2 and progress_enabled(progress)   # engine.runs.progress decides (terminal, env)
         with recorded_run(log, "encode", parameters) as rec:
             rec.run_id = manifest["run_id"]
             rec.add_inputs(input_path, info["model_path"], info["tokenizer_path"])

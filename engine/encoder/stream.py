@@ -149,7 +149,9 @@ class ShardStore:
 
 
 class ProgressMeter:
-    """One self-overwriting stderr line: texts done, percent, rate of this session, ETA.
+    """encode's progress: texts done, percent, rate of this session, ETA, shown through the one
+    progress display of the project (:mod:`engine.runs.progress`: drawn on a terminal, plain
+    lines without ``\r`` when asked for off a terminal, silent otherwise).
 
     The ETA follows the *work* left, not the texts left: each shard is encoded longest texts
     first, so a texts-per-second rate measured on the first batches of a shard is far below the
@@ -161,6 +163,8 @@ class ProgressMeter:
 
     def __init__(self, total: int, already_done: int = 0, stream: TextIO | None = None,
                  enabled: bool = True) -> None:
+        from engine.runs.progress import progress
+
         self.total = total
         self.start_done = already_done
         self.done = already_done
@@ -170,6 +174,9 @@ class ProgressMeter:
         self.planned_texts = 0
         self.planned_work = 0
         self.work_done = 0
+        self.display = progress("encode", total, unit="texts", enabled=enabled, stream=self.stream,
+                                describe=lambda _: self.line(time.monotonic() - self.started))
+        self.display.done = already_done
 
     def plan(self, texts: int, work: int) -> None:
         """The encoder is about to encode ``texts`` texts costing ``work`` (padded wordpieces)."""
@@ -179,8 +186,7 @@ class ProgressMeter:
     def advance(self, texts: int, work: int = 0) -> None:
         self.done += texts
         self.work_done += work
-        if self.enabled:
-            print("\r" + self.line(time.monotonic() - self.started), end="", file=self.stream, flush=True)
+        self.display.update(done=self.done)
 
     def line(self, elapsed: float) -> str:
         rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
@@ -196,8 +202,7 @@ class ProgressMeter:
                 f"{resumed}, {rate:,.1f} texts/s, ETA {eta}")
 
     def close(self) -> None:
-        if self.enabled:
-            print(file=self.stream, flush=True)
+        self.display.close()
 
 
 def _duration(seconds: float) -> str:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from engine.runs.errors import RefusalError
 from engine.runs.hashing import sha256_file
+from engine.runs.outdir import current_umask
 
 DEFAULT_BARRIER_PATTERNS = ("judgments*", "qrels*")
 READ_ONLY = 0o444
@@ -151,7 +152,7 @@ def write_exclusive(path: str | Path, data: bytes) -> str:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
-    os.chmod(path, READ_ONLY)
+    os.chmod(path, READ_ONLY & ~current_umask())   # read-only, and no wider than the umask allows
     return sha256_file(path)
 
 

@@ -39,7 +39,8 @@ from engine.r03.freeze import (DEFAULT_BARRIER_PATTERNS, check_barrier_patterns,
                            refuse_existing_freeze, write_exclusive)
 from engine.runs.hashing import dump_json, sha256_bytes, sha256_file
 from engine.runs.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
-from engine.runs.outdir import lock_file, output_lock, publish, staged_directory
+from engine.runs.outdir import lock_file, output_lock, publish, published_mode, staged_directory
+from engine.runs.progress import tracked
 from engine.runs.runlog import recorded_run, utc_now
 from engine.runs.versions import package_versions
 
@@ -141,7 +142,7 @@ def encode_requirements(bench: Benchmark, enc: Any = None) -> tuple[list[str], n
             texts.append(text)
     if enc is None:
         enc = load_requirement_encoder(bench)
-    vectors = np.asarray(enc.encode(texts), dtype=np.float32)
+    vectors = np.asarray(enc.encode(texts, progress=None), dtype=np.float32)
     return ids, vectors, dict(enc.describe())
 
 
@@ -252,7 +253,7 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
                 if freeze.exists():
                     freeze.rmdir()  # empty (checked by refuse_existing_freeze)
                 staging.rename(freeze)
-            os.chmod(freeze, 0o755)  # mkdtemp made it 0700; the files inside stay 0444
+            os.chmod(freeze, published_mode(directory=True))  # mkdtemp made it 0700; files stay 0444
             rec.add_outputs(freeze)
             rec.results = {"freeze_manifest": str(freeze.resolve() / FREEZE_MANIFEST),
                            "selections": str(freeze.resolve() / SELECTIONS)}
@@ -401,7 +402,7 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
     if published:
         methods.append("published_coverage")
     tasks_out: dict[str, Any] = {}
-    for tid, task in bench.tasks.items():
+    for tid, task in tracked(bench.tasks.items(), "r03 evaluate: oracle and metrics", unit="tasks"):
         judged = judgments[tid]
         agreed = {d: j.agreed for d, j in judged.items()}
         grades = {d: j.mean_grade for d, j in judged.items()}
@@ -423,7 +424,7 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
     aggregate: dict[str, Any] = {}
     boot: dict[str, Any] = {}
     notes: dict[str, str] = {}
-    for subset in SUBSETS:
+    for subset in tracked(SUBSETS, "r03 evaluate: paired bootstrap", unit="subsets"):
         members = [t for t in tasks_out if subset == "all" or tasks_out[t]["split"] == subset]
         if not members:
             aggregate[subset] = None

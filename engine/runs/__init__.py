@@ -4,8 +4,9 @@ Owns: ``errors`` (InputError → exit 2, RefusalError → exit 3), ``hashing`` (
 JSON), ``jsonl`` (JSONL, text and JSON readers naming FILE:LINE), ``manifest`` (run ids from
 input hashes and parameters), ``runlog`` (the append-only execution log), ``outdir``
 (all-or-nothing output directories, atomic file writes), ``versions``, ``fixtures_path`` and
-``executor`` (serial, process pool or Dask: the one way to run independent tasks on workers).
+``executor`` (serial, process pool or Dask: the one way to run independent tasks on workers) and
+``progress`` (the one progress display of long steps).
 
 May import: the standard library and numpy only (``executor`` imports the optional ``distributed``
-lazily); never another engine subpackage.
+lazily, ``progress`` rich, lazily, on a terminal); never another engine subpackage.
 """

@@ -23,6 +23,11 @@ explicit overwrite flag (or the file is one it may replace, e.g. its own earlier
 :func:`publish_file` writes a temp file beside the target, fsyncs it and then *links* it into
 place, so a file that appeared meanwhile is never replaced (``os.replace`` only when replacing
 is allowed).
+
+**Permissions follow the umask.** The staging directory is private while it is written
+(``mkdtemp``: 0700); :func:`publish` gives the published directory ``0o777 & ~umask`` and
+:func:`write_files_atomically` gives each file ``0o666 & ~umask`` (0755 / 0644 under umask 022,
+0700 / 0600 under 077), as ``mkdir`` and ``open`` would have.
 """
 
 from __future__ import annotations
@@ -44,6 +49,25 @@ _HELD: dict[str, tuple[int, Path]] = {}
 _FILE_OUTPUTS: set[str] = set()
 # What check_target accepted for each target: absolute target → (manifest name, run id).
 _CHECKED: dict[str, tuple[str, str]] = {}
+
+
+def current_umask() -> int:
+    """The process umask (read from ``/proc`` where possible, else set and restored at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def published_mode(directory: bool) -> int:
+    """The mode a new directory (``0o777``) or file (``0o666``) gets under the umask."""
+    return (0o777 if directory else 0o666) & ~current_umask()
 
 
 def lock_file(target: str | Path) -> Path:
@@ -194,6 +218,7 @@ def publish(staging: Path, target: str | Path) -> None:
                 shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
                 raise RefusalError(f"{target}: holds files this run does not write ({shown}); "
                                    "refusing to delete them (move them away, or choose a new --output)")
+        os.chmod(staging, published_mode(directory=True))   # private while staged, then the umask's
         if target.exists():
             backup = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
             backup.rmdir()
@@ -207,7 +232,7 @@ def publish(staging: Path, target: str | Path) -> None:
 
 
 def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) -> None:
-    """Write several files whole: each to a temp file beside it (fsynced, mode 0644), then all
+    """Write several files whole: each to a temp file beside it (fsynced, mode ``0o666 & ~umask``), then all
     renamed into place in the given order; on any failure no temp file is left behind.
 
     Put the file that marks a complete output (a manifest) last. Text is written as UTF-8
@@ -215,6 +240,7 @@ def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) 
     chunks (written as they come, so a large file need not be held in memory).
     """
     staged: list[tuple[str, Path]] = []
+    mode = published_mode(directory=False)
     try:
         for path, data in contents.items():
             path = Path(path)
@@ -229,7 +255,7 @@ def write_files_atomically(contents: dict[Path, bytes | str | Iterable[bytes]]) 
                         out.write(chunk)
                 out.flush()
                 os.fsync(out.fileno())
-            os.chmod(temporary, 0o644)
+            os.chmod(temporary, mode)
         for temporary, path in staged:
             os.replace(temporary, path)
     finally:
@@ -293,7 +319,7 @@ def publish_file(target: str | Path, data: bytes | str, *, replace: bool = False
             out.write(data.encode("utf-8") if isinstance(data, str) else data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, published_mode(directory=False))
         if replace:
             os.replace(temporary, target)
             return
