@@ -65,4 +65,4 @@ def test_book_journey(tmp_path):
     assert third.returncode == 3 and third.stderr.count("\n") == 1 and "changed since book pass 2" in third.stderr
     assert report.read_text().endswith("reviewed\n")
     bad = cli("book", "nowhere", "-o", "x", *common, cwd=tmp_path)
-    assert bad.returncode == 2 and bad.stderr.strip() == "error: nowhere: no such directory"
+    assert bad.returncode == 2 and bad.stderr.strip() == "nowhere: no such directory"
