@@ -216,7 +216,7 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
     from claims.suggest import run_values, suggest
     from claims.verify import read_log_records
     from engine.runs.errors import RefusalError
-    from engine.runs.outdir import write_file_atomically
+    from engine.runs.outdir import file_output, publish_file
 
     output = Path(output)
     if output.exists():
@@ -227,5 +227,6 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
     text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path),
                              records=records, claims_path=output)
     if any(s.status == "bound" for s in suggestions):
-        write_file_atomically(output, text)
+        with file_output(output, holder="bind"):  # checked again under the output lock (engine.runs.outdir)
+            publish_file(output, text)            # linked into place: never replaces a file
     return suggestions, output

@@ -76,9 +76,37 @@ def check_junit_target(target: str | Path) -> None:
         raise RefusalError(f"{target} exists and is not a chapter-audit JUnit report; not replaced")
 
 
-def write_junit(verdicts: list[Any], claims_path: str | Path, target: str | Path) -> None:
-    """Write the report; an existing file that is not one of our reports is never replaced."""
-    from engine.runs.outdir import write_file_atomically
+def hold_junit_target(target: str | Path) -> None:
+    """Check ``--junit`` before anything runs and hold its output lock until :func:`write_junit`
+    (or the process ends): a second ``verify`` writing the same file meanwhile is refused, naming
+    this one (engine.runs.outdir)."""
+    import atexit
+
+    from engine.runs.outdir import file_output
 
     check_junit_target(target)
-    write_file_atomically(Path(target), junit_xml(verdicts, claims_path))
+    held = file_output(Path(target), holder="verify --junit", may_replace=is_junit_report, flag="--junit")
+    held.__enter__()
+    _HELD_TARGETS[str(Path(target))] = held
+    atexit.register(_release, str(Path(target)))
+
+
+_HELD_TARGETS: dict[str, Any] = {}
+
+
+def _release(target: str) -> None:
+    held = _HELD_TARGETS.pop(target, None)
+    if held is not None:
+        held.__exit__(None, None, None)
+
+
+def write_junit(verdicts: list[Any], claims_path: str | Path, target: str | Path) -> None:
+    """Write the report; an existing file that is not one of our reports is never replaced."""
+    from engine.runs.outdir import publish_file
+
+    try:
+        check_junit_target(target)
+        target = Path(target)
+        publish_file(target, junit_xml(verdicts, claims_path), replace=target.exists() and is_junit_report(target))
+    finally:
+        _release(str(Path(target)))

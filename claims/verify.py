@@ -26,6 +26,7 @@ import json
 import math
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -498,7 +499,11 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
         if not experiment.rerun:
             outcomes.append(RerunOutcome(exp_id, -1))
             continue
-        target = Path(workdir) / exp_id / stamp
+        # a fresh directory of its own (mkdtemp: exclusive), so two verifies sharing --rerun-dir
+        # within one second never write into the same work dir
+        (Path(workdir) / exp_id).mkdir(parents=True, exist_ok=True)
+        target = Path(tempfile.mkdtemp(prefix=f"{stamp}-", dir=Path(workdir) / exp_id))
+        os.chmod(target, 0o755)
         values = {"fixtures": str(fixtures_dir()), "here": str(Path(claims.path).resolve().parent),
                   "workdir": str(target), "log": str(log_path)}
         outcome = RerunOutcome(exp_id, 0, workdir=str(target))
@@ -512,5 +517,7 @@ def rerun_experiments(claims: ClaimsFile, log_path: str | Path, workdir: str | P
                 outcome = RerunOutcome(exp_id, exit_code(exc), " ".join(str(exc).split()) or type(exc).__name__,
                                        str(target))
                 break
+        if outcome.code != 0 and target.is_dir() and not any(target.iterdir()):
+            target.rmdir()  # a failed rerun leaves no empty work dir behind
         outcomes.append(outcome)
     return outcomes

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import LogOption, cli_errors
+from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
 
 
 def register(app: typer.Typer) -> None:
@@ -17,14 +17,24 @@ def register(app: typer.Typer) -> None:
     def bind(
         pack: Path = typer.Argument(..., help="Research pack (or chapter snapshot) whose numbers to bind."),
         log: Path = LogOption,
-        output: Path = typer.Option(..., "--output", help="Draft claims TOML to write (never replaced)."),
+        output: Path = typer.Option(..., "--output", "-o", help="Draft claims TOML to write (never replaced)."),
+        fmt: str = FormatOption(),
     ) -> None:
         """Suggest a binding for every printed number that a logged ok run reproduces; exit 1 if none does."""
         from claims.draft import unmatched_note, write_draft
 
+        fmt = output_format(fmt)
         suggestions, written = write_draft(pack, log, output)
         bound = [s for s in suggestions if s.status == "bound"]
         ambiguous = [s for s in suggestions if s.status == "ambiguous"]
+        if fmt == "json":
+            emit_json({"printed": len(suggestions), "bound": len(bound), "ambiguous": len(ambiguous),
+                       "unmatched": len(suggestions) - len(bound) - len(ambiguous),
+                       "written": str(written) if bound else None, "suggestions": suggestions})
+            if not bound:
+                typer.echo(f"{pack}: nothing written: no printed number matches a logged value", err=True)
+                raise typer.Exit(1)
+            return
         for suggestion in suggestions:
             if suggestion.best is None:
                 typer.echo(f"{suggestion.claim_id} {suggestion.claimed}: {unmatched_note(suggestion)}")
@@ -35,6 +45,6 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"{len(suggestions)} printed numbers: {len(bound)} bound, {len(ambiguous)} ambiguous, "
                    f"{len(suggestions) - len(bound) - len(ambiguous)} unmatched")
         if not bound:
-            typer.echo("nothing written: no printed number matches a logged value", err=True)
+            typer.echo(f"{pack}: nothing written: no printed number matches a logged value", err=True)
             raise typer.Exit(1)
         typer.echo(f"wrote {written}")

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cli.common import LogOption, cli_errors, echo_err, log_path
+from cli.common import FormatOption, LogOption, cli_errors, echo_err, emit_json, log_path, output_format
 
 budget = typer.Typer(help="Budgeted evidence selection (Count, Characters, MMR).", no_args_is_help=True)
 
@@ -18,7 +18,7 @@ def run(
     corpus: Path = typer.Option(..., "--corpus", help="Corpus JSONL (BEIR _id/title/text or sandbox doc_id/title/text)."),
     run_file: Path = typer.Option(..., "--run", help="Candidates: TREC run (score desc, doc id asc)."),
     qrels: Path = typer.Option(..., "--qrels", help="TREC qrels; positives are grade > 0."),
-    output: Path = typer.Option(..., "--output", help="Output directory (written all-or-nothing)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Output directory (written all-or-nothing)."),
     vectors: Path = typer.Option(None, "--vectors", help=".npy unit vectors (n, dim); without it the encoder is used."),
     vector_ids: Path = typer.Option(None, "--vector-ids", help="One document id per line, aligned with --vectors."),
     depth: int = typer.Option(10, "--depth", help="Candidates per query (run truncated to this depth)."),
@@ -34,8 +34,10 @@ def run(
     intra_op_threads: int = typer.Option(4, "--intra-op-threads", help="Without --vectors: onnxruntime intra-op threads."),
     inter_op_threads: int = typer.Option(1, "--inter-op-threads", help="Without --vectors: onnxruntime inter-op threads."),
     log: Path = LogOption,
+    fmt: str = FormatOption(),
 ) -> None:
     """Select Count, Characters and MMR packets under a character allowance and account for lost positives."""
+    fmt = output_format(fmt)
     from engine.experiments import run_experiment
 
     summary = run_experiment("budget run", dict(
@@ -44,6 +46,8 @@ def run(
         redundancy_weight=redundancy_weight, separator=separator, model=model, tokenizer=tokenizer,
         batch_size=batch_size, max_wordpieces=max_wordpieces, intra_op_threads=intra_op_threads,
         inter_op_threads=inter_op_threads), log=log_path(log), warn=echo_err)
+    if fmt == "json":
+        return emit_json(summary)
     for name, values in summary["selectors"].items():
         typer.echo(f"{values['label']}\tmean units {values['mean_units']:.3f}\tmean characters "
                    f"{values['mean_characters']:.1f}\tmax {values['max_characters']}\tpositives selected "

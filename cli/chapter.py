@@ -9,9 +9,9 @@ from typing import Optional
 
 import typer
 
-from cli.common import cli_errors
+from cli.common import FormatOption, cli_errors, emit_json, output_format
 from engine.runs.errors import InputError, RefusalError
-from engine.runs.outdir import write_file_atomically
+from engine.runs.outdir import file_output, publish_file
 
 
 def write_output(path: Path, text: str, force: bool) -> None:
@@ -21,7 +21,8 @@ def write_output(path: Path, text: str, force: bool) -> None:
         raise RefusalError(f"{path}: output file exists; refusing to overwrite it (use --force)")
     if path.exists() and path.is_dir():
         raise RefusalError(f"{path}: output path is a directory")
-    write_file_atomically(path, text)
+    with file_output(path, holder="claims", may_replace=(lambda _: True) if force else None):
+        publish_file(path, text, replace=force)  # never replaces a file that appeared meanwhile
 
 
 def register(app: typer.Typer) -> None:
@@ -33,12 +34,14 @@ def register(app: typer.Typer) -> None:
         file: Path = typer.Argument(..., help="A research pack, a chapter snapshot (.md/.txt), "
                                               "or a directory of them."),
         expect: Optional[str] = typer.Option(None, "--expect", help="Expected sha256 (64 hex)."),
+        fmt: str = FormatOption(),
     ) -> None:
         """Hash the normalised chapter prose and compare it with --expect or the pack's stated
         fingerprint. Exit 1 on MISMATCH; an EXCERPT (cannot match a full-chapter fingerprint)
         and NO-FINGERPRINT exit 0. A directory prints one line per pack."""
         from audit import fingerprint as fp
 
+        fmt = output_format(fmt)
         if not file.exists():
             raise InputError("no such file or directory", path=file)
         if file.is_dir():
@@ -47,10 +50,16 @@ def register(app: typer.Typer) -> None:
             checks = fp.check_directory(file)
             if not checks:
                 raise InputError("directory holds no *.txt, *.md or *.pack files", path=file)
-            typer.echo(fp.format_rows(checks), nl=False)
+            if fmt == "json":
+                emit_json({"checks": checks})
+            else:
+                typer.echo(fp.format_rows(checks), nl=False)
             raise typer.Exit(fp.exit_code(checks))
         check = fp.check_file(file, expect)
-        typer.echo(fp.format_single(check), nl=False)
+        if fmt == "json":
+            emit_json(check)
+        else:
+            typer.echo(fp.format_single(check), nl=False)
         raise typer.Exit(fp.exit_code([check]))
 
     @app.command("claims")
@@ -58,7 +67,7 @@ def register(app: typer.Typer) -> None:
     def claims(
         pack: Path = typer.Argument(..., help="A research pack or chapter snapshot."),
         fmt: str = typer.Option("md", "--format", help="md | csv | json"),
-        output: Optional[Path] = typer.Option(None, "--output", help="Write here instead of stdout."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
     ) -> None:
         """One row per prose sentence and numeric table cell: id, section, location, kind, quantities, names."""
@@ -66,13 +75,12 @@ def register(app: typer.Typer) -> None:
         from claims.extract import claims_for_pack
         from reports.claims_table import FORMATS, format_claims
 
-        if fmt not in FORMATS:
-            raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        fmt = output_format(fmt, tuple(FORMATS))
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
         _, rows, note = claims_for_pack(load_pack(pack))
         if note:
-            typer.echo(f"note: {note}", err=True)
+            typer.echo(f"{pack}: note: {note}", err=True)
         text = format_claims(rows, fmt)
         if output is None:
             typer.echo(text, nl=False)
@@ -89,7 +97,7 @@ def register(app: typer.Typer) -> None:
                                   "(all=48,final=36,development=12)"),
         requirements: Optional[str] = typer.Option(
             None, "--requirements", help="Requirements per subset, e.g. all=192,final=144,development=48"),
-        fmt: str = typer.Option("text", "--format", help="text | json"),
+        fmt: str = FormatOption(),
         strict: bool = typer.Option(False, "--strict", help="Skipped checks count as failures."),
     ) -> None:
         """Check a page's tables and prose against each other: aggregate rows/columns, differences,
@@ -98,8 +106,7 @@ def register(app: typer.Typer) -> None:
         between printed numbers could be checked."""
         from claims import consistency as cc
 
-        if fmt not in ("text", "json"):
-            raise InputError(f"--format must be text or json, got {fmt!r}")
+        fmt = output_format(fmt)
         report = cc.check_results_page(file, tasks=cc.parse_counts(tasks, "--tasks"),
                                        requirements=cc.parse_counts(requirements, "--requirements"))
         typer.echo(cc.format_report(report, fmt, strict), nl=False)

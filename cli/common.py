@@ -1,14 +1,25 @@
-"""Shared pieces of the thin typer layer: error rendering and the --log option."""
+"""Shared pieces of the thin typer layer: the CLI habits every command follows.
+
+* **Errors** are one stderr line in ``FILE:LINE: message`` form (``FILE: message`` without a
+  line), as editors and CI annotations read them; an error without a file is
+  ``chapter-audit: message`` (:func:`error_line`). Exit codes: README, "Exit codes".
+* **``--format text|json``** (:func:`FormatOption`, :func:`output_format`): text is the command's
+  table; json is one JSON document on stdout with sorted keys (:func:`emit_json`). An older
+  spelling (``table``) stays accepted as a hidden alias.
+* **``-o/--output``** is the spelling of every command's output (declared in each command).
+* **``--log``** (:data:`LogOption`).
+"""
 
 from __future__ import annotations
 
 import errno
 import functools
 import os
+import re
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 import typer
@@ -24,10 +35,94 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errn
 
 LogOption = typer.Option(DEFAULT_LOG, "--log", help="Append-only execution log (JSON lines).")
 
+PROGRAM = "chapter-audit"
+FORMATS = ("text", "json")
+FORMAT_ALIASES = {"table": "text"}   # the spelling `sources` and `verify` used before: kept working
+
+# ``FILE: message`` or ``FILE:LINE: message`` at the start of a message: FILE has no blank
+# (or names a path that exists), so "run invalid: ..." or "field '--x': ..." is not a location.
+_LOCATED = re.compile(r"^(?P<file>[^:\s][^:]*?)(?::\d+)?: \S")
+
+
+def is_located(message: str) -> bool:
+    """Whether ``message`` already starts with ``FILE[:LINE]: `` naming a file."""
+    match = _LOCATED.match(message)
+    if match is None:
+        return False
+    name = match.group("file")
+    if not any(ch.isspace() for ch in name):
+        return True
+    try:
+        return os.path.lexists(name) or os.path.isdir(os.path.dirname(name) or ".") and "/" in name
+    except (OSError, ValueError):
+        return False
+
+
+def error_line(message: str) -> str:
+    """One line in ``FILE:LINE: message`` form: the message itself when it names its file, else
+    ``chapter-audit: message`` (the program is the place, as grep or gcc say it)."""
+    text = " ".join(str(message).split()) or "error"
+    return text if is_located(text) else f"{PROGRAM}: {text}"
+
 
 def fail(message: str, code: int) -> None:
-    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    typer.echo(error_line(message), err=True)
     raise typer.Exit(code)
+
+
+def FormatOption(default: str = "text") -> Any:  # noqa: N802 - a typer option
+    """``--format text|json``."""
+    return typer.Option(default, "--format", help="text | json: json prints one JSON document (sorted keys).")
+
+
+def output_format(value: str, allowed: tuple[str, ...] = FORMATS) -> str:
+    """The canonical format name (``table`` → ``text``); InputError naming ``--format`` otherwise."""
+    from engine.runs.errors import InputError
+
+    name = FORMAT_ALIASES.get(value, value) if "text" in allowed else value
+    if name not in allowed:
+        raise InputError(f"must be one of {', '.join(allowed)}, got {value!r}", field="--format")
+    return name
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` as plain JSON types: paths and other objects as text, tuples and sets as lists,
+    numpy scalars and arrays as numbers and lists, dataclasses through ``to_dict``/``as_dict``."""
+    import dataclasses
+
+    if isinstance(value, Mapping):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(json_ready(v) for v in value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    for method in ("to_dict", "as_dict"):
+        if callable(getattr(value, method, None)):
+            return json_ready(getattr(value, method)())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return json_ready(dataclasses.asdict(value))
+    if hasattr(value, "tolist"):   # numpy scalars and arrays
+        return json_ready(value.tolist())
+    return str(value)
+
+
+def emit_json(value: Any) -> None:
+    """One JSON document on stdout: sorted keys, two-space indent, final newline (the bytes of
+    :func:`engine.runs.hashing.dump_json`). A non-finite number is refused, never printed as NaN."""
+    import json
+
+    from engine.runs.errors import RefusalError
+
+    try:
+        text = json.dumps(json_ready(value), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise RefusalError("the result holds a non-finite number (NaN or infinity); "
+                           "refusing to print it as JSON") from None
+    typer.echo(text + "\n", nl=False)
 
 
 def cli_errors(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -44,10 +139,10 @@ def cli_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except InvalidRun as exc:
             fail(f"run invalid: {exc}", EXIT_INVALID)
         except Terminated:
-            typer.echo("terminated (SIGTERM): the run is logged failed and nothing was published", err=True)
+            typer.echo(f"{PROGRAM}: terminated (SIGTERM): the run is logged failed and nothing was published", err=True)
             raise typer.Exit(EXIT_TERMINATED)
         except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
+            typer.echo(f"{PROGRAM}: interrupted", err=True)
             raise typer.Exit(130)
         except (typer.Exit, typer.Abort, click.ClickException):
             raise

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from cli.common import LogOption, cli_errors
+from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
 
 
 def register(app: typer.Typer) -> None:
@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
 def encode(
     input: Path = typer.Option(..., "--input", help="JSONL file, one record a line."),
     field: str = typer.Option(..., "--field", help="Record field holding the text to encode."),
-    output: Path = typer.Option(..., "--output", help="Vectors file to write (.npy, float32)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Vectors file to write (.npy, float32)."),
     ids_output: Optional[Path] = typer.Option(None, "--ids-output",
                                               help="Ids file (default: <output stem>.ids.txt)."),
     id_field: Optional[str] = typer.Option(None, "--id-field",
@@ -39,16 +39,26 @@ def encode(
                                    help="Texts per shard: larger inputs are encoded shard by shard into "
                                         "<output stem>.shards/ and an interrupted run resumes there."),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
-                                            help="Progress on stderr (default: when stderr is a terminal)."),
+                                            help="Progress on stderr (default: when stderr is a terminal; "
+                                                 "off a terminal plain lines, never \\r)."),
     log: Path = LogOption,
+    workers: Optional[int] = typer.Option(None, "--workers",
+                                          help="Encode the shards on a Dask LocalCluster of N workers "
+                                               "(optional extra 'distributed'; same output bytes)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="Encode the shards on your Dask cluster (tcp://host:port; shared filesystem)."),
+    fmt: str = FormatOption(),
 ) -> None:
     """Encode a text field with all-MiniLM-L6-v2 (mean pooling, L2, <=256 wordpieces)."""
+    fmt = output_format(fmt)
     from engine.experiments import run_experiment
 
     manifest = run_experiment("encode", dict(
         input=input, field=field, output=output, ids_output=ids_output, id_field=id_field, model=model,
         tokenizer=tokenizer, batch_size=batch_size, max_wordpieces=max_wordpieces,
         intra_op_threads=intra_op_threads, inter_op_threads=inter_op_threads, shard_size=shard_size),
-        log=log, progress=progress)
+        log=log, progress=progress, workers=workers, scheduler=scheduler)
+    if fmt == "json":
+        return emit_json(manifest)
     shape = manifest["outputs"]["vectors"]["shape"]
     typer.echo(f"{manifest['run_id']}: {shape[0]} vectors of dimension {shape[1]} -> {output}")

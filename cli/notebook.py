@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from cli.common import LogOption, cli_errors, fail, log_path
+from cli.common import FormatOption, LogOption, cli_errors, emit_json, fail, log_path, output_format
 from engine.runs.errors import EXIT_FAILED
 
 notebook_app = typer.Typer(help="Recorded runs of Jupyter notebooks.", no_args_is_help=True)
@@ -17,13 +17,15 @@ notebook_app = typer.Typer(help="Recorded runs of Jupyter notebooks.", no_args_i
 @cli_errors
 def run(
     notebook: Path = typer.Argument(..., metavar="NOTEBOOK.ipynb", help="The notebook to execute."),
-    output: Path = typer.Option(..., "--output", help="Output directory (executed.ipynb, outputs.json; all-or-nothing)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Output directory (executed.ipynb, outputs.json; all-or-nothing)."),
     timeout: int = typer.Option(600, "--timeout", help="Seconds per cell; a cell that exceeds it fails the run."),
     kernel: str = typer.Option("python3", "--kernel", help="Jupyter kernel name (python3 = this interpreter)."),
     inputs: Optional[List[Path]] = typer.Option(None, "--input", help="A file the notebook reads (hashed into the run); repeatable."),
     log: Path = LogOption,
+    fmt: str = FormatOption(),
 ) -> None:
     """Execute a notebook in a fresh kernel; the run is logged ok or failed (with the failing cell)."""
+    fmt = output_format(fmt)
     from engine.experiments import run_experiment
     from engine.notebook.run import NotebookCellFailed
 
@@ -34,6 +36,8 @@ def run(
     except NotebookCellFailed as exc:
         fail(f"notebook failed (run logged failed): {exc}", EXIT_FAILED)
         return
+    if fmt == "json":
+        return emit_json({"output": str(output), "outputs": outputs})
     code = sum(1 for cell in outputs["cells"] if cell["cell_type"] == "code")
     typer.echo(f"{code} code cells ran; wrote {output}")
 

@@ -7,7 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from cli.common import LogOption, cli_errors
+from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
+from engine.runs.errors import EXIT_FAILED
 
 
 def register(app: typer.Typer) -> None:
@@ -29,27 +30,47 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing report file."),
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for attributions."),
+        fmt: str = FormatOption(),
     ) -> None:
-        """Write the seven-section research report for a chapter pack."""
+        """Write the seven-section research report for a chapter pack. Exit 1 (the report is
+        still written) when a source look-up or search could not be made (network)."""
         from reports.build import ReportOptions, write_report
+        from sources.check import SourceCheck
+
+        fmt = output_format(fmt)
 
         path, inputs = write_report(ReportOptions(
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
             offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
             search=not no_search))
-        typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "
-                   f"{sum(v.ok for v in inputs.verdicts)}/{len(inputs.verdicts)} bound numbers match")
+        found = SourceCheck(len(inputs.sources), list(inputs.sources), list(inputs.searches), inputs.search_enabled)
+        matched = sum(v.ok for v in inputs.verdicts)
+        if fmt == "json":
+            emit_json({"report": str(path), "claim_rows": len(inputs.claims), "sources": len(inputs.sources),
+                       "bound": len(inputs.verdicts), "matched": matched, "offline": offline,
+                       "not_reached": found.unreached_dict()})
+        else:
+            typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "
+                       f"{matched}/{len(inputs.verdicts)} bound numbers match")
+        if found.incomplete:
+            typer.echo(f"{pack}: {found.unreached_line}", err=True)
+            raise typer.Exit(EXIT_FAILED)
 
     @app.command("demo")
     @cli_errors
     def demo(
-        workdir: Path = typer.Option(Path("chapter-audit-demo"), "--workdir",
+        workdir: Path = typer.Option(Path("chapter-audit-demo"), "--workdir", "--output", "-o",
                                      help="New directory for the demo's runs, log and report."),
         report_date: Optional[str] = typer.Option(None, "--date", help="Report date YYYY-MM-DD (default: today, UTC)."),
+        fmt: str = FormatOption(),
     ) -> None:
         """Run the bundled sandbox and R03 mini benchmark, then report on the bundled example pack, offline."""
         from cli.demo import run_demo
 
+        fmt = output_format(fmt)
         result = run_demo(workdir, report_date=report_date)
+        if fmt == "json":
+            emit_json(result)
+            return
         for line in result.summary_lines():
             typer.echo(line)

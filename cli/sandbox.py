@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from cli.common import LogOption, cli_errors
+from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
 from engine.experiments import run_experiment
 
 sandbox = typer.Typer(help="L03 retrieval sandbox: BM25, supplied run, hybrid, fixed-set reranker; "
@@ -27,7 +27,7 @@ def sandbox_run(
     qrels: Path = typer.Option(..., "--qrels", help="TREC qrels: topic 0 doc grade."),
     dense_run: Path = typer.Option(..., "--dense-run", help="The supplied run (TREC run format)."),
     dense_metadata: Path = typer.Option(..., "--dense-metadata", help="The supplied run's metadata (JSON object)."),
-    output: Path = typer.Option(..., "--output", help="Output directory (written whole or not at all)."),
+    output: Path = typer.Option(..., "--output", "-o", help="Output directory (written whole or not at all)."),
     k: int = typer.Option(3, "--k", help="Cutoff for Recall@k and NDCG@k."),
     candidate_depth: int = typer.Option(5, "--candidate-depth", help="Hybrid top-n the reranker reorders."),
     hybrid_alpha: float = typer.Option(0.55, "--hybrid-alpha", help="Weight of normalised BM25 in the hybrid."),
@@ -43,13 +43,17 @@ def sandbox_run(
         None, "--measures", help="Extra measures in ir_measures notation, e.g. 'nDCG@10,P@5,RR@10,AP@1000' "
                                  "(recall@k and ndcg@k are always reported)."),
     log: Path = LogOption,
+    fmt: str = FormatOption(),
 ) -> None:
     """Run BM25, the supplied run, the hybrid and the reranker; write runs, metrics and diagnoses."""
+    fmt = output_format(fmt)
     summary = run_experiment("sandbox run", dict(
         corpus=corpus, topics=topics, qrels=qrels, dense_run=dense_run, dense_metadata=dense_metadata,
         output=output, k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
         rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest, run_depth=run_depth,
         measures=measures), log=log)
+    if fmt == "json":
+        return emit_json(summary)
     typer.echo(f"run {summary['run_id']} -> {summary['output']}")
     typer.echo(f"{'method':<42} {'recall@' + str(k):>10} {'ndcg@' + str(k):>10}")
     for method, values in summary["metrics"]["macro"].items():
@@ -61,8 +65,9 @@ def sandbox_run(
 def sandbox_ledger(
     locators: Path = typer.Option(..., "--locators", help="Locator manifest (declared population)."),
     fixtures: Path = typer.Option(..., "--fixtures", help="Acquisition fixture directory (holds fixture_manifest.json)."),
-    output: Optional[Path] = typer.Option(None, "--output", help="Optional directory for ledger.json."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Optional directory for ledger.json."),
     log: Path = LogOption,
+    fmt: str = FormatOption(),
 ) -> None:
     """Count declared → discovered → attempted → usable → parsed → admitted, with each stage ratio.
 
@@ -70,7 +75,10 @@ def sandbox_ledger(
     """
     from engine.ledger.acquisition import render_ledger
 
+    fmt = output_format(fmt)
     ledger = run_experiment("sandbox ledger", dict(locators=locators, fixtures=fixtures, output=output), log=log)
+    if fmt == "json":
+        return emit_json(ledger)
     typer.echo(render_ledger(ledger), nl=False)
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from cli.common import cli_errors
-from engine.runs.errors import InputError
+from cli.common import FormatOption, cli_errors, output_format
+from engine.runs.errors import EXIT_FAILED
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
                                            help="Directory of cached source records."),
         refresh: bool = typer.Option(False, "--refresh",
                                      help="Look up again even when a verified record is cached."),
-        output_format: str = typer.Option("table", "--format", help="table or json."),
+        fmt: str = FormatOption(),
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for "
                                             "the chapter's attributions and free-text citations."),
@@ -31,21 +31,24 @@ def register(app: typer.Typer) -> None:
         """Identify and look up each candidate line of PACK (Crossref, arXiv, GitHub metadata),
         then search Crossref and arXiv for the chapter's attributions and free-text citations.
 
-        Prints how many candidate lines were read and how many records were made (always equal).
-        Exit 0 even when sources stay UNVERIFIED; exit 2 for a malformed pack.
+        Prints how many candidate lines were read and how many records were made (always equal),
+        and how many look-ups could not be made (unreachable services are not retried). Exit 0
+        even when sources stay UNVERIFIED; exit 1 when a look-up or search could not be made
+        (network); exit 2 for a malformed pack.
         """
         from audit.pack import load_pack
         from claims.extract import extract_claims
         from sources.check import check_sources, render_check_json, render_check_table
         from sources.http import ClientConfig, SourceEndpoints
 
-        if output_format not in ("table", "json"):
-            raise InputError(f"--format must be 'table' or 'json', got {output_format!r}")
+        fmt = output_format(fmt)
         loaded = load_pack(pack)
         check = check_sources(loaded.candidate_sources,
                               [] if no_search else extract_claims(loaded), offline=offline,
                               cache_dir=sources_cache, endpoints=SourceEndpoints.from_env(),
                               client_config=ClientConfig.from_env(), refresh=refresh,
                               search=not no_search)
-        typer.echo(render_check_table(check) if output_format == "table"
-                   else render_check_json(check), nl=False)
+        typer.echo(render_check_table(check) if fmt == "text" else render_check_json(check), nl=False)
+        if check.incomplete:
+            typer.echo(f"{pack}: {check.unreached_line}", err=True)
+            raise typer.Exit(EXIT_FAILED)

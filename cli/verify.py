@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from cli.common import LogOption, cli_errors
+from cli.common import FormatOption, LogOption, cli_errors, output_format
 
 
 def register(app: typer.Typer) -> None:
@@ -21,21 +21,18 @@ def register(app: typer.Typer) -> None:
         rerun: bool = typer.Option(False, "--rerun", help="Run each bound experiment first (logged like any run)."),
         rerun_dir: Path = typer.Option(Path(".chapter-audit") / "reruns", "--rerun-dir",
                                        help="Where --rerun writes its outputs."),
-        output_format: str = typer.Option("table", "--format", help="table or json."),
+        fmt: str = FormatOption(),
         junit: Path = typer.Option(None, "--junit", help="Also write the verdicts as JUnit XML (one test case per binding)."),
     ) -> None:
         """Print claimed vs reproduced for every binding; exit 1 unless every one matches."""
         from claims.bindings import load_claims_file
         from claims.verify import rerun_experiments, verdict_table, verify_bindings
-        from engine.runs.errors import InputError
-
-        if output_format not in ("table", "json"):
-            raise InputError("must be 'table' or 'json'", field="--format")
+        fmt = output_format(fmt)
         claims = load_claims_file(claims_file)
         if junit is not None:
-            from claims.junit import check_junit_target
+            from claims.junit import hold_junit_target
 
-            check_junit_target(junit)  # refuse before anything runs
+            hold_junit_target(junit)  # refuse before anything runs; locked until written
         failed: dict[str, str] = {}
         rerun_dirs: dict[str, str] = {}
         if rerun:
@@ -47,13 +44,13 @@ def register(app: typer.Typer) -> None:
                     failed[outcome.experiment] = f"exit {code}: {outcome.message}"
                 elif code == 0:
                     rerun_dirs[outcome.experiment] = outcome.workdir
-                typer.echo(f"rerun {outcome.experiment}: {state}", err=True)
+                typer.echo(f"{claims_file}: rerun {outcome.experiment}: {state}", err=True)
         verdicts = verify_bindings(claims, log, failed_reruns=failed, rerun_dirs=rerun_dirs)
         if junit is not None:
             from claims.junit import write_junit
 
             write_junit(verdicts, claims_file, junit)
-        if output_format == "json":
+        if fmt == "json":
             typer.echo(json.dumps([v.as_dict() for v in verdicts], indent=2, sort_keys=True))
         else:
             typer.echo(verdict_table(verdicts))

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
-from engine.runs.outdir import write_file_atomically
+from engine.runs.outdir import file_output, publish_file
 from engine.runs.runlog import read_records
 from reports.render import Fingerprint, ReportInputs, render_report
 from reports.validate import validation_problems
@@ -33,6 +33,7 @@ class ReportOptions:
     similarity_links: bool = False
     force: bool = False
     search: bool = True   # primary-source search for attributions and free-text citations
+    history: str = ""     # section 1 "research history" row (``book``: the earlier pass this report differs from)
 
 
 def parse_report_date(value: str | None) -> str:
@@ -78,18 +79,24 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
         sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
-        search_enabled=options.search, document=document, consistency=consistency)
+        search_enabled=options.search, document=document, consistency=consistency, history=options.history)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:
-    """Build, render, validate and write the report atomically; refuse to overwrite unless forced."""
-    if options.output.exists() and not options.force:
+    """Build, render, validate and write the report whole; refuse to overwrite unless forced.
+
+    The output is locked from the check to the write (``engine.runs.outdir.file_output``): a
+    second report into the same file while this one runs is refused naming this one, and a
+    file that appears meanwhile is never replaced (without ``--force``).
+    """
+    if options.output.exists() and not options.force and not options.output.is_dir():
         raise RefusalError(f"{options.output}: already exists; refusing to overwrite it (use --force)")
     parse_report_date(options.report_date)
-    inputs = build_report_inputs(options, endpoints=endpoints)
-    markdown = render_report(inputs)
-    problems = validation_problems(markdown)
-    if problems:  # a renderer defect, never the user's: fail loudly, write nothing
-        raise RuntimeError("rendered report failed its structure check: " + "; ".join(problems))
-    write_file_atomically(options.output, markdown)
+    with file_output(options.output, holder="report", may_replace=(lambda _: True) if options.force else None):
+        inputs = build_report_inputs(options, endpoints=endpoints)
+        markdown = render_report(inputs)
+        problems = validation_problems(markdown)
+        if problems:  # a renderer defect, never the user's: fail loudly, write nothing
+            raise RuntimeError("rendered report failed its structure check: " + "; ".join(problems))
+        publish_file(options.output, markdown, replace=options.force)
     return options.output, inputs

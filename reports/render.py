@@ -52,6 +52,8 @@ def section_context(inputs: ReportInputs) -> str:
     if document is not None:
         rows.extend(document_rows(document))
     rows.append(["report date", inputs.report_date])
+    if attribute(inputs, "history"):
+        rows.append(["research history", inputs.history])
     ok_runs = [r for r in inputs.log_records if r.get("status") == "ok"]
     rows.append(["execution log", f"{inputs.log_path} ({len(inputs.log_records)} records, {len(ok_runs)} ok)"])
     bound = sum(len(cf.bindings) for cf in inputs.claims_files)

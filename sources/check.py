@@ -8,17 +8,21 @@ attribution claim row and per free-text citation (:mod:`sources.search`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 from engine.runs.hashing import dump_json
 from sources.cache import DEFAULT_CACHE_DIR
-from sources.http import ClientConfig, SourceEndpoints
+from sources.http import ClientConfig, SourceEndpoints, is_network_failure
 from sources.lookup import lookup_sources, render_table
 from sources.records import SourceRecord
 from sources.search import (SearchResult, citation_targets, claim_targets, render_search_table,
                             search_sources)
+
+
+_CANNOT_REACH = re.compile(r"^cannot reach (\S+): (.+)$")
 
 
 @dataclass
@@ -27,10 +31,49 @@ class SourceCheck:
     records: list[SourceRecord]
     searches: list[SearchResult] = field(default_factory=list)
     searched: bool = True
+    unreachable_hosts: dict[str, str] = field(default_factory=dict)   # host[:port] → reason
+
+    def __post_init__(self) -> None:
+        if not self.unreachable_hosts:   # rebuilt from the records' own reasons (the report's case)
+            reasons = [r.reason or "" for r in self.records] + [f.split(": ", 1)[-1] for s in self.searches
+                                                                for f in s.failures]
+            for reason in reasons:
+                match = _CANNOT_REACH.match(reason)
+                if match:
+                    self.unreachable_hosts.setdefault(match.group(1), match.group(2))
 
     @property
     def count_line(self) -> str:
         return f"candidate lines read: {self.lines_read}; records made: {len(self.records)}"
+
+    @property
+    def unreached_lookups(self) -> int:
+        """Records whose look-up could not be made (network or service trouble)."""
+        return sum(is_network_failure(r.reason) for r in self.records)
+
+    @property
+    def unreached_searches(self) -> int:
+        """Searches with at least one service that could not be asked."""
+        return sum(any(is_network_failure(f.split(": ", 1)[-1]) for f in s.failures) for s in self.searches)
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether any look-up or search could not be made (``sources`` then exits 1)."""
+        return bool(self.unreached_lookups or self.unreached_searches)
+
+    @property
+    def unreached_line(self) -> str:
+        """One line: how many look-ups and searches could not be made, and which hosts."""
+        if not self.incomplete:
+            return "look-ups not made: none (every source that has a metadata API was asked)"
+        hosts = "; ".join(f"{host}: {reason}" for host, reason in sorted(self.unreachable_hosts.items()))
+        text = (f"look-ups not made: {self.unreached_lookups} of {len(self.records)} sources could not be "
+                f"looked up, {self.unreached_searches} of {len(self.searches)} searches incomplete")
+        return text + (f"; unreachable: {hosts}" if hosts else "")
+
+    def unreached_dict(self) -> dict[str, Any]:
+        return {"sources": self.unreached_lookups, "searches": self.unreached_searches,
+                "hosts": dict(sorted(self.unreachable_hosts.items()))}
 
 
 def check_sources(candidates: Sequence[Any], claim_rows: Sequence[Any] = (), *, offline: bool,
@@ -40,6 +83,7 @@ def check_sources(candidates: Sequence[Any], claim_rows: Sequence[Any] = (), *, 
                   search: bool = True) -> SourceCheck:
     """Look up every candidate, then search for the attributions and free-text citations."""
     candidates = list(candidates)
+    client_config = client_config or ClientConfig.from_env()   # one config: look-ups and search share
     records = lookup_sources(candidates, offline=offline, cache_dir=cache_dir,
                              endpoints=endpoints, client_config=client_config, refresh=refresh)
     if len(records) != len(candidates):  # a defect of ours, never the user's: fail loudly
@@ -50,11 +94,13 @@ def check_sources(candidates: Sequence[Any], claim_rows: Sequence[Any] = (), *, 
         searches = search_sources(targets, offline=offline, cache_dir=cache_dir,
                                   endpoints=endpoints, client_config=client_config,
                                   refresh=refresh)
-    return SourceCheck(len(candidates), records, searches, search)
+    return SourceCheck(len(candidates), records, searches, search,
+                       dict(client_config.reachability.down))
 
 
 def render_check_table(check: SourceCheck) -> str:
-    parts = [render_table(check.records), check.count_line + "\n"]
+    parts = [render_table(check.records), check.count_line + "\n"
+             + (check.unreached_line + "\n" if check.incomplete else "")]
     if check.searched:
         parts.append(render_search_table(check.searches) if check.searches
                      else "found by search: no attribution claim or free-text citation to search for\n")
@@ -63,5 +109,6 @@ def render_check_table(check: SourceCheck) -> str:
 
 def render_check_json(check: SourceCheck) -> str:
     return dump_json({"candidate_lines": check.lines_read,
+                      "not_reached": check.unreached_dict(),
                       "records": [r.to_dict() for r in check.records],
                       "searches": [s.to_dict() for s in check.searches]})

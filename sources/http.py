@@ -12,12 +12,23 @@
   percent-encoded) or a backslash is refused, so an identifier put into a path cannot climb out
   of it; a malformed URL (``http://[::1/x``) is refused, never raised. ``request_url`` records the
   URL as sent on the wire.
-* **Timeouts.** Separate connect and read timeouts (default 10 s each).
-* **Retries.** On a timeout, a connection error (not a failed certificate check), HTTP 429
-  and HTTP 5xx, up to ``max_attempts``
-  attempts in total. The wait before attempt *k+1* is ``backoff_base * 2**(k-1)`` capped at
-  ``backoff_max``; a ``Retry-After`` (seconds or HTTP date) on a 429 or 5xx replaces it, capped at
-  ``retry_after_cap``. Other 4xx answers are final (not retried).
+* **Timeouts.** Separate connect and read timeouts (default 5 s and 10 s); a host name is
+  resolved within ``connect_timeout`` too (in a helper thread, unless a proxy does it).
+* **Fail fast.** A host that cannot be reached (connection refused, a name that does not
+  resolve, no connection within the connect timeout, a network that is unreachable) is *not*
+  retried, and it is not asked again for the rest of the run: every later request to it returns
+  at once, ``not attempted: HOST could not be reached earlier in this run (REASON)``. The
+  memory (:class:`Reachability`) lives on the :class:`ClientConfig`, so the look-ups and the
+  search of one ``sources`` or ``report`` run share it.
+* **Retries** (a small bounded budget). HTTP 429 and 5xx up to ``max_attempts`` (3) attempts in
+  all; a read timeout (the host accepted and did not answer) up to ``timeout_attempts`` (2). The
+  wait before attempt *k+1* is ``backoff_base * 2**(k-1)`` capped at ``backoff_max``; a
+  ``Retry-After`` (seconds or HTTP date) on a 429 or 5xx replaces it, capped at
+  ``retry_after_cap`` (10 s). A host whose request ended in timeouts, or in 429 after its
+  retries, is not asked again in the run either (it did not answer; it asked us to stop). All
+  back-off waits for one host together are bounded by ``retry_budget`` (20 s a run); once it is
+  spent, requests to that host get one attempt each.
+  Other 4xx answers are final (not retried); so is a failed certificate check.
 * **Size limit.** The body is streamed and the request abandoned once it exceeds ``max_bytes``
   (default 2 MiB) — also when ``Content-Length`` announces more.
 * **Identification.** ``User-Agent: chapter-audit/<version>`` plus, when a contact is configured
@@ -32,12 +43,16 @@ what happened, so the caller can record the source as UNVERIFIED with that reaso
 from __future__ import annotations
 
 import email.utils
+import errno
 import hashlib
 import ipaddress
 import os
 import re
+import socket
 import ssl
+import threading
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from datetime import timezone
 from importlib import metadata
@@ -66,22 +81,25 @@ def _version() -> str:
 class ClientConfig:
     """Politeness and safety settings (defaults are the production values)."""
 
-    connect_timeout: float = 10.0
+    connect_timeout: float = 5.0
     read_timeout: float = 10.0
-    max_attempts: int = 4
+    max_attempts: int = 3
+    timeout_attempts: int = 2
     backoff_base: float = 1.0
-    backoff_max: float = 16.0
-    retry_after_cap: float = 60.0
+    backoff_max: float = 8.0
+    retry_after_cap: float = 10.0
+    retry_budget: float = 20.0     # seconds of back-off one host may cost a run, all requests together
     max_bytes: int = 2 * MiB
     max_redirects: int = 5
     contact: str | None = None
     verify: bool | ssl.SSLContext = True
     trust_env: bool = True
     min_interval: dict[str, float] = field(default_factory=lambda: {"export.arxiv.org": 3.0})
+    reachability: "Reachability" = field(default_factory=lambda: Reachability(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
+        if self.max_attempts < 1 or self.timeout_attempts < 1:
+            raise ValueError("max_attempts and timeout_attempts must be at least 1")
         if self.max_bytes < 1:
             raise ValueError("max_bytes must be positive")
 
@@ -120,6 +138,7 @@ class FetchResult:
     attempts: int = 0
     waits: list[float] = field(default_factory=list)
     accessed_at: str | None = None
+    unreachable: bool = False    # the look-up could not be made (network or service trouble)
 
     @property
     def sha256(self) -> str | None:
@@ -132,6 +151,124 @@ class FetchResult:
 
 class UnsafeURL(Exception):
     """A URL this client refuses to request."""
+
+
+# Reasons (FetchResult.error, SourceRecord.reason) of a look-up that could not be made.
+NETWORK_REASON_PREFIXES = ("cannot reach ", "not attempted: ", "timeout (", "HTTP 429", "HTTP 5",
+                           "connection error")
+
+
+def is_network_failure(reason: str | None) -> bool:
+    """Whether a record's reason says the look-up could not be made (as opposed to an answer
+    such as a 404, or a deliberate skip such as an offline run)."""
+    return bool(reason) and str(reason).startswith(NETWORK_REASON_PREFIXES)
+
+
+class Reachability:
+    """Hosts found unreachable in this run (``host[:port]`` → reason), shared by every client
+    made from one :class:`ClientConfig`; and how many requests each failed or skipped."""
+
+    def __init__(self) -> None:
+        self.down: dict[str, str] = {}
+        self.failed: dict[str, int] = {}
+        self.waited: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def spend(self, netloc: str, wait: float, budget: float) -> bool:
+        """Charge ``wait`` seconds of back-off to ``netloc``; False (nothing charged) when that
+        would exceed the run's ``budget`` for the host."""
+        with self._lock:
+            spent = self.waited.get(netloc, 0.0)
+            if spent + wait > budget:
+                return False
+            self.waited[netloc] = spent + wait
+            return True
+
+    def mark_down(self, netloc: str, reason: str) -> None:
+        with self._lock:
+            self.down.setdefault(netloc, reason)
+
+    def count_failure(self, netloc: str) -> None:
+        with self._lock:
+            self.failed[netloc] = self.failed.get(netloc, 0) + 1
+
+
+def _netloc(url: str) -> str:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
+
+
+def _connect_reason(exc: BaseException) -> str | None:
+    """Why a connection could not be made (refused, name not resolved, unreachable), or None
+    when the error is not of that kind (e.g. a certificate failure)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, socket.gaierror):
+            return f"host name not resolved ({current.strerror or current})"
+        if isinstance(current, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(current, OSError) and current.errno in (errno.ENETUNREACH, errno.EHOSTUNREACH):
+            return "network unreachable"
+        current = current.__cause__ or current.__context__
+    text = str(exc)
+    if "CERTIFICATE_VERIFY_FAILED" in text:
+        return None
+    for marker, reason in (("Name or service not known", "host name not resolved"),
+                           ("nodename nor servname", "host name not resolved"),
+                           ("Temporary failure in name resolution", "host name not resolved"),
+                           ("No address associated", "host name not resolved"),
+                           ("Connection refused", "connection refused"),
+                           ("Network is unreachable", "network unreachable"),
+                           ("No route to host", "network unreachable")):
+        if marker in text:
+            return reason
+    return None
+
+
+def resolve_within(host: str, port: int, timeout: float) -> str | None:
+    """Resolve ``host`` in a daemon thread, waiting at most ``timeout`` seconds: None when it
+    resolves, else the reason (the system resolver's own timeout can be much longer)."""
+    if _address(host) is not None:
+        return None
+    outcome: list[BaseException | None] = []
+
+    def work() -> None:
+        try:
+            socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - reported, never raised
+            outcome.append(exc)
+
+    thread = threading.Thread(target=work, name=f"resolve {host}", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if not outcome:
+        return f"host name not resolved within {timeout:g} s"
+    error = outcome[0]
+    if error is None:
+        return None
+    if isinstance(error, socket.gaierror):
+        return f"host name not resolved ({error.strerror or error})"
+    return f"host name not resolved ({type(error).__name__}: {error})"
+
+
+def _proxied(url: str) -> bool:
+    """Whether the environment sends ``url`` through a proxy (which then resolves the name)."""
+    parts = urlsplit(url)
+    proxies = urllib.request.getproxies()
+    if not (proxies.get(parts.scheme) or proxies.get("all")):
+        return False
+    try:
+        return not urllib.request.proxy_bypass(parts.hostname or "")
+    except OSError:  # pragma: no cover - platform lookup trouble: assume the proxy is used
+        return True
 
 
 # Hosts a redirect may lead to besides the host asked: the documented metadata API hosts.
@@ -232,6 +369,7 @@ class PoliteClient:
         self.config = config or ClientConfig()
         self.allow_loopback_http = allow_loopback_http
         self._last_request: dict[str, float] = {}
+        self._resolved: set[str] = set()
         self.last_request_url: str | None = None  # the first request's URL as sent (httpx form)
         self._client = httpx.Client(
             timeout=httpx.Timeout(self.config.read_timeout, connect=self.config.connect_timeout),
@@ -269,7 +407,23 @@ class PoliteClient:
         except UnsafeURL as exc:
             result.error = str(exc)
             return result
+        netloc = _netloc(url)
+        reach = cfg.reachability
+        if netloc in reach.down:   # fail fast: this host could not be reached earlier in the run
+            result.error = f"not attempted: {netloc} could not be reached earlier in this run ({reach.down[netloc]})"
+            result.unreachable = True
+            reach.count_failure(netloc)
+            return result
+        unresolved = self._resolve(url)
+        if unresolved is not None:
+            result.accessed_at = utc_now()
+            result.error = f"cannot reach {netloc}: {unresolved}"
+            result.unreachable = True
+            reach.mark_down(netloc, unresolved)
+            reach.count_failure(netloc)
+            return result
         last_error = None
+        timeouts = 0
         for attempt in range(1, cfg.max_attempts + 1):
             result.attempts = attempt
             result.accessed_at = utc_now()
@@ -285,17 +439,24 @@ class PoliteClient:
                 result.http_status = exc.status
                 result.error = f"response larger than limit ({cfg.max_bytes} bytes)"
                 return result
+            except httpx.ConnectTimeout:
+                # no connection within the connect timeout: the host is unreachable, not slow
+                return self._unreachable(result, netloc, f"no connection within {cfg.connect_timeout:g} s")
             except httpx.TimeoutException as exc:
-                kind = {httpx.ConnectTimeout: "connect", httpx.ReadTimeout: "read",
-                        httpx.WriteTimeout: "write", httpx.PoolTimeout: "pool"}.get(type(exc),
-                                                                                    "request")
-                limit = cfg.connect_timeout if kind == "connect" else cfg.read_timeout
-                last_error = f"timeout ({kind}, {limit:g} s)"
+                kind = {httpx.ReadTimeout: "read", httpx.WriteTimeout: "write",
+                        httpx.PoolTimeout: "pool"}.get(type(exc), "request")
+                last_error = f"timeout ({kind}, {cfg.read_timeout:g} s)"
+                timeouts += 1
+                if timeouts >= cfg.timeout_attempts:
+                    break
             except httpx.TransportError as exc:
-                last_error = f"connection error: {type(exc).__name__}: {exc}".strip()
-                if "CERTIFICATE_VERIFY_FAILED" in str(exc):   # not transient: do not retry
-                    result.error = last_error
-                    return result
+                reason = _connect_reason(exc)
+                if reason is not None:   # refused, unresolvable, unreachable: never retried
+                    return self._unreachable(result, netloc, reason)
+                result.error = f"connection error: {type(exc).__name__}: {exc}".strip()
+                result.unreachable = True
+                reach.count_failure(netloc)
+                return result   # a failed certificate check or a broken connection: not retried
             else:
                 result.http_status = status
                 result.headers = resp_headers
@@ -312,11 +473,43 @@ class PoliteClient:
                 wait = min(retry_after, cfg.retry_after_cap)
             else:
                 wait = min(cfg.backoff_base * (2 ** (attempt - 1)), cfg.backoff_max)
+            if not reach.spend(netloc, wait, cfg.retry_budget):
+                break   # this host has used up the run's back-off budget: no more retries to it
             result.waits.append(wait)
             time.sleep(wait)
         result.error = f"{last_error} after {result.attempts} attempt" + \
             ("s" if result.attempts != 1 else "")
+        result.unreachable = True
+        reach.count_failure(netloc)
+        if timeouts >= cfg.timeout_attempts:
+            reach.mark_down(netloc, f"did not answer within {cfg.read_timeout:g} s, {timeouts} times")
+        elif result.http_status == 429:
+            reach.mark_down(netloc, "rate limited (HTTP 429)")
         return result
+
+    def _unreachable(self, result: FetchResult, netloc: str, reason: str) -> FetchResult:
+        result.error = f"cannot reach {netloc}: {reason}"
+        result.unreachable = True
+        self.config.reachability.mark_down(netloc, reason)
+        self.config.reachability.count_failure(netloc)
+        return result
+
+    def _resolve(self, url: str) -> str | None:
+        """Resolve the host once per client within the connect timeout (None: resolved, or a
+        proxy resolves it)."""
+        host = (urlsplit(url).hostname or "").lower()
+        if host in self._resolved or _address(host) is not None or host == "localhost":
+            return None
+        if not isinstance(getattr(self._client, "_transport", None), httpx.HTTPTransport):
+            return None   # a mock or custom transport does not use the system resolver
+        if self.config.trust_env and _proxied(url):
+            return None
+        parts = urlsplit(url)
+        reason = resolve_within(host, parts.port or (443 if parts.scheme == "https" else 80),
+                                self.config.connect_timeout)
+        if reason is None:
+            self._resolved.add(host)
+        return reason
 
     def _follow(self, url: str, headers: dict[str, str]):
         current = url

@@ -228,7 +228,10 @@ def _similarities(claim_texts: list[str], source_texts: list[str],
     distinct: dict[str, int] = {}
     for text in claim_texts + source_texts:
         distinct.setdefault(text, len(distinct))
-    vectors = np.asarray(encoder.encode(list(distinct)), dtype=np.float64)
+    import inspect
+
+    shown = {"progress": None} if "progress" in inspect.signature(encoder.encode).parameters else {}
+    vectors = np.asarray(encoder.encode(list(distinct), **shown), dtype=np.float64)  # progress on a terminal
     if vectors.ndim != 2 or vectors.shape[0] != len(distinct):
         raise ValueError(f"encoder returned shape {vectors.shape}, expected ({len(distinct)}, d)")
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -24,6 +24,7 @@ from typing import Any, Iterable
 from sources import arxiv, crossref, github
 from sources.cache import DEFAULT_CACHE_DIR, SourceCache
 from sources.crossref import LookupFailure
+from engine.runs.progress import tracked
 from sources.http import ClientConfig, FetchResult, PoliteClient, SourceEndpoints
 from sources.leads import description_conflicts, identify_lead
 from sources.records import (ABSTRACT_ONLY, NOT_ACCESSIBLE, REASON_CITATION, REASON_NO_API,
@@ -102,7 +103,8 @@ def lookup_sources(candidates: Iterable[Any], *, offline: bool,
     done: dict[str, SourceRecord] = {}
     records: list[SourceRecord] = []
     try:
-        for candidate in candidates:
+        for candidate in tracked(list(candidates), "sources: look-ups", unit="sources",
+                                 enabled=False if offline else None):
             description, url, line = _candidate_fields(candidate)
             ident = identify_lead(url)
             if ident.kind == "citation":

@@ -53,6 +53,7 @@ from engine.runs.outdir import write_file_atomically
 from sources import arxiv, crossref
 from sources.cache import DEFAULT_CACHE_DIR
 from sources.crossref import LookupFailure
+from engine.runs.progress import tracked
 from sources.http import ClientConfig, FetchResult, PoliteClient, SourceEndpoints
 from sources.names import fold, name_tokens, parse_citation, person_names, terms
 from sources.records import ABSTRACT_ONLY, VERIFIED, SourceRecord
@@ -316,7 +317,7 @@ def search_sources(targets: Sequence[SearchTarget], *, offline: bool,
     answers: dict[tuple[str, str], _Answer | str | None] = {}
     results = []
     try:
-        for target in targets:
+        for target in tracked(targets, "sources: search", unit="targets", enabled=False if offline else None):
             queries = target.queries()
             if target.unsearchable:
                 results.append(SearchResult(target.target, target.text, {}, target.unsearchable))

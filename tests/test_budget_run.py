@@ -246,7 +246,7 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(cli, data, tmp_path,
     result = cli(*args(data, out, log, *extra))
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert len(lines) == 1 and re.match(r"^[^:]+(:\d+)?: .+", lines[0])   # FILE[:LINE]: message
     assert re.search(pattern, lines[0]), lines[0]
     assert not out.exists()
     assert not log.exists()                      # validation failures are not runs

@@ -312,7 +312,7 @@ def test_structure_only_and_table_only_snapshots(tmp_path, cli):
     result = cli("claims", only_code)
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
-        f"error: {only_code}:1: chapter text holds no prose to audit (only 1 heading, 1 code block)"]
+        f"{only_code}:1: chapter text holds no prose to audit (only 1 heading, 1 code block)"]
     tables = tmp_path / "table.md"
     tables.write_text("# T\n\n| a | b |\n|---|---|\n| x | 2 |\n", encoding="utf-8")
     result = cli("claims", tables, "--format", "csv")

@@ -180,7 +180,9 @@ def test_progress_line_rate_and_eta():
     meter.done = 200
     assert meter.line(elapsed=0.0).endswith("0.0 texts/s, ETA ?")
     meter.advance(100)
-    assert stream.getvalue().startswith("\rencode: 300/1,000 texts (30.0%)")
+    meter.close()   # off a terminal: plain lines (at most one every 10 s, one at the end), never \r
+    assert stream.getvalue().startswith("encode: 300/1,000 texts (30.0%)")
+    assert "\r" not in stream.getvalue() and stream.getvalue().count("\n") == 1
 
 
 def test_eta_follows_the_work_left_not_the_texts_left():

@@ -91,7 +91,7 @@ def test_disk_full_while_writing_outputs_publishes_nothing(tmp_path):
 
     done = child(sandbox_args(tmp_path / "out", tmp_path / "log.jsonl"), preexec_fn=limit)
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr.startswith("error: cannot write: File too large (a full or read-only disk, or a file-size limit)")
+    assert done.stderr.startswith("chapter-audit: cannot write: File too large (a full or read-only disk, or a file-size limit)")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["log.jsonl"]
     (rec,) = read_records(tmp_path / "log.jsonl")
     assert rec["status"] == "failed" and rec["error"] == "OSError: [Errno 27] File too large"
@@ -640,3 +640,76 @@ def test_r03_grade_that_would_overflow_the_gain(tmp_path, cli):
                  "--log", log, "--draws", "100")
     assert result.exit_code == 2
     assert "judgments.jsonl:1: field 'gradeA' must be a finite number of magnitude at most 1000" in result.output
+
+
+# ---------------------------------------------------------------- issue 20: outputs are never lost
+
+def test_a_file_that_appears_while_a_command_runs_is_never_replaced(tmp_path):
+    from engine.runs.errors import RefusalError
+    from engine.runs.outdir import file_output, publish_file
+
+    target = tmp_path / "report.md"
+    with file_output(target, holder="report"):
+        target.write_text("the user's own")          # appears after the check, before the write
+        with pytest.raises(RefusalError, match="appeared while this command ran"):
+            publish_file(target, "ours")
+    assert target.read_text() == "the user's own"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.md"]  # no temp file, no lock file
+
+
+def test_publish_rechecks_its_target_and_keeps_files_the_run_does_not_write(tmp_path):
+    from engine.runs.errors import RefusalError
+    from engine.runs.outdir import check_target, publish, staged_directory
+
+    out = tmp_path / "out"
+    check_target(out, "manifest.json", "run-1")
+    with staged_directory(out) as staging:
+        (staging / "manifest.json").write_text(json.dumps({"run_id": "run-1"}))
+        publish(staging, out)
+    # a re-run of the same run while the user keeps a note in the folder: refused at publication
+    (out / "notes.txt").write_text("mine")
+    check_target(out, "manifest.json", "run-1")
+    with pytest.raises(RefusalError, match=r"holds files this run does not write \(notes.txt\)"):
+        with staged_directory(out) as staging:
+            (staging / "manifest.json").write_text(json.dumps({"run_id": "run-1"}))
+            publish(staging, out)
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "notes.txt"]
+    # a directory that appears (with another run's files) after the check is not replaced either
+    fresh = tmp_path / "fresh"
+    check_target(fresh, "manifest.json", "run-2")
+    fresh.mkdir()
+    (fresh / "manifest.json").write_text(json.dumps({"run_id": "someone-else"}))
+    with pytest.raises(RefusalError, match="of run someone-else"):
+        with staged_directory(fresh) as staging:
+            (staging / "manifest.json").write_text(json.dumps({"run_id": "run-2"}))
+            publish(staging, fresh)
+    assert json.loads((fresh / "manifest.json").read_text())["run_id"] == "someone-else"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "out"]  # no staging dir, no lock left
+
+
+def test_a_refused_or_empty_file_output_leaves_no_directory_behind(tmp_path):
+    from engine.runs.outdir import file_output
+
+    with file_output(tmp_path / "new" / "deeper" / "claims.toml", holder="bind"):
+        assert (tmp_path / "new" / "deeper" / ".claims.toml.lock").is_file()
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_failed_rerun_does_not_release_the_junit_lock_held_around_it(tmp_path):
+    """verify --junit holds its file from the check to the write, across the reruns; a rerun that
+    fails releases its own output lock only (engine.runs.runlog.recorded_run)."""
+    from engine.runs.outdir import check_target, file_output, lock_file
+    from engine.runs.runlog import recorded_run
+
+    junit = tmp_path / "verify.xml"
+    with file_output(junit, holder="verify --junit"):
+        check_target(tmp_path / "run-out", "manifest.json", "run-1")
+        with pytest.raises(RuntimeError):
+            with recorded_run(tmp_path / "log.jsonl", "sandbox run", {}):
+                raise RuntimeError("the rerun failed")
+        assert not lock_file(tmp_path / "run-out").exists()   # the run's lock is released
+        claims = tmp_path / "claims.toml"
+        claims.write_text(CLAIMS_W03_SUBSET.format(steps=rerun_step("{fixtures}/l03/corpus.jsonl")))
+        held = child(["verify", claims, "--log", tmp_path / "log.jsonl", "--junit", junit])
+    assert held.returncode == 3 and f"another run (verify --junit, pid {os.getpid()})" in held.stderr
+    assert not lock_file(junit).exists() and not junit.exists()

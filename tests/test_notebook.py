@@ -208,3 +208,66 @@ def test_a_claims_file_can_rerun_a_notebook_through_the_registry():
     assert values == {"notebook": Path("nb.ipynb"), "output": Path("out"), "timeout": 30, "kernel": "python3",
                       "inputs": [Path("a.csv"), Path("b.csv")]}
     assert registered.results == ("outputs", "executed", "manifest")
+
+
+def _own_notebook(folder: Path, *sources: str) -> Path:
+    """A notebook of ours in ``folder`` with one code cell per source."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in sources]
+    path = folder / "analysis.ipynb"
+    path.write_text(nbformat.writes(nb), encoding="utf-8")
+    return path
+
+
+WRITE_TABLE = ("import pathlib\n"
+               "pathlib.Path('results').mkdir(exist_ok=True)\n"
+               "pathlib.Path('results/table.csv').write_text('method,recall\\nbm25,0.666667\\n')\n"
+               "print('wrote table')")
+
+
+def test_a_notebooks_own_files_in_its_output_folder_are_kept(tmp_path):
+    """The notebook writes results/table.csv (relative to its own folder) and the run's --output
+    is that same folder: the table stays, beside the run's three files, and is logged."""
+    notebook = _own_notebook(tmp_path, WRITE_TABLE)
+    log = tmp_path / "log.jsonl"
+    run_experiment("notebook run", {"notebook": notebook, "output": tmp_path / "results"}, log=log)
+    results = tmp_path / "results"
+    assert sorted(p.name for p in results.iterdir()) == ["executed.ipynb", "outputs.json", "run_manifest.json",
+                                                         "table.csv"]
+    assert (results / "table.csv").read_text() == "method,recall\nbm25,0.666667\n"
+    (record,) = read_records(log)
+    assert record["status"] == "ok"
+    assert _sha256(results / "table.csv") in record["outputs"].values()
+    # the same run again: the notebook rewrites its table, the run's files are replaced, nothing lost
+    run_experiment("notebook run", {"notebook": notebook, "output": results}, log=log)
+    assert (results / "table.csv").read_text() == "method,recall\nbm25,0.666667\n"
+    assert [r["status"] for r in read_records(log)] == ["ok", "ok"]
+
+
+def test_a_notebook_writing_one_of_the_runs_file_names_is_refused_and_its_file_kept(tmp_path):
+    notebook = _own_notebook(tmp_path, "import pathlib\npathlib.Path('results').mkdir()\n"
+                                       "pathlib.Path('results/outputs.json').write_text('mine')")
+    log = tmp_path / "log.jsonl"
+    from engine.runs.errors import RefusalError
+
+    with pytest.raises(RefusalError, match="the notebook wrote outputs.json into its own --output"):
+        run_experiment("notebook run", {"notebook": notebook, "output": tmp_path / "results"}, log=log)
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == ["outputs.json"]
+    assert (tmp_path / "results" / "outputs.json").read_text() == "mine"
+    assert [r["status"] for r in read_records(log)] == ["failed"]
+    assert not list(tmp_path.glob(".results*"))  # no staging directory, no lock file left
+
+
+def test_an_output_folder_with_files_of_someone_else_is_refused_before_the_notebook_runs(tmp_path):
+    notebook = _own_notebook(tmp_path, "open('ran.txt', 'w').write('ran')")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "notes.txt").write_text("mine")
+    from engine.runs.errors import RefusalError
+
+    with pytest.raises(RefusalError, match="not empty"):
+        run_experiment("notebook run", {"notebook": notebook, "output": tmp_path / "results"},
+                       log=tmp_path / "log.jsonl")
+    assert not (tmp_path / "ran.txt").exists()  # refused before it started
+    assert (tmp_path / "results" / "notes.txt").read_text() == "mine"

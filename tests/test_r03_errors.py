@@ -163,3 +163,115 @@ def test_evaluate_without_freeze_is_refused(tmp_path, cli):
     result = cli("r03", "evaluate", "--benchmark", tmp_path / "bench", "--freeze", tmp_path / "nofreeze",
                  "--output", tmp_path / "out")
     assert result.exit_code == 3 and "run 'r03 prepare' first" in one_line(result)
+
+
+# ---------------------------------------------------------------- a user's own benchmark (issue 20)
+# Benchmarks built from scratch with only the required files (tests/journeys/userfiles.py): every
+# limit is refused by prepare (exit 2, one line, no freeze, no log record), never by evaluate.
+
+from journeys.userfiles import write_benchmark  # noqa: E402
+
+
+def _more_than_63_requirements(root):
+    write_benchmark(root, m=64)
+
+
+def _ids_beyond_int64(root):
+    write_benchmark(root, first_id=2 ** 63)
+
+
+def _pool_too_large_for_the_oracle(root):
+    write_benchmark(root, tasks=("T1",), pool=150)
+
+
+def _question_vectors_of_another_dimension(root):
+    write_benchmark(root)
+    np.save(root / "vectors" / "questions.npy", np.full((2, 9), 1 / 3, dtype=np.float32))
+
+
+def _requirement_vectors_of_another_dimension(root):
+    write_benchmark(root)
+    np.save(root / "vectors" / "requirements.npy", np.full((6, 9), 1 / 3, dtype=np.float32))
+
+
+LIMIT_CASES = {
+    "64 requirements": (_more_than_63_requirements,
+                        "tasks.jsonl:1: task 'T1' has 64 requirements; at most 63"),
+    "id 2^63": (_ids_beyond_int64, "corpus.jsonl:1: field 'doc_id' 9223372036854775808 is outside the signed 64-bit range"),
+    "pool of 150": (_pool_too_large_for_the_oracle,
+                    "pool-key.json: field 'T1': pool of task 'T1' has 150 documents: the oracle would enumerate "
+                    "C(150, 5) = 591,600,030 subsets (about 35.3 GiB), above the limit of 33,554,432"),
+    "question vectors of dimension 9": (_question_vectors_of_another_dimension,
+                                        "questions.npy: dimension 9 differs from document vectors (8)"),
+    "requirement vectors of dimension 9": (_requirement_vectors_of_another_dimension,
+                                           "requirements.npy: dimension 9 differs from document vectors (8)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIMIT_CASES))
+def test_every_limit_is_refused_by_prepare_before_a_freeze(tmp_path, cli, case):
+    make, expected = LIMIT_CASES[case]
+    make(tmp_path / "bench")
+    check_prepare_rejects(tmp_path, cli, expected)
+
+
+def test_pool_of_85_is_within_the_oracle_limit_and_86_is_not(tmp_path):
+    from engine.r03.benchmark import MAX_ORACLE_SUBSETS, load_benchmark
+
+    import math
+    assert math.comb(85, 5) <= MAX_ORACLE_SUBSETS < math.comb(86, 5)
+    assert load_benchmark(write_benchmark(tmp_path / "b85", tasks=("T1",), pool=85)).pools["T1"][0] == 101
+    from engine.runs.errors import InputError
+    with pytest.raises(InputError, match="has 86 documents"):
+        load_benchmark(write_benchmark(tmp_path / "b86", tasks=("T1",), pool=86))
+
+
+def test_encoder_dimension_differing_from_the_documents_is_refused_by_prepare(tmp_path, cli):
+    """No requirement vectors and 8-dimensional documents: the encoder's 384 dimensions cannot be
+    compared with them; refused before the run (it used to fail inside it, exit 1)."""
+    pytest.importorskip("onnxruntime")
+    write_benchmark(tmp_path / "bench", requirement_vectors=False)
+    check_prepare_rejects(tmp_path, cli, "documents.npy: document and question vectors have dimension 8, "
+                                         "but requirement vectors are not supplied and the encoder computes "
+                                         "384-dimensional ones")
+
+
+def test_benchmark_without_the_optional_files_prepares_and_evaluates(tmp_path, cli):
+    """No published_coverage.json (and no requirement vectors of 384 dimensions: ours are 8-d and
+    supplied): the freeze that prepare writes is the freeze evaluate accepts."""
+    bench = write_benchmark(tmp_path / "bench")
+    assert not (bench / "baselines" / "published_coverage.json").exists()
+    log = tmp_path / "log.jsonl"
+    assert cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze", "--log", log).exit_code == 0
+    result = cli("r03", "evaluate", "--benchmark", bench, "--freeze", tmp_path / "freeze",
+                 "--output", tmp_path / "out", "--log", log, "--draws", "50")
+    assert result.exit_code == 0, result.output
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["methods"] == ["dense", "typed", "coverage", "oracle"]
+    # by hand (userfiles.write_benchmark): agreed obligations of pool positions 0, 2, 4 are 1, 3, 2
+    # (i % 3 + 1), so dense (positions 0-4) covers 3/3 and typed (positions 1-5) covers 2/3 (2 and 4)
+    assert results["tasks"]["T1"]["dense"]["coverage@5"] == 1.0
+    assert results["tasks"]["T1"]["typed"]["coverage@5"] == pytest.approx(2 / 3)
+    # adding the optional file after the freeze is a changed input, named
+    (bench / "baselines" / "published_coverage.json").write_text(json.dumps({"T1": [101, 102, 103, 104, 105],
+                                                                              "T2": [107, 108, 109, 110, 111]}))
+    again = cli("r03", "evaluate", "--benchmark", bench, "--freeze", tmp_path / "freeze",
+                "--output", tmp_path / "out2", "--log", log, "--draws", "50")
+    assert again.exit_code == 3 and "input baseline_published_coverage" in again.output and "added" in again.output
+
+
+def test_a_log_named_like_qrels_does_not_trip_the_barrier(tmp_path, cli):
+    bench = write_benchmark(tmp_path / "bench")
+    log = tmp_path / "qrels-log.jsonl"
+    result = cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze", "--log", log)
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(line) for line in log.read_text().splitlines()]
+    assert record["status"] == "ok" and record["command"] == "r03 prepare"
+    assert cli("r03", "evaluate", "--benchmark", bench, "--freeze", tmp_path / "freeze",
+               "--output", tmp_path / "out", "--log", log, "--draws", "50").exit_code == 0
+    # a judgment file is still barred, whatever the log is called: a symlinked corpus pointing at it
+    (bench / "corpus.jsonl").rename(bench / "corpus.real")
+    (bench / "corpus.jsonl").symlink_to(bench / "judgments.jsonl")
+    barred = cli("r03", "prepare", "--benchmark", bench, "--freeze", tmp_path / "freeze2", "--log", log)
+    assert barred.exit_code == 1 and "judgment barrier" in barred.output
+    assert not (tmp_path / "freeze2").exists()

@@ -123,7 +123,7 @@ def read_vectors(vectors_path: str | Path, ids_path: str | Path) -> tuple[dict[s
 
 
 def _encode(texts: list[str], encoder: Any) -> np.ndarray:
-    vectors = np.asarray(encoder.encode(texts, progress=False), dtype=np.float32)
+    vectors = np.asarray(encoder.encode(texts, progress=None), dtype=np.float32)  # shown on a terminal
     normalised, _ = normalise_rows(vectors)
     return normalised
 

@@ -17,7 +17,6 @@ weight.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -143,12 +142,13 @@ class Encoder:
         norms = np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
         return (out / norms).astype(np.float32)
 
-    def encode(self, texts: list[str], progress: bool = False,
+    def encode(self, texts: list[str], progress: bool | None = False,
                on_batch: Callable[[int, int], None] | None = None,
                on_plan: Callable[[int, int], None] | None = None) -> np.ndarray:
         """float32 ``(n, dimension)`` L2-normalised rows in input order; ``[]`` → ``(0, dimension)``.
 
-        ``progress`` prints a line per batch on stderr. Instead, a caller tracking progress may
+        ``progress`` shows the texts done on stderr (:mod:`engine.runs.progress`; None: on a
+        terminal). Instead, a caller tracking progress may
         pass ``on_plan(texts, padded_tokens)``, called once with this call's whole work, and
         ``on_batch(texts_in_batch, padded_tokens_of_batch)``, called after each batch; the work
         of a batch is its rows × its longest row in wordpieces (what the model computes on), so
@@ -165,16 +165,15 @@ class Encoder:
         work = [len(members) * len(ids[members[0]]) for members in batches]   # longest first
         if on_plan is not None:
             on_plan(len(texts), sum(work))
-        for number, members in enumerate(batches, start=1):
-            result[members] = self._run_batch([ids[i] for i in members])
-            if on_batch is not None:
-                on_batch(len(members), work[number - 1])
-            elif progress:
-                done = min(number * size, len(texts))
-                print(f"\rencode: {done}/{len(texts)} texts ({number}/{len(batches)} batches)",
-                      end="", file=sys.stderr, flush=True)
-        if progress and on_batch is None:
-            print(file=sys.stderr, flush=True)
+        from engine.runs.progress import progress as show_progress
+
+        with show_progress("encode", len(texts), unit="texts",
+                           enabled=False if on_batch is not None or progress is False else progress) as bar:
+            for number, members in enumerate(batches, start=1):
+                result[members] = self._run_batch([ids[i] for i in members])
+                if on_batch is not None:
+                    on_batch(len(members), work[number - 1])
+                bar.advance(len(members))
         return result
 
     def describe(self) -> dict[str, Any]:
@@ -372,10 +371,35 @@ def _check_outputs(paths: tuple[Path, Path, Path], run_id: str) -> None:
                            f"{previous}); refusing to overwrite it (choose another --output)")
 
 
+@dataclass(frozen=True)
+class ShardTask:
+    """One shard of a distributed encode: its number, its texts and the encoder settings."""
+
+    number: int
+    texts: tuple[str, ...]
+    config: EncoderConfig
+
+
+_WORKER_ENCODERS: dict[EncoderConfig, "Encoder"] = {}   # one onnxruntime session per worker process
+
+
+def encode_shard(task: ShardTask) -> tuple[np.ndarray, str]:
+    """A shard's vectors (exactly what a serial run computes for it) and the sha256 of its texts'
+    canonical JSON; the task an executor runs (engine.runs.executor)."""
+    from engine.runs.hashing import sha256_json
+
+    encoder = _WORKER_ENCODERS.get(task.config)
+    if encoder is None:
+        encoder = _WORKER_ENCODERS[task.config] = load_encoder(task.config)
+    texts = list(task.texts)
+    return encoder.encode(texts), sha256_json(texts)
+
+
 def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                ids_output: str | Path | None = None, id_field: str | None = None,
                config: EncoderConfig | None = None, log: str | Path | None = None,
-               progress: bool | None = None, shard_size: int = DEFAULT_SHARD_SIZE) -> dict[str, Any]:
+               progress: bool | None = None, shard_size: int = DEFAULT_SHARD_SIZE,
+               workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Encode one text field of a JSONL file into ``vectors.npy`` + ids + manifest; return the manifest.
 
     Inputs of at most ``shard_size`` texts are encoded in memory in one go. Larger inputs are
@@ -383,10 +407,23 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
     bounded memory, and a re-run of an interrupted encode continues after its last whole
     shard. ``progress=None`` shows a progress line (texts done, rate, ETA) when stderr is a
     terminal and there are more than two batches.
+
+    ``workers`` / ``scheduler`` encode the shards of a sharded input on a Dask cluster
+    (:func:`engine.runs.executor.make_executor`; extra ``[distributed]``): each worker process
+    loads its own session with this run's intra-op threads, and the shards come back in order
+    into the same work directory, so the outputs are the serial bytes. They are not parameters
+    of the run (its id and outputs do not depend on them); an input of one shard is encoded here.
     """
     import hashlib
 
+    from engine.runs.executor import check_workers, import_distributed
+
+    check_workers(workers, scheduler)
+    if workers is not None or scheduler is not None:
+        import_distributed()
+
     from engine.encoder.stream import ProgressMeter, ShardStore, npy_bytes, shard_bounds, shard_directory
+    from engine.runs.progress import progress_enabled
     from engine.runs.hashing import dump_json, sha256_bytes
     from engine.runs.manifest import build_manifest, input_hashes
     from engine.runs.runlog import recorded_run
@@ -420,16 +457,33 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
         store = ShardStore(shard_directory(vectors_path), manifest["run_id"], shard_size, len(ids))
         resumed = store.resume() if sharded else 0
         batches = -(-len(ids) // config.batch_size)
-        show = batches > 2 and (progress if progress is not None else sys.stderr.isatty())
+        show = batches > 2 and progress_enabled(progress)   # engine.runs.progress decides (terminal, env)
         with recorded_run(log, "encode", parameters) as rec:
             rec.run_id = manifest["run_id"]
             rec.add_inputs(input_path, info["model_path"], info["tokenizer_path"])
             bounds = shard_bounds(len(ids), shard_size)
             meter = ProgressMeter(len(ids), already_done=sum(stop - start for start, stop in bounds[:resumed]),
                                   enabled=bool(show))
-            if sharded:
+            if sharded and (workers is not None or scheduler is not None):
+                from engine.runs.executor import make_executor
+                from engine.runs.hashing import sha256_json
+
+                with make_executor(workers, scheduler) as executor:
+                    manifest["executor"] = executor.describe()
+                    tasks = (ShardTask(number, tuple(chunk), config) for number, chunk in
+                             enumerate(iter_text_chunks(input_path, field, bounds, skip=resumed), start=resumed))
+                    for number, (vectors, texts_sha256) in enumerate(executor.imap(encode_shard, tasks), start=resumed):
+                        store.add(number, vectors, input_sha256=texts_sha256)
+                        meter.advance(int(vectors.shape[0]))
+            elif sharded:
+                from engine.runs.hashing import sha256_json
+
+                manifest["executor"] = {"kind": "serial", "workers": 1}
                 for number, chunk in enumerate(iter_text_chunks(input_path, field, bounds, skip=resumed), start=resumed):
-                    store.add(number, encoder.encode(chunk, on_batch=meter.advance, on_plan=meter.plan))
+                    store.add(number, encoder.encode(chunk, on_batch=meter.advance, on_plan=meter.plan),
+                              input_sha256=sha256_json(chunk))
+            if sharded:
+                manifest["tasks"] = store.task_records()
                 digest = hashlib.sha256()
                 for _ in store.stream_npy(encoder.dimension, digest):   # hash first, stream again below
                     pass
@@ -462,10 +516,11 @@ def run_encode_experiment(*, input: Path, field: str, output: Path, ids_output: 
                           id_field: str | None, model: Path | None, tokenizer: Path | None,
                           batch_size: int, max_wordpieces: int, intra_op_threads: int,
                           inter_op_threads: int, log: str | Path, shard_size: int = DEFAULT_SHARD_SIZE,
-                          progress: bool | None = None) -> dict[str, Any]:
+                          progress: bool | None = None, workers: int | None = None,
+                          scheduler: str | None = None) -> dict[str, Any]:
     """Entry point of the registered ``encode`` experiment (engine.experiments)."""
     config = EncoderConfig(model=model, tokenizer=tokenizer, max_wordpieces=max_wordpieces,
                            batch_size=batch_size, intra_op_threads=intra_op_threads,
                            inter_op_threads=inter_op_threads)
     return run_encode(input, field, output, ids_output=ids_output, id_field=id_field, config=config,
-                      log=log, progress=progress, shard_size=shard_size)
+                      log=log, progress=progress, shard_size=shard_size, workers=workers, scheduler=scheduler)

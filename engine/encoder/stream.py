@@ -17,6 +17,11 @@ writes the same bytes as an uninterrupted one (tested).
 The final ``vectors.npy`` is streamed from the shards (``.npy`` format 1.0 header, then the
 rows), so neither the texts nor the vectors of the whole input are held in memory at once;
 the work directory is removed after the outputs are published.
+
+**On workers** (``encode --workers N`` / ``--scheduler``, :mod:`engine.runs.executor`): the same
+shards are encoded as tasks (:func:`engine.encoder.encode.encode_shard`, one onnxruntime session
+per worker process with the run's intra-op threads), returned in shard order and added here
+exactly as a serial run adds them, so the outputs are the serial run's bytes.
 """
 
 from __future__ import annotations
@@ -99,13 +104,17 @@ class ShardStore:
             self.finished.append(shard)
         return len(self.finished)
 
-    def add(self, number: int, vectors: np.ndarray) -> None:
-        """Write shard ``number`` whole, then record it in ``progress.json``."""
+    def add(self, number: int, vectors: np.ndarray, input_sha256: str | None = None) -> None:
+        """Write shard ``number`` whole, then record it in ``progress.json`` (with the sha256 of
+        its texts' canonical JSON when given: the shard task's input hash for the manifest)."""
         if number != len(self.finished):
             raise ValueError(f"shard {number} written out of order (expected {len(self.finished)})")
         data = npy_bytes(vectors)
         write_file_atomically(self.directory / shard_name(number), data)
-        self.finished.append({"rows": int(vectors.shape[0]), "sha256": sha256_bytes(data)})
+        entry = {"rows": int(vectors.shape[0]), "sha256": sha256_bytes(data)}
+        if input_sha256 is not None:
+            entry["input_sha256"] = input_sha256
+        self.finished.append(entry)
         write_file_atomically(self.directory / PROGRESS_FILE, dump_json({
             "run_id": self.run_id, "shard_size": self.shard_size, "count": self.count,
             "shards": self.finished}))
@@ -129,12 +138,20 @@ class ShardStore:
             digest.update(chunk)
             yield chunk
 
+    def task_records(self) -> list[dict[str, object]]:
+        """Each shard as a task of the run's manifest: its texts' and its vectors' sha256."""
+        return [{"task": shard_name(number)[:-4], "rows": shard["rows"],
+                 "input_sha256": shard.get("input_sha256"), "output_sha256": shard["sha256"]}
+                for number, shard in enumerate(self.finished)]
+
     def remove(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
 class ProgressMeter:
-    """One self-overwriting stderr line: texts done, percent, rate of this session, ETA.
+    """encode's progress: texts done, percent, rate of this session, ETA, shown through the one
+    progress display of the project (:mod:`engine.runs.progress`: drawn on a terminal, plain
+    lines without ``\r`` when asked for off a terminal, silent otherwise).
 
     The ETA follows the *work* left, not the texts left: each shard is encoded longest texts
     first, so a texts-per-second rate measured on the first batches of a shard is far below the
@@ -146,6 +163,8 @@ class ProgressMeter:
 
     def __init__(self, total: int, already_done: int = 0, stream: TextIO | None = None,
                  enabled: bool = True) -> None:
+        from engine.runs.progress import progress
+
         self.total = total
         self.start_done = already_done
         self.done = already_done
@@ -155,6 +174,9 @@ class ProgressMeter:
         self.planned_texts = 0
         self.planned_work = 0
         self.work_done = 0
+        self.display = progress("encode", total, unit="texts", enabled=enabled, stream=self.stream,
+                                describe=lambda _: self.line(time.monotonic() - self.started))
+        self.display.done = already_done
 
     def plan(self, texts: int, work: int) -> None:
         """The encoder is about to encode ``texts`` texts costing ``work`` (padded wordpieces)."""
@@ -164,8 +186,7 @@ class ProgressMeter:
     def advance(self, texts: int, work: int = 0) -> None:
         self.done += texts
         self.work_done += work
-        if self.enabled:
-            print("\r" + self.line(time.monotonic() - self.started), end="", file=self.stream, flush=True)
+        self.display.update(done=self.done)
 
     def line(self, elapsed: float) -> str:
         rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
@@ -181,8 +202,7 @@ class ProgressMeter:
                 f"{resumed}, {rate:,.1f} texts/s, ETA {eta}")
 
     def close(self) -> None:
-        if self.enabled:
-            print(file=self.stream, flush=True)
+        self.display.close()
 
 
 def _duration(seconds: float) -> str:

@@ -14,7 +14,9 @@ Pipeline (docs/DEVELOPING.md, "A pipeline, in order"; docs/notebook.md):
    ``cell N: ExceptionName: message`` (N 0-based, every cell counted) and writes nothing;
 4. an ok run publishes ``executed.ipynb`` (nbformat's serialisation, no timing metadata, so the
    same kernel output gives the same bytes), ``outputs.json`` (:mod:`engine.notebook.outputs`)
-   and ``run_manifest.json``. Result names: ``outputs``, ``executed``, ``manifest``.
+   and ``run_manifest.json``. Result names: ``outputs``, ``executed``, ``manifest``. Files the
+   notebook itself wrote into ``--output`` during the run are kept beside them
+   (:func:`publish_beside_notebook_files`); they are hashed into the log record's outputs.
 
 The kernel ``python3`` is the interpreter running this command (ipykernel's own kernel spec
 uses ``sys.executable``), so a notebook runs with this package importable.
@@ -22,15 +24,17 @@ uses ``sys.executable``), so a notebook runs with this package importable.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 from typing import Any, Sequence
 
 from engine.notebook.outputs import notebook_outputs
-from engine.runs.errors import InputError
+from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import dump_json
 from engine.runs.manifest import build_manifest, input_hashes
-from engine.runs.outdir import check_target, publish, staged_directory
+from engine.runs.outdir import (check_target, publish, release_output_lock, staged_directory,
+                                write_files_atomically)
 from engine.runs.runlog import DEFAULT_LOG, recorded_run
 
 COMMAND = "notebook run"
@@ -100,6 +104,7 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
     parameters = {"timeout": timeout, "kernel": kernel, "cell_index_base": 0}
     manifest = build_manifest(COMMAND, input_hashes(roles), parameters)
     check_target(output, MANIFEST_NAME, manifest["run_id"])
+    before = file_states(output)  # empty, or an earlier copy of this same run (check_target)
     with recorded_run(log, COMMAND, parameters) as rec:
         rec.run_id = manifest["run_id"]
         rec.add_inputs(notebook, *extra)
@@ -109,12 +114,53 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
             (staging / EXECUTED_FILE).write_text(nbformat.writes(nb), encoding="utf-8")
             (staging / OUTPUTS_FILE).write_text(dump_json(outputs), encoding="utf-8")
             (staging / MANIFEST_NAME).write_text(dump_json(manifest), encoding="utf-8")
-            publish(staging, output)
+            publish_beside_notebook_files(staging, output, before)
         rec.add_outputs(output)
         root = output.resolve()
         rec.results = {"outputs": str(root / OUTPUTS_FILE), "executed": str(root / EXECUTED_FILE),
                        "manifest": str(root / MANIFEST_NAME)}
     return outputs
+
+
+def file_states(directory: Path) -> dict[str, tuple[int, int, int]]:
+    """``{relative path: (inode, size, mtime_ns)}`` of every file under ``directory`` (none if absent)."""
+    states: dict[str, tuple[int, int, int]] = {}
+    if not directory.is_dir():
+        return states
+    for root, _, files in os.walk(directory):
+        for name in files:
+            path = os.path.join(root, name)
+            info = os.lstat(path)
+            states[os.path.relpath(path, directory)] = (info.st_ino, info.st_size, info.st_mtime_ns)
+    return states
+
+
+def publish_beside_notebook_files(staging: Path, output: Path, before: dict[str, tuple[int, int, int]]) -> None:
+    """Publish the run's files, keeping every file the notebook itself wrote into ``output``.
+
+    When ``output`` does not exist at the end of the run it is published whole
+    (:func:`engine.runs.outdir.publish`). When the notebook created or wrote into it during the
+    run, the run's three files are written into it beside the notebook's own (each whole, the
+    manifest last) and nothing else there is touched; if the notebook wrote a file of one of
+    those three names, the run is refused and the notebook's file is kept.
+    """
+    if not output.exists() and not output.is_symlink():
+        publish(staging, output)
+        return
+    try:
+        if not output.is_dir():
+            raise RefusalError(f"{output}: the notebook created a file where --output should be a "
+                               "directory; refusing to replace it")
+        now = file_states(output)
+        written = sorted(name for name, state in now.items() if before.get(name) != state)
+        ours = [EXECUTED_FILE, OUTPUTS_FILE, MANIFEST_NAME]  # the manifest last: it marks a whole output
+        clash = [name for name in ours if name in written]
+        if clash:
+            raise RefusalError(f"{output}: the notebook wrote {', '.join(clash)} into its own --output; "
+                               "refusing to replace the notebook's file (choose another --output)")
+        write_files_atomically({output / name: (staging / name).read_bytes() for name in ours})
+    finally:
+        release_output_lock(output)
 
 
 def execute(nb: Any, *, kernel: str, timeout: int, workdir: Path) -> None:

@@ -22,6 +22,17 @@ a question vector and (when requirement vectors are supplied) one vector per req
 every pool member has a document vector; vectors used (pool documents, questions,
 requirements) are finite and unit length within :data:`UNIT_TOLERANCE` (``|‖v‖ − 1| ≤ 1e-4``);
 baselines list five distinct members of the task's pool for every task.
+
+**Limits** (:data:`LIMITS`; checked here, so ``prepare`` refuses before a freeze is written and
+``evaluate`` can never meet them): at most :data:`MAX_REQUIREMENTS` (63) requirements a task
+(the oracle's coverage bitmask is one uint64), checked IDs in the signed 64-bit range (the
+oracle holds them in an int64 array), and a pool small enough for the oracle's exhaustive
+enumeration: C(pool, 5) subsets at about :data:`ORACLE_BYTES_PER_SUBSET` bytes each (measured
+≈ 60 with tracemalloc at pools of 30–50) within :data:`MAX_ORACLE_BYTES` (2 GiB), i.e. at most
+:data:`MAX_ORACLE_SUBSETS` subsets (a pool of 85 documents; 150 would need 35 GiB).
+
+**Optional files** are listed once, in :data:`OPTIONAL_ROLES`; prepare hashes what is present
+and evaluate checks exactly that (a role absent at the freeze must still be absent).
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.r03.oracle import MAX_REQUIREMENTS
 from engine.runs.errors import InputError
 from engine.runs.npy import read_npy
 from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
@@ -57,9 +69,16 @@ FILES = {
     "baseline_typed": "baselines/typed.json",
     "baseline_published_coverage": "baselines/published_coverage.json",
 }
+# The one list of optional benchmark files (roles of FILES), read by prepare and evaluate alike.
 OPTIONAL_ROLES = ("requirement_vectors", "requirement_ids", "baseline_published_coverage")
 JUDGMENTS = "judgments.jsonl"
 MAX_GRADE = 1000  # 2**1000 is finite in float64; 2**1024 is not
+MIN_ID, MAX_ID = -2 ** 63, 2 ** 63 - 1      # checked IDs live in int64 arrays (the oracle)
+ORACLE_BYTES_PER_SUBSET = 64                # measured ≈ 60 (tracemalloc, pools of 30–50)
+MAX_ORACLE_BYTES = 2 * 1024 ** 3            # what the oracle may allocate for one task
+MAX_ORACLE_SUBSETS = MAX_ORACLE_BYTES // ORACLE_BYTES_PER_SUBSET   # 33,554,432: pools up to 85
+LIMITS = {"requirements per task": MAX_REQUIREMENTS, "checked ID range": (MIN_ID, MAX_ID),
+          "oracle subsets per task": MAX_ORACLE_SUBSETS}
 
 
 @dataclass
@@ -180,6 +199,9 @@ def _read_corpus(path: Path) -> dict[int, dict[str, str]]:
                        kinds={"doc_id": int, "title": str, "text": str})
         if not _is_int(rec["doc_id"]):
             raise InputError("field 'doc_id' must be an integer checked ID", path=path, line=line)
+        if not MIN_ID <= rec["doc_id"] <= MAX_ID:
+            raise InputError(f"field 'doc_id' {rec['doc_id']} is outside the signed 64-bit range "
+                             "(-2^63 .. 2^63-1) that checked IDs are held in", path=path, line=line)
         if rec["doc_id"] in corpus:
             raise InputError(f"duplicate doc_id {rec['doc_id']}", path=path, line=line)
         corpus[rec["doc_id"]] = {"title": rec["title"], "text": rec["text"]}
@@ -201,6 +223,9 @@ def _read_tasks(path: Path) -> dict[str, Task]:
         reqs = rec["requirements"]
         if not reqs:
             raise InputError(f"task {tid!r} has no requirements", path=path, line=line)
+        if len(reqs) > MAX_REQUIREMENTS:
+            raise InputError(f"task {tid!r} has {len(reqs)} requirements; at most {MAX_REQUIREMENTS} "
+                             "(the oracle's coverage bitmask is 64 bits)", path=path, line=line)
         for i, text in enumerate(reqs, start=1):
             if not isinstance(text, str) or not text.strip():
                 raise InputError(f"requirement {i} of task {tid!r} must be a non-empty string",
@@ -238,6 +263,13 @@ def _read_pools(path: Path, tasks: dict[str, Task], corpus: dict[int, dict[str, 
         if len(members) < BUDGET:
             raise InputError(f"pool of task {tid!r} has {len(members)} documents, fewer than the "
                              f"budget of {BUDGET}; R03 selects five from the pool", path=path, field=tid)
+        subsets = math.comb(len(members), BUDGET)
+        if subsets > MAX_ORACLE_SUBSETS:
+            need = subsets * ORACLE_BYTES_PER_SUBSET / 1024 ** 3
+            raise InputError(f"pool of task {tid!r} has {len(members)} documents: the oracle would enumerate "
+                             f"C({len(members)}, {BUDGET}) = {subsets:,} subsets (about {need:,.1f} GiB), "
+                             f"above the limit of {MAX_ORACLE_SUBSETS:,} ({MAX_ORACLE_BYTES // 1024 ** 3} GiB, "
+                             "a pool of 85)", path=path, field=tid)
         pools[tid] = sorted(members)
     for tid in tasks:
         if tid not in pools:

@@ -16,6 +16,8 @@ judgment/outcome filenames").
   ``judgments*`` and ``qrels*``), or whose *real path* (symlinks resolved) has such a basename, raises :class:`JudgmentBarrierError` (a ``PermissionError``).
   Audit hooks cannot be removed, so the hook is installed once and toggled; outside a barrier
   (e.g. in evaluate) it does nothing. Only opening is barred: listing a directory is not.
+  The files prepare itself writes (its ``--log`` and the freeze's lock file, by real path) are
+  exempt: the barrier matches judgment files, not a log that happens to be named ``qrels-log``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from engine.runs.errors import RefusalError
 from engine.runs.hashing import sha256_file
+from engine.runs.outdir import current_umask
 
 DEFAULT_BARRIER_PATTERNS = ("judgments*", "qrels*")
 READ_ONLY = 0o444
@@ -41,8 +44,9 @@ class Barrier:
     :class:`JudgmentBarrierError` into another error or swallowed it.
     """
 
-    def __init__(self, patterns: tuple[str, ...]) -> None:
+    def __init__(self, patterns: tuple[str, ...], exempt: frozenset[str] = frozenset()) -> None:
         self.patterns = patterns
+        self.exempt = exempt      # real paths prepare itself writes (its --log, the freeze's lock)
         self.hits: list[str] = []
 
     def error(self) -> "JudgmentBarrierError":
@@ -74,6 +78,17 @@ def _basenames(target: object) -> list[str]:
     return [n for n in names if n]
 
 
+def _exempt(target: object, barrier: Barrier) -> bool:
+    """Whether ``target`` is one of the files prepare itself writes (by real path): the barrier
+    bars judgment files, never prepare's own log whatever its name (``--log qrels-log.jsonl``)."""
+    if not barrier.exempt or not isinstance(target, (str, bytes, os.PathLike)):
+        return False
+    try:
+        return os.path.realpath(os.fsdecode(os.fspath(target))) in barrier.exempt
+    except (OSError, ValueError):
+        return False
+
+
 def barred(name: str, patterns: Sequence[str]) -> bool:
     """Whether a basename matches any barrier pattern (case-insensitive glob)."""
     lowered = name.lower()
@@ -86,7 +101,7 @@ def _hook(event: str, args: tuple) -> None:
     barrier = _ACTIVE.get()
     if barrier is None or not args:
         return
-    if any(barred(name, barrier.patterns) for name in _basenames(args[0])):
+    if any(barred(name, barrier.patterns) for name in _basenames(args[0])) and not _exempt(args[0], barrier):
         target = args[0]
         shown = os.fsdecode(target) if isinstance(target, (str, bytes, os.PathLike)) else str(target)
         barrier.hits.append(shown)
@@ -102,11 +117,14 @@ def install_barrier_hook() -> None:
 
 
 @contextmanager
-def judgment_barrier(patterns: Sequence[str] = DEFAULT_BARRIER_PATTERNS) -> Iterator[Barrier]:
-    """Bar opening judgment-like files inside the block (see module docstring)."""
+def judgment_barrier(patterns: Sequence[str] = DEFAULT_BARRIER_PATTERNS,
+                     exempt: Sequence[str | Path] = ()) -> Iterator[Barrier]:
+    """Bar opening judgment-like files inside the block (see module docstring); the ``exempt``
+    paths (prepare's own log and lock file, compared by real path) are not judgment files."""
     install_barrier_hook()
     check_barrier_patterns(patterns)
-    barrier = Barrier(tuple(patterns) if patterns else DEFAULT_BARRIER_PATTERNS)
+    barrier = Barrier(tuple(patterns) if patterns else DEFAULT_BARRIER_PATTERNS,
+                      frozenset(os.path.realpath(p) for p in exempt))
     token = _ACTIVE.set(barrier)
     try:
         yield barrier
@@ -134,7 +152,7 @@ def write_exclusive(path: str | Path, data: bytes) -> str:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
-    os.chmod(path, READ_ONLY)
+    os.chmod(path, READ_ONLY & ~current_umask())   # read-only, and no wider than the umask allows
     return sha256_file(path)
 
 

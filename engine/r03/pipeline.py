@@ -32,14 +32,15 @@ from typing import Any
 import numpy as np
 
 from engine.r03 import coverage
-from engine.r03.benchmark import (FILES, JUDGMENTS, UNIT_TOLERANCE, Benchmark, load_benchmark,
+from engine.r03.benchmark import (FILES, JUDGMENTS, OPTIONAL_ROLES, UNIT_TOLERANCE, Benchmark, load_benchmark,
                               read_judgments)
 from engine.runs.errors import InputError, RefusalError
 from engine.r03.freeze import (DEFAULT_BARRIER_PATTERNS, check_barrier_patterns, judgment_barrier,
                            refuse_existing_freeze, write_exclusive)
 from engine.runs.hashing import dump_json, sha256_bytes, sha256_file
 from engine.runs.manifest import build_manifest, derive_run_id, input_hashes, manifest_differences
-from engine.runs.outdir import output_lock, publish, staged_directory
+from engine.runs.outdir import lock_file, output_lock, publish, published_mode, staged_directory
+from engine.runs.progress import tracked
 from engine.runs.runlog import recorded_run, utc_now
 from engine.runs.versions import package_versions
 
@@ -119,17 +120,29 @@ def _encoder_available() -> bool:
     return True
 
 
-def encode_requirements(bench: Benchmark) -> tuple[list[str], np.ndarray, dict[str, Any]]:
-    """Encode every raw requirement string individually with the project encoder."""
+def load_requirement_encoder(bench: Benchmark) -> Any:
+    """The project encoder, loaded before the run starts; InputError when its dimension is not the
+    benchmark's (the requirement vectors it would compute could not be compared with the documents)."""
     from engine.encoder.encode import EncoderConfig, load_encoder
 
+    enc = load_encoder(EncoderConfig())
+    if enc.dimension != bench.dim:
+        raise InputError(f"document and question vectors have dimension {bench.dim}, but requirement vectors "
+                         f"are not supplied and the encoder computes {enc.dimension}-dimensional ones; supply "
+                         f"vectors/requirements.npy of dimension {bench.dim}", path=bench.files["document_vectors"])
+    return enc
+
+
+def encode_requirements(bench: Benchmark, enc: Any = None) -> tuple[list[str], np.ndarray, dict[str, Any]]:
+    """Encode every raw requirement string individually with the project encoder."""
     ids, texts = [], []
     for tid, task in bench.tasks.items():
         for n, text in enumerate(task.requirements, start=1):
             ids.append(f"{tid}:{n}")
             texts.append(text)
-    enc = load_encoder(EncoderConfig())
-    vectors = np.asarray(enc.encode(texts), dtype=np.float32)
+    if enc is None:
+        enc = load_requirement_encoder(bench)
+    vectors = np.asarray(enc.encode(texts, progress=None), dtype=np.float32)
     return ids, vectors, dict(enc.describe())
 
 
@@ -161,7 +174,10 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
     freeze = Path(freeze)
     check_barrier_patterns(barrier_patterns or ())
     patterns = tuple(barrier_patterns) if barrier_patterns else DEFAULT_BARRIER_PATTERNS
-    with judgment_barrier(patterns) as barrier:
+    own_files = [lock_file(freeze)] + ([Path(log)] if log is not None else [])  # not judgment files
+    # The freeze is locked from its check to its rename (engine.runs.outdir): a second prepare
+    # into the same --freeze meanwhile is refused naming this one.
+    with output_lock(freeze, holder="r03 prepare"), judgment_barrier(patterns, exempt=own_files) as barrier:
         refuse_existing_freeze(freeze, FREEZE_FILES)
         try:
             bench = load_benchmark(benchmark)
@@ -174,6 +190,7 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
         if not supplied and not _encoder_available():
             raise InputError("requirement vectors are not supplied and the encoder (engine.encoder.encode) "
                              "is not available to compute them", path=Path(benchmark) / FILES["requirement_vectors"])
+        encoder = None if supplied else load_requirement_encoder(bench)  # every limit checked before the run
         programs = program_hashes(PREPARE_PROGRAMS + (() if supplied else ENCODER_PROGRAMS))
         inputs = input_hashes({role: path for role, path in bench.files.items()})
         parameters = {"method": METHOD, "barrier_patterns": list(patterns),
@@ -192,7 +209,7 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
                                             "ids_sha256": inputs["requirement_ids"]["sha256"],
                                             "encoder": None}
             else:
-                ids, matrix, described = encode_requirements(bench)
+                ids, matrix, described = encode_requirements(bench, encoder)
                 req_vectors = {}
                 for i, key in enumerate(ids):
                     norm = float(np.linalg.norm(matrix[i].astype(np.float64)))
@@ -236,7 +253,7 @@ def prepare(benchmark: str | Path, freeze: str | Path, log: str | Path | None = 
                 if freeze.exists():
                     freeze.rmdir()  # empty (checked by refuse_existing_freeze)
                 staging.rename(freeze)
-            os.chmod(freeze, 0o755)  # mkdtemp made it 0700; the files inside stay 0444
+            os.chmod(freeze, published_mode(directory=True))  # mkdtemp made it 0700; files stay 0444
             rec.add_outputs(freeze)
             rec.results = {"freeze_manifest": str(freeze.resolve() / FREEZE_MANIFEST),
                            "selections": str(freeze.resolve() / SELECTIONS)}
@@ -290,7 +307,7 @@ def freeze_manifest_problems(manifest: dict[str, Any], freeze: Path) -> list[str
             if path.name != FREEZE_MANIFEST and path.name not in manifest["frozen"]:
                 problems.append(f"no hash entry for {path.name}")
     for role in FILES:
-        if role not in manifest["inputs"] and role not in ("requirement_vectors", "requirement_ids"):
+        if role not in manifest["inputs"] and role not in OPTIONAL_ROLES:
             problems.append(f"no hash entry for input {role}")
     for name in PREPARE_PROGRAMS:
         if f"engine/{name}" not in manifest["programs"]:
@@ -385,7 +402,7 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
     if published:
         methods.append("published_coverage")
     tasks_out: dict[str, Any] = {}
-    for tid, task in bench.tasks.items():
+    for tid, task in tracked(bench.tasks.items(), "r03 evaluate: oracle and metrics", unit="tasks"):
         judged = judgments[tid]
         agreed = {d: j.agreed for d, j in judged.items()}
         grades = {d: j.mean_grade for d, j in judged.items()}
@@ -407,7 +424,7 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
     aggregate: dict[str, Any] = {}
     boot: dict[str, Any] = {}
     notes: dict[str, str] = {}
-    for subset in SUBSETS:
+    for subset in tracked(SUBSETS, "r03 evaluate: paired bootstrap", unit="subsets"):
         members = [t for t in tasks_out if subset == "all" or tasks_out[t]["split"] == subset]
         if not members:
             aggregate[subset] = None

@@ -1,6 +1,6 @@
 """The L03 retrieval sandbox and its parts.
 
-Owns: ``text`` (tokeniser), ``corpus`` (corpus and topics), ``index`` and ``bm25``, ``ranking``
+Owns: ``text`` (tokeniser), ``corpus`` (corpus and topics), ``index`` and ``bm25`` (``bm25_shards``: top-k over index shards), ``ranking``
 (the tie rule), ``fusion`` (min–max hybrid), ``rerank`` (fixed-set reranker), ``metrics``
 (Recall, NDCG), ``measures`` (the measure notation and every measure family), ``ranked``
 (array-backed ranked lists), ``trec`` (qrels and run files), ``trec_arrays`` (vectorised TREC

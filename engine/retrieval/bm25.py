@@ -54,6 +54,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -80,6 +81,16 @@ COMPILED_MAX_RATIO = 0.25        # accumulating in full up to num_docs * this po
 WEIGHT_BLOCK = 1 << 22           # postings weighted at a time when the scorer is built
 
 
+@dataclass(frozen=True)
+class CollectionStatistics:
+    """The whole collection's statistics for a scorer over one shard of it: ``num_docs`` (N),
+    ``doc_freq`` (float64 n_t, aligned with the shard index's token ids) and ``avgdl``."""
+
+    num_docs: int
+    doc_freq: np.ndarray
+    avgdl: float
+
+
 def distinct_sorted(values: np.ndarray) -> np.ndarray:
     """The distinct values, ascending (a sort and a mask: cheaper than ``np.unique``'s hashing)."""
     ordered = np.sort(values)
@@ -103,11 +114,15 @@ class BM25:
     """A BM25 scorer with per-posting weights precomputed for fixed ``k1`` and ``b``."""
 
     def __init__(self, index: InvertedIndex, k1: float = DEFAULT_K1, b: float = DEFAULT_B,
-                 compiled: bool | None = None) -> None:
+                 compiled: bool | None = None, statistics: "CollectionStatistics | None" = None) -> None:
         """``compiled``: use the compiled top-k kernels of :mod:`engine.retrieval.bm25_compiled`
         (None: when numba is installed and the collection has at least ``COMPILED_MIN_DOCS``
         documents; True: always, and numba must be installed; False: never). Scores and
-        rankings are the same either way."""
+        rankings are the same either way.
+
+        ``statistics``: the whole collection's N, document frequencies (aligned with this index's
+        token ids) and avgdl, when this index is one shard of it (:mod:`engine.retrieval.bm25_shards`):
+        every weight is then the one the whole collection's index gives."""
         if k1 < 0 or not 0.0 <= b <= 1.0:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1 (got k1={k1}, b={b})")
         # the kernels load when the first top-k asks for them (numba's import costs ~0.5 s)
@@ -122,9 +137,11 @@ class BM25:
         self.k1 = float(k1)
         self.b = float(b)
         n = index.num_docs
-        df = np.diff(index.indptr).astype(np.float64)
-        self.idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        norm = self.k1 * (1.0 - self.b + self.b * index.doc_lengths / index.avgdl)
+        df = np.diff(index.indptr).astype(np.float64) if statistics is None else statistics.doc_freq
+        total = n if statistics is None else statistics.num_docs
+        avgdl = index.avgdl if statistics is None else statistics.avgdl
+        self.idf = np.log(1.0 + (total - df + 0.5) / (df + 0.5))
+        norm = self.k1 * (1.0 - self.b + self.b * index.doc_lengths / avgdl)
         # IDF * (f (k1+1)) / (f + norm[d]), one block of postings at a time (bounded temporaries)
         self.weights = np.repeat(self.idf, np.diff(index.indptr))
         for lo in range(0, self.weights.shape[0], WEIGHT_BLOCK):

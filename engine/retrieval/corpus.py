@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.runs.errors import InputError
 from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
+from engine.runs.progress import tracked
 from engine.retrieval.index import CHUNK_TOKENS, IndexBuilder, InvertedIndex
 from engine.retrieval.text import document_text, tokenize
 
@@ -99,7 +100,7 @@ def read_corpus_index(path: str | Path, *, batch_tokens: int = CHUNK_TOKENS) -> 
     shared: dict[str, str] = {}
     share = shared.setdefault
     pending = 0
-    for document in iter_corpus(path):
+    for document in tracked(iter_corpus(path), f"indexing {Path(path).name}", unit="documents"):
         tokens = [share(token, token) for token in tokenize(document_text(document.title, document.text))]
         batch_ids.append(document.doc_id)
         batch_tokens_lists.append(tokens)

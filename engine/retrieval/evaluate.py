@@ -149,6 +149,24 @@ def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Meas
     return topic_ids, out
 
 
+_WORKER_QRELS: dict[tuple[str, int, int], Qrels] = {}   # each worker reads the qrels once
+
+
+def evaluate_run_file(task: tuple[str, str, str, str, str]) -> RunEvaluation:
+    """``(qrels, run file, run name, measures, ties)`` → that run's evaluation: the task of
+    ``evaluate --workers/--scheduler`` (engine.runs.executor); the same computation as
+    :func:`evaluate_runs` on one run, so the results are the serial ones."""
+    qrels_path, run_path, name, measures, ties = task
+    stat = Path(qrels_path).stat()
+    key = (qrels_path, stat.st_size, stat.st_mtime_ns)
+    if key not in _WORKER_QRELS:
+        _WORKER_QRELS.clear()
+        _WORKER_QRELS[key] = read_qrels(qrels_path)
+    _, (evaluation,) = evaluate_runs(_WORKER_QRELS[key], {name: read_run_arrays(run_path)},
+                                     parse_measures(measures, "--measures"), ties)
+    return evaluation
+
+
 def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], draws: int,
             seed: int) -> dict[str, Any]:
     """Each run against the first, per measure: difference, bootstrap interval, randomisation p."""
@@ -201,8 +219,22 @@ def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
 
 
 def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, output: Path, ties: str,
-                            seed: int, draws: int, log: str | Path | None = DEFAULT_LOG) -> dict[str, Any]:
-    """Entry point of the registered ``evaluate`` experiment (engine.experiments)."""
+                            seed: int, draws: int, log: str | Path | None = DEFAULT_LOG,
+                            workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
+    """Entry point of the registered ``evaluate`` experiment (engine.experiments).
+
+    ``workers`` / ``scheduler`` (extra ``[distributed]``, engine.runs.executor) read and evaluate
+    each run on a Dask worker (:func:`evaluate_run_file`; the workers must see the files at the
+    same paths); the runs are then read there, not before the run starts, so a defect in a run
+    file is still one FILE:LINE error (exit 2) but the run is logged ``failed``. The outputs are
+    the serial bytes; the manifest adds ``executor`` and ``tasks`` (each run's input and output sha256).
+    """
+    from engine.runs.executor import check_workers, import_distributed
+
+    distributed = workers is not None or scheduler is not None
+    check_workers(workers, scheduler)
+    if distributed:
+        import_distributed()
     output = Path(output)
     if not run:
         raise InputError("needs at least one --run", field="--run")
@@ -218,7 +250,7 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
             raise InputError(f"two runs are named {name!r} (file names without suffix must differ)",
                              field="--run")
     judged = read_qrels(qrels)
-    loaded = {name: read_run_arrays(path) for name, path in zip(names, run_paths)}
+    loaded = {} if distributed else {name: read_run_arrays(path) for name, path in zip(names, run_paths)}
     roles: dict[str, str | Path | None] = {"qrels": qrels}
     roles.update({f"run {i}": path for i, path in enumerate(run_paths, start=1)})
     parameters = {"measures": [m.key for m in parsed], "ties": ties, "seed": seed, "draws": draws,
@@ -231,7 +263,21 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                                      **parameters}) as record:
         record.run_id = run_id
         record.add_inputs(qrels, *run_paths)
-        topic_ids, evaluations = evaluate_runs(judged, loaded, parsed, ties)
+        if distributed:
+            from engine.runs.executor import make_executor, task_record
+
+            tasks = [(str(Path(qrels).resolve()), str(path.resolve()), name, measures, ties)
+                     for name, path in zip(names, run_paths)]
+            with make_executor(workers, scheduler) as executor:
+                evaluations = list(executor.imap(evaluate_run_file, tasks))
+                manifest["executor"] = executor.describe()
+            topic_ids = sorted(judged)
+            manifest["tasks"] = [task_record(ev.name, {"qrels_sha256": record.inputs.get(str(qrels)), "run": t[2],
+                                                       "run_sha256": record.inputs.get(str(path))},
+                                             {k: v.tolist() for k, v in sorted(ev.per_topic.items())})
+                                 for t, ev, path in zip(tasks, evaluations, run_paths)]
+        else:
+            topic_ids, evaluations = evaluate_runs(judged, loaded, parsed, ties)
         metrics = metrics_document(topic_ids, evaluations, parsed, ties)
         comparison = compare(evaluations, parsed, draws, seed)
         files = {MANIFEST_NAME: dump_json(manifest), "metrics.json": dump_json(metrics),

@@ -42,6 +42,7 @@ from engine.retrieval.metrics import relevant_set
 from engine.retrieval.ranked import RankedList
 from engine.runs.csvcells import neutralise_cell
 from engine.runs.outdir import check_target, publish, staged_directory
+from engine.runs.progress import tracked
 from engine.retrieval.rerank import rerank
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, recorded_run
 from engine.retrieval.text import TOKEN_PATTERN, tokenizer_description
@@ -186,7 +187,7 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     runs: dict[str, Run] = {method: {} for method in METHODS}
     full_ranks: dict[str, dict[str, dict[str, int | None]]] = {method: {} for method in METHODS}
     evidence: dict[str, dict[str, Any]] = {}
-    for topic in loaded.topics:
+    for topic in tracked(loaded.topics, "sandbox run: scoring", unit="topics"):
         tid, query = topic.topic_id, topic.tokens
         judged = loaded.qrels.get(tid, {})
         relevant = sorted(relevant_set(judged))

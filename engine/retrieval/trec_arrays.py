@@ -35,6 +35,7 @@ from engine.retrieval.ranking import id_order_ranks
 from engine.retrieval.trec import read_run
 from engine.runs.errors import InputError
 from engine.runs.jsonl import require_regular_file
+from engine.runs.progress import counted
 
 CHUNK_ROWS = 1_000_000
 _SCAN_BYTES = 1 << 24
@@ -176,7 +177,7 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
                              na_filter=False, skip_blank_lines=True, encoding="utf-8", chunksize=chunk_rows,
                              **precision)
         with reader:
-            for frame in reader:
+            for frame in counted(reader, f"reading {path.name}", unit="rows"):
                 if frame.shape[1] != 6:
                     raise _Declined
                 score = frame[4].to_numpy(dtype=np.float64)
