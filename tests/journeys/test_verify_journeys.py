@@ -200,7 +200,7 @@ def test_a_missing_or_empty_log_is_one_line_exit_2(tmp_path, content):
     assert result.returncode == 2 and result.stdout == ""
     lines = [line for line in result.stderr.splitlines() if not line.startswith("warning:")]
     expected = "execution log not found" if content is None else "execution log holds no run record"
-    assert lines == [f"error: {log}: " + lines[0].split(f"{log}: ", 1)[1]] and expected in lines[0]
+    assert len(lines) == 1 and f"{log}: " in lines[0] and expected in lines[0]  # one line naming the log
     bound = chapter_audit("bind", REPO / "audit/examples/sandbox-chapter-pack.txt", "--log", log,
                           "--output", tmp_path / "draft.toml", cwd=tmp_path)
     assert bound.returncode == 2 and expected in bound.stderr and not (tmp_path / "draft.toml").exists()
