@@ -56,10 +56,11 @@ def counts_of(inputs: Any, records: list[dict[str, Any]]) -> dict[str, int]:
     verified; ``retracted``: sources whose record is marked retracted; ``inconsistent``: failed
     checks of the chapter's own numbers (consistency).
     """
-    from claims.verify import find_run
+    from claims.verify import find_run, identity_pins
 
     verdicts = list(inputs.verdicts)
-    unrun = sum(1 for cf in inputs.claims_files for e in cf.experiments.values() if find_run(records, e) is None)
+    unrun = sum(1 for cf in inputs.claims_files for e in cf.experiments.values()
+                if find_run(records, e, pins=identity_pins(e, cf.path)) is None)
     retracted = sum(1 for s in inputs.sources if "RETRACT" in str(getattr(s, "status", "")).upper())
     return {
         "contradicted": sum(1 for v in verdicts if v.status == "MISMATCH"),
