@@ -137,7 +137,5 @@ def test_a_copied_project_reports_from_its_own_runs(tmp_path):
     report = (copy / "report.md").read_text(encoding="utf-8")
     assert "Apples and Seas" in report and "0.576113" in report
     (record,) = log_records(copy / "log.jsonl")
-    if any(__import__("os").path.isabs(p) for p in record["outputs"]):
-        pytest.xfail("the log records absolute output paths; a moved project verifies once log records "
-                     "are relocatable (issue 20 item 2, branch identity)")
+    assert not any(__import__("os").path.isabs(p) for p in record["outputs"])  # relocatable record
     assert "2/2 bound numbers match" in done.stdout
