@@ -36,6 +36,7 @@ tables and formula lines.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
@@ -67,25 +68,59 @@ def _toml_front_matter(lines: list[str]) -> int:
     return 0
 
 
-def inline_text(children: Iterable[Any] | None) -> tuple[str, tuple[tuple[int, int], ...]]:
+ROLE_TEXT = re.compile(r"(?::[\w:.-]+:|\{[\w:.-]+\})$")
+"""A role marker written right before inline code: ``:citet:`key```, ``{cite:p}`key```."""
+_BREAK_TAG = re.compile(r"^<br\s*/?>$", re.I)
+_COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
+
+
+def inline_text(children: Iterable[Any] | None, breaks: str = " ") -> tuple[str, tuple[tuple[int, int], ...]]:
     """Plain text of inline tokens (module docstring) and the spans of inline math in it."""
+    text, math, _ = inline_text_spans(children, breaks)
+    return text, math
+
+
+def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
+                      ) -> tuple[str, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """``(text, math spans, atomic spans)``: atomic spans are inline code and roles, which the
+    sentence splitter never cuts. A role (``:citet:`key```, ``{cite}`key```, ``:numref:`x```) is
+    kept as written, backticks included; other inline code keeps its content. A ``<br>`` is
+    ``breaks`` (a space in prose, a line break in table cells); an HTML comment is dropped."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
+    atomic: list[tuple[int, int]] = []
     length = 0
     for child in children or ():
         kind = child.type
-        if kind in ("text", "code_inline", "html_inline"):
+        piece = ""
+        if kind == "text":
             piece = child.content
+        elif kind == "code_inline":
+            role = ROLE_TEXT.search(parts[-1]) if parts else None
+            if role:
+                head = parts[-1][:role.start()]
+                length -= len(parts[-1]) - len(head)
+                parts[-1] = head
+                piece = f"{role.group(0)}`{child.content}`"
+            else:
+                piece = child.content
+            atomic.append((length, length + len(piece)))
+        elif kind == "html_inline":
+            content = child.content.strip()
+            piece = breaks if _BREAK_TAG.match(content) else "" if _COMMENT_TAG.match(content) else child.content
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
         elif kind in ("math_inline", "math_inline_double"):
             piece = f"${child.content}$"
             spans.append((length, length + len(piece)))
-        else:  # emphasis/strong/link markers, images, footnote refs: no text
-            piece = ""
+        # emphasis/strong/link markers, images, footnote refs: no text
         parts.append(piece)
         length += len(piece)
-    return _collapse("".join(parts), spans)
+    if breaks != " ":
+        joined = "".join(parts)
+        return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
+    text, moved = _collapse("".join(parts), spans + atomic)
+    return text, moved[:len(spans)], moved[len(spans):]
 
 
 def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -127,8 +162,57 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
     return bool(meaningful) and all(c.type in kinds for c in meaningful)
 
 
-def read_markdown(text: str, path: str | None = None) -> Document:
-    """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``)."""
+_SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
+_IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
+
+
+def _meaningful(children: list[Any] | None) -> list[Any]:
+    return [c for c in children or () if not (c.type == "text" and not c.content.strip())
+            and c.type not in ("softbreak", "hardbreak")]
+
+
+def _badges(children: list[Any] | None) -> bool:
+    """Only images, image links and ``<img>`` tags (a row of badges): ``[![build](b.svg)](ci)``."""
+    items = _meaningful(children)
+    pictures = [c for c in items if c.type == "image" or (c.type == "html_inline" and _IMG_TAG.match(c.content))]
+    return bool(pictures) and all(c.type in ("image", "link_open", "link_close") or c in pictures for c in items)
+
+
+def _navigation(children: list[Any] | None) -> bool:
+    """Only links and separators between them (a table-of-contents entry, a link list, breadcrumbs)."""
+    depth, links = 0, 0
+    for child in _meaningful(children):
+        if child.type == "link_open":
+            depth += 1
+            links += 1
+        elif child.type == "link_close":
+            depth -= 1
+        elif depth == 0 and not (child.type == "text" and _SEPARATOR.match(child.content)):
+            return False
+    return links > 0
+
+
+_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select)\b"
+                        r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
+_WORDS = re.compile(r"[A-Za-z][a-z]+")
+
+
+def html_residue(html: str) -> str:
+    """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
+    ``<summary>``, ``<script>``, …), each replaced by spaces so that its lines keep their numbers;
+    '' when fewer than three words are left (a ``<div>label</div>`` is no sentence)."""
+    residue = _HTML_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), html)
+    residue = "\n".join(line.strip() for line in residue.split("\n"))
+    return residue if len(_WORDS.findall(residue)) >= 3 else ""
+
+
+def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool = False,
+                  _nested: bool = False) -> Document:
+    """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
+    ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
+    page with Markdown tables or fences, :func:`document_from_pack`)."""
+    from audit.sitemarkup import prepare_markdown
+
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     blocks: list[Block] = []
@@ -136,8 +220,13 @@ def read_markdown(text: str, path: str | None = None) -> Document:
     if toml_lines:
         blocks.append(Block("front_matter", "\n".join(lines[1:toml_lines - 1]), 1, toml_lines))
         text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
+    prepared, origin, markup = prepare_markdown(text, line_paragraphs)
     env: dict[str, Any] = {}
-    tokens = _parser().parse(text, env)
+    tokens = _parser().parse(prepared, env)
+
+    def file_line(line: int) -> int:
+        return origin[min(max(line, 1), len(origin)) - 1] if origin else line
+
     path_tracker = SectionPath()
     containers: list[str] = []  # open list items / blockquotes / footnotes, innermost last
     markers: list[str] = []
@@ -147,7 +236,7 @@ def read_markdown(text: str, path: str | None = None) -> Document:
     while index < len(tokens):
         token = tokens[index]
         kind = token.type
-        span = (token.map[0] + 1, token.map[1]) if token.map else None
+        span = (file_line(token.map[0] + 1), file_line(token.map[1])) if token.map else None
         if kind == "front_matter":
             blocks.append(Block("front_matter", token.content, span[0], span[1]))
         elif kind == "heading_open":
@@ -177,12 +266,12 @@ def read_markdown(text: str, path: str | None = None) -> Document:
             containers.pop()
         elif kind == "paragraph_open":
             inline = tokens[index + 1]
-            content, spans = inline_text(inline.children)
+            content, spans, atomic = inline_text_spans(inline.children)
             if span is None:  # footnote paragraphs carry their map; be safe anyway
-                span = (inline.map[0] + 1, inline.map[1]) if inline.map else (1, 1)
-            if _only(inline.children, {"image"}):
+                span = (file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map else (1, 1)
+            if _only(inline.children, {"image"}) or _badges(inline.children):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
-                blocks.append(Block("image", alts, span[0], span[1], path_tracker.current))
+                blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
             elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
                 blocks.append(Block("html", inline.content.strip(), span[0], span[1], path_tracker.current,
                                     note="template"))
@@ -193,12 +282,15 @@ def read_markdown(text: str, path: str | None = None) -> Document:
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
+            elif _navigation(inline.children):
+                blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
             elif content:
                 container = containers[-1] if containers else "paragraph"
                 blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                     level=list_depth if container == "list_item" else 0,
                                     marker=markers[-1] if container == "list_item" else "",
-                                    math_spans=spans, lead_in=_lead_in(inline.children, content)))
+                                    math_spans=spans, lead_in=_lead_in(inline.children, content),
+                                    atomic_spans=atomic))
                 previous_text = content
             index += 2
         elif kind in ("fence", "code_block"):
@@ -209,6 +301,11 @@ def read_markdown(text: str, path: str | None = None) -> Document:
             blocks.append(Block("math", token.content.strip(), span[0], span[1], path_tracker.current))
         elif kind == "html_block":
             blocks.append(Block("html", token.content.strip(), span[0], span[1], path_tracker.current))
+            residue = html_residue(token.content)
+            if residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
+                inner = read_markdown(residue, path, _nested=True).shifted(span[0] - 1)
+                blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
+                              if b.kind != "html")
         elif kind == "table_open":
             index, table = _table(tokens, index, span, path_tracker.current, previous_text)
             blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,
@@ -218,8 +315,12 @@ def read_markdown(text: str, path: str | None = None) -> Document:
     for label, ref in (env.get("references") or {}).items():
         ref_map = ref.get("map")
         if ref_map:
-            blocks.append(Block("reference", f"[{label}]: {ref.get('href', '')}", ref_map[0] + 1,
-                                ref_map[1], _section_at(blocks, ref_map[0] + 1)))
+            first = file_line(ref_map[0] + 1)
+            blocks.append(Block("reference", f"[{label}]: {ref.get('href', '')}", first,
+                                file_line(ref_map[1]), _section_at(blocks, first)))
+    for item in markup:
+        blocks.append(Block(item.kind, item.text, item.line, item.end_line, _section_at(blocks, item.line),
+                            language=item.note if item.kind == "code" else "", note=item.note))
     blocks.sort(key=lambda b: (b.line, b.end_line))
     return Document(blocks, path, "markdown")
 
@@ -254,7 +355,7 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
                 rows.append(current)
             current = None
         elif token.type == "inline" and current is not None:
-            current.append(inline_text(token.children)[0])
+            current.append(inline_text(token.children, breaks="\n")[0])
         index += 1
     width = len(header)
     body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
@@ -280,8 +381,12 @@ def looks_like_markdown(text: str) -> bool:
     if any(strong.match(line) for line in lines):
         return True
     heading = re.compile(r"^\s{0,3}#{1,6}\s")
-    blank_between = any(not line.strip() for line in text.strip().split("\n"))
-    return blank_between and any(heading.match(line) for line in lines)
+    return _blank_between(text) and any(heading.match(line) for line in lines)
+
+
+def _blank_between(text: str) -> bool:
+    """Some blank line separates two blocks (Markdown); a flattened page has none."""
+    return any(not line.strip() for line in text.strip().split("\n"))
 
 
 def document_from_pack(pack: Any) -> Document:
@@ -289,14 +394,18 @@ def document_from_pack(pack: Any) -> Document:
 
     A Markdown snapshot (``paragraph_rule == "block"``) or chapter text that
     :func:`looks_like_markdown` is parsed as Markdown; other text is flattened plain text,
-    one paragraph per line (:func:`audit.flattened.read_flattened`).
+    one paragraph per line (:func:`audit.flattened.read_flattened`). Flattened text with Markdown
+    tables or fences but no blank line between blocks (seed 000) is parsed as Markdown with each
+    line a paragraph of its own (``line_paragraphs``), so a line under a table is prose.
     """
     from audit.flattened import read_flattened
 
     text = pack.chapter_text
     offset = pack.chapter_text_line - 1
-    if getattr(pack, "paragraph_rule", "line") == "block" or looks_like_markdown(text):
+    if getattr(pack, "paragraph_rule", "line") == "block":
         return read_markdown(text, pack.source_path).shifted(offset)
+    if looks_like_markdown(text):
+        return read_markdown(text, pack.source_path, line_paragraphs=not _blank_between(text)).shifted(offset)
     return read_flattened(text, pack.source_path).shifted(offset)
 
 

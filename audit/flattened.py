@@ -37,7 +37,17 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    ``name =`` starts a new formula line of the math block; the sentence and the rest of the
    line are a paragraph.
 
-5. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
+   A line whose text before its first sentence end, outside parentheses, holds three plain words
+   in a row (``N = 40 tasks were evaluated.``) is a sentence, never a formula.
+5. **Code and log lines** (``code``). A line, or the tail of a line after a sentence end or a
+   colon, that opens like a shell command (``$ ``, ``pip install``, ``python -m``, ``git clone``,
+   …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``
+   or ``x = "…"``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
+   ``[1/10]``) is a code block up to the next sentence that starts with a sentence opener; the
+   prose before and after is a paragraph. A line of three or more short items joined by `` · ``
+   or `` | `` with no sentence punctuation is ``navigation`` (a breadcrumb or tab bar).
+
+6. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
    block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
    ``list_item`` whose marker is kept out of the text (in ``marker``).
@@ -51,6 +61,7 @@ from __future__ import annotations
 import re
 
 from audit.blocks import Block, Document, SectionPath, Table
+from audit.sitemarkup import is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -119,9 +130,14 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         table = Table(number, number, (), previous, fragment, (), recovered=True)
         return [Block("table", " | ".join(fragment), number, number, recovered=True, table=table,
                       note="table-header")]
+    code = _code(line, words)
+    if code is not None:
+        return code
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
+    if is_navigation_line(line):
+        return [Block("navigation", line, number, number)]
     formula = _formula(line, words)
     if formula is not None:
         return formula
@@ -175,7 +191,13 @@ def _columns(header: list[str]) -> list[str] | None:
             return None
     if not 2 <= len(columns) <= 8 or any(len(c) > 4 for c in columns):
         return None
+    if any(w.lower() in _JOINING_WORDS for c in columns for w in c[1:]) or any(
+            len(c) > 1 and c[-1].lower() in FUNCTION_WORDS for c in columns):
+        return None  # "Compared to Google and Microsoft 3 times …" is a sentence naming companies
     return [" ".join(c) for c in columns]
+
+
+_JOINING_WORDS = frozenset("and or with to than versus vs".split())
 
 
 def _header_fragment(words: list[tuple[int, str]], previous: str) -> tuple[str, ...] | None:
@@ -260,9 +282,22 @@ def _row_cells(words: list[tuple[int, str]], width: int) -> tuple[tuple[str, ...
     return tuple(cells), rest
 
 
+_PROSE_RUN = re.compile(r"(?:^|\s)[A-Za-z][a-z]+(?:\s+[a-z][a-z]+){2}[\s.,;!?]")
+
+
 def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     if not _FORMULA_START.match(line):
         return None
+    rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
+    head = line[:words[rest][0]] if rest is not None else line
+    flat = re.split(r"[.!?](?:\s|$)", head, maxsplit=1)[0] + " "
+    while True:  # text inside parentheses may hold words: cosine(candidate, each selected unit)
+        inner = re.sub(r"\([^()]*\)", " ", flat)
+        if inner == flat:
+            break
+        flat = inner
+    if _PROSE_RUN.search(flat.split("=", 1)[1] if "=" in flat else flat):
+        return None  # "N = 40 tasks were evaluated." is a sentence
     rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
     end = words[rest][0] if rest is not None else len(line)
     formula = line[:end].strip()
@@ -271,4 +306,30 @@ def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     blocks = [Block("math", "\n".join(parts), 0, 0, recovered=True, note="formula")]
     if rest is not None:
         blocks.append(Block("paragraph", line[end:], 0, 0, recovered=True, note="formula"))
+    return blocks
+
+
+_CODE_START = re.compile(
+    r"(?:\$ |>>> |pip3? install |python3? (?:-m |-c |\S+\.py)|git clone |curl |wget |docker |conda |npm |"
+    r"uv (?:pip|run) |import [A-Za-z_][\w.]*|from [A-Za-z_][\w.]* import |def [A-Za-z_]\w*\(|class [A-Z]\w*[(:]|"
+    r"[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*(?:[A-Za-z_][\w.]*\(|[\"'\[{])|"
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)[: ]|Epoch \d+/\d+|\[\d+/\d+\])")
+_CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
+
+
+def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
+    """Code or log text at the start of the line or glued after a sentence end or a colon."""
+    start = next((m.end() for m in _CODE_AFTER.finditer(line)), None)
+    if start is None:
+        return None
+    blocks: list[Block] = []
+    if line[:start].strip():
+        blocks.append(Block("paragraph", line[:start].strip(), 0, 0, recovered=True, note="code"))
+    rest = next((i for i, (offset, _) in enumerate(words) if offset > start and _sentence_follows(words, i)
+                 and re.search(r"[.!?:;)\]}'\"]$|\S$", line[:offset].rstrip())
+                 and not re.search(r"[=(,\[{]$", line[:offset].rstrip())), None)
+    end = words[rest][0] if rest is not None else len(line)
+    blocks.append(Block("code", line[start:end].strip(), 0, 0, recovered=True, note="code"))
+    if rest is not None:
+        blocks.append(Block("paragraph", line[end:], 0, 0, recovered=True, note="code"))
     return blocks

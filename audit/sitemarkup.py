@@ -1,0 +1,254 @@
+"""Site markup in Markdown sources: structure lines set aside before the CommonMark parse.
+
+Real technical pages are written for a site generator, and its markup is structure, never a
+claim. :func:`prepare_markdown` reads the lines of a Markdown text once (outside code fences) and
+returns the text markdown-it-py should parse plus the markup it set aside, each with its line.
+Every transformation keeps the line count except one (a table's end, below), so the parser's
+line numbers map back to the file through ``origin``.
+
+* **MkDocs / Material admonitions and content tabs**: ``!!! note "Title"``, ``??? tip``,
+  ``???+ warning``, ``=== "Tab"``. The marker line is markup; the body (the following lines
+  indented deeper than the marker, and blank lines between them) is dedented by four spaces so
+  that its prose is read as prose, not as an indented code block.
+* **MyST / Jupyter-book directives**: a backtick or colon fence whose info is ``{name}``
+  (```` ```{note} ````, ``:::{figure} path``, ``::::{tab-set}``). For a prose directive (an
+  admonition, figure, margin, sidebar, dropdown, tab, card, epigraph, … :data:`PROSE_DIRECTIVES`)
+  the opening and closing fence lines and the ``:option: value`` lines right after the opener are
+  markup and the body stays Markdown (its prose is prose, a figure's caption included). Any other
+  directive (``{code-cell}``, ``{math}``, ``{toctree}``, ``{bibliography}``, ``{eval-rst}``, …)
+  is code: its whole extent is set aside as a ``code`` block named by the directive.
+* **Sphinx / reStructuredText directives** in Markdown (``.. note::``, ``.. code-block:: python``,
+  ``.. _label:``): the marker line and its ``:option:`` lines are markup; a prose directive's
+  indented body is dedented and read as Markdown; another directive's body is code.
+* **Labels and role-only lines**: ``(label)=`` (MyST target), a line holding only roles
+  (d2l ``:begin_tab:`pytorch```, ``:end_tab:``, ``:label:`sec_x```, ``{numref}`fig-x```), and a
+  line holding only a bracket (a lone ``)`` left by a page template) are markup.
+* **Flattened pages** (``line_paragraphs``): a page flattened to one paragraph per line that
+  carries pipe tables or fences is parsed as Markdown with a blank line after each prose line.
+* **A pipe table's end**: GFM lets a table row lack its pipes, so a prose line directly under a
+  table would become a row. A line after a table that does not look like a row (it has no ``|``,
+  or does not start with one when the header does) ends the table: a blank line is inserted
+  before it (``origin`` maps the parser's lines back to the file's).
+
+Nothing here decides what is a sentence; :mod:`audit.document` reads the prepared text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PROSE_DIRECTIVES = frozenset("""
+note tip hint important warning caution attention danger error seealso admonition todo
+margin sidebar topic epigraph pull-quote highlights dropdown tab-item tab card grid-item-card
+figure table list-table versionadded versionchanged deprecated div container rubric
+prf:theorem prf:definition prf:proof prf:example prf:lemma prf:remark exercise solution
+""".split())
+"""Directives whose body is prose (its sentences are read); any other directive's body is code."""
+
+FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
+COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
+DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
+OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
+ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===\+?)\s+\S.*$|^(?P<indent2>\s*)===\+?\s*$")
+SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
+LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
+ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
+ROLE_LINE = re.compile(rf"^\s*(?:{ROLE}[\s,;.]*)+$")
+BARE_ROLE_LINE = re.compile(r"^\s*:(?:end_tab|begin_tab|label|numref|eqlabel):\S*\s*$")
+BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
+DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True)
+class Markup:
+    """A structure line (or a directive's code body) set aside, in file lines (1-based, inclusive)."""
+
+    kind: str      # "markup" (a marker line) or "code" (a non-prose directive's extent)
+    text: str
+    line: int
+    end_line: int
+    note: str      # which rule: admonition, directive, sphinx, label, role, bracket
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _dedent(line: str, width: int) -> str:
+    if not line.strip():
+        return ""
+    return line[min(width, _indent(line)):]
+
+
+def _looks_like_row(line: str, leading_pipe: bool) -> bool:
+    stripped = line.strip()
+    if not stripped:
+        return False
+    return stripped.startswith("|") if leading_pipe else "|" in stripped
+
+
+def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, list[int], list[Markup]]:
+    """``(prepared text, origin, markup)``: ``origin[i]`` is the 1-based file line of prepared line
+    ``i`` (0-based); ``markup`` lists what was set aside (module docstring). With
+    ``line_paragraphs`` (a flattened page: one paragraph per line, no blank lines), a blank line is
+    inserted after every line outside code, tables and directive bodies, so that each line is a
+    block of its own as the flattened convention says."""
+    lines = text.split("\n")
+    out: list[str] = []
+    origin: list[int] = []
+    markup: list[Markup] = []
+    fence: str | None = None                 # an open ordinary code fence (its marker)
+    directives: list[str] = []               # open prose directive fences (their markers)
+    bodies: list[int] = []                   # open admonition bodies: the raw indent of their marker
+    table_pipe: bool | None = None           # inside a pipe table: whether its header starts with "|"
+    index = 0
+
+    def emit(line: str, number: int) -> None:
+        out.append(line)
+        origin.append(number)
+
+    if lines and lines[0].strip() == "---":  # YAML front matter: left to the parser's plugin
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+        if end is not None:
+            for i in range(end + 1):
+                emit(lines[i], i + 1)
+            index = end + 1
+
+    def aside(kind: str, text: str, first: int, last: int, note: str) -> None:
+        markup.append(Markup(kind, text, first, last, note))
+        for n in range(first, last + 1):
+            emit("", n)
+
+    while index < len(lines):
+        raw = lines[index]
+        number = index + 1
+        while bodies and raw.strip() and _indent(raw) <= bodies[-1]:
+            bodies.pop()
+        line = _body_line(raw, len(bodies))
+        if fence is not None:
+            emit(line, number)
+            if _closes(line, fence):
+                fence = None
+            index += 1
+            continue
+        if table_pipe is not None:
+            if _looks_like_row(line, table_pipe):
+                emit(line, number)
+                index += 1
+                continue
+            table_pipe = None
+            if line.strip():
+                emit("", number - 1)  # end the table before a prose line (GFM would take it in)
+        opened = FENCE.match(line) or COLON_FENCE.match(line)
+        if opened:
+            marker = opened.group("fence")
+            info = (opened.group("info") or "").strip()
+            directive = DIRECTIVE_INFO.match(info)
+            if directive and directive.group("name").lower() in PROSE_DIRECTIVES:
+                name = directive.group("name")
+                aside("markup", line.strip(), number, number, f"directive {{{name}}}")
+                index += 1
+                while index < len(lines) and OPTION.match(lines[index]):
+                    aside("markup", lines[index].strip(), index + 1, index + 1, f"directive {{{name}}} option")
+                    index += 1
+                directives.append(marker)
+                continue
+            if directive:  # a directive whose body is not prose: code, named by the directive
+                end = next((i for i in range(index + 1, len(lines))
+                            if _closes(_body_line(lines[i], len(bodies)), marker)), len(lines) - 1)
+                aside("code", "\n".join(lines[index:end + 1]), number, end + 1,
+                      f"directive {{{directive.group('name')}}}")
+                index = end + 1
+                continue
+            if not info and directives and _closes(line, directives[-1]):
+                directives.pop()
+                aside("markup", line.strip(), number, number, "directive end")
+                index += 1
+                continue
+            if marker[0] != ":":
+                fence = marker
+                emit(line, number)
+                index += 1
+                continue
+        if ADMONITION.match(line):
+            aside("markup", line.strip(), number, number, "admonition")
+            bodies.append(_indent(raw))
+            index += 1
+            continue
+        sphinx = SPHINX.match(line)
+        if sphinx:
+            index = _sphinx(lines, index, sphinx, line, len(bodies), aside, emit)
+            continue
+        if LABEL.match(line) or ROLE_LINE.match(line) or BARE_ROLE_LINE.match(line):
+            aside("markup", line.strip(), number, number, "label" if LABEL.match(line) else "role")
+            index += 1
+            continue
+        if BRACKET_LINE.match(line):
+            aside("markup", line.strip(), number, number, "bracket")
+            index += 1
+            continue
+        if "|" in line and index + 1 < len(lines):
+            delimiter = _body_line(lines[index + 1], len(bodies))
+            if DELIMITER.match(delimiter) and "-" in delimiter:
+                table_pipe = line.strip().startswith("|")
+                emit(line, number)
+                emit(delimiter, number + 1)
+                index += 2
+                continue
+        emit(line, number)
+        if line_paragraphs and line.strip():
+            emit("", number)
+        index += 1
+    return "\n".join(out), origin, markup
+
+
+def _closes(line: str, marker: str) -> bool:
+    """``line`` closes a fence opened with ``marker`` (same character, at least as long, no info)."""
+    stripped = line.strip()
+    return (len(stripped) >= len(marker) and set(stripped) == {marker[0]}
+            and _indent(line) <= 3 + (0 if marker[0] != ":" else 1000))
+
+
+def _body_line(line: str, depth: int) -> str:
+    for _ in range(depth):
+        line = _dedent(line, 4)
+    return line
+
+
+def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth: int, aside, emit) -> int:
+    """A ``.. name::`` directive (or a ``.. _label:`` target) at ``lines[index]``; returns the next index."""
+    number = index + 1
+    name = (match.group("name") or "").lower()
+    indent = _indent(line)
+    aside("markup", line.strip(), number, number, "sphinx")
+    i = index + 1
+    while i < len(lines) and OPTION.match(lines[i]) and _indent(_body_line(lines[i], depth)) > indent:
+        aside("markup", lines[i].strip(), i + 1, i + 1, "sphinx option")
+        i += 1
+    end = i
+    while end < len(lines) and (not lines[end].strip() or _indent(_body_line(lines[end], depth)) > indent):
+        end += 1
+    while end > i and not lines[end - 1].strip():
+        end -= 1
+    body = [_body_line(lines[j], depth) for j in range(i, end)]
+    if not name or name in PROSE_DIRECTIVES:
+        width = min((_indent(b) for b in body if b.strip()), default=0)
+        for j, b in zip(range(i, end), body):
+            emit(_dedent(b, width), j + 1)
+        return end
+    if end > i:
+        aside("code", "\n".join(body), i + 1, end, f"sphinx {name}")
+    return end
+
+
+_NAV_SEPARATOR = re.compile(r"\s+(?:·|\||»|›|•)\s+")
+
+
+def is_navigation_line(text: str) -> bool:
+    """A breadcrumb or tab bar flattened to one line: at least three items of at most four words
+    each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, with no sentence punctuation
+    (``Exact method · Pre-outcome freeze · Score inputs · Selections``)."""
+    items = _NAV_SEPARATOR.split(text.strip())
+    return (len(items) >= 3 and all(item and len(item.split()) <= 4 for item in items)
+            and not re.search(r"[.!?;:,]\s|[.!?]$", text.strip()))
