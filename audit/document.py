@@ -211,7 +211,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
     ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
     page with Markdown tables or fences, :func:`document_from_pack`)."""
-    from audit.sitemarkup import prepare_markdown
+    from audit.sitemarkup import is_navigation_line, prepare_markdown
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -282,7 +282,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
-            elif _navigation(inline.children):
+            elif _navigation(inline.children) or is_navigation_line(content):
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
             elif content:
                 container = containers[-1] if containers else "paragraph"

@@ -28,7 +28,8 @@ line numbers map back to the file through ``origin``.
 * **A pipe table's end**: GFM lets a table row lack its pipes, so a prose line directly under a
   table would become a row. A line after a table that does not look like a row (it has no ``|``,
   or does not start with one when the header does) ends the table: a blank line is inserted
-  before it (``origin`` maps the parser's lines back to the file's).
+  before it (``origin`` maps the parser's lines back to the file's); so is one before a header +
+  delimiter pair directly under a table (two tables back to back).
 
 Nothing here decides what is a sentence; :mod:`audit.document` reads the prepared text.
 """
@@ -133,6 +134,14 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             index += 1
             continue
         if table_pipe is not None:
+            following = _body_line(lines[index + 1], len(bodies)) if index + 1 < len(lines) else ""
+            if _looks_like_row(line, table_pipe) and DELIMITER.match(following) and "-" in following:
+                emit("", number - 1)  # a header + delimiter pair right under a table: a new table
+                emit(line, number)
+                emit(following, number + 1)
+                table_pipe = line.strip().startswith("|")
+                index += 2
+                continue
             if _looks_like_row(line, table_pipe):
                 emit(line, number)
                 index += 1

@@ -14,7 +14,7 @@ merge a boundary back: the piece before it ends in a known abbreviation (:data:`
 e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
 marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
-item, inline math, a URL). Decimals, versions and ``.7`` never split (no space follows the dot).
+item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split). Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
 to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
@@ -446,9 +446,13 @@ def _lead_in(block: Block) -> tuple[tuple[int, int], ...]:
     return ((0, block.lead_in + 1),) if block.lead_in else ()
 
 
+_BACKTICKS = re.compile(r"(`+)[^`\n]*?\1")
+
+
 def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     rows = []
-    protected = block.math_spans + _lead_in(block)
+    protected = (block.math_spans + _lead_in(block) + block.atomic_spans
+                 + tuple(m.span() for m in _BACKTICKS.finditer(block.text)))  # never split inside code
     for index, (start, end) in enumerate(sentence_spans(block.text, protected), start=1):
         sentence = block.text[start:end]
         math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans
@@ -467,15 +471,74 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     return rows
 
 
-def _row_labels(table: Table) -> list[str]:
-    """Each body row's label: its first cell; a label that repeats in the table is qualified by
-    the group row above it (``MiniLM Models › Base``; a group row has only its first cell), or
-    else by its row number (``Base (row 4)``), so every table key is unique."""
+def is_name_cell(cell: str) -> bool:
+    """A cell with no number, or whose numbers all belong to names (``e5-base-v2``,
+    ``text-embedding-3-small``, ``nDCG@10``, ``GPT-4``): each number directly follows a letter or
+    digit, or a ``-``, ``@``, ``_``, ``/``, ``+`` or ``.`` that follows one. Such a cell is a name,
+    never a value (``5GB``, ``3 [2, 4]`` and ``Llama 3 8B`` hold values)."""
+    for q in find_quantities(cell):
+        before = cell[:q.span[0]]
+        glued = before[-1:].isalnum() or (before[-1:] in ("-", "@", "_", "/", "+", ".")
+                                          and before[-2:-1].isalnum())
+        if not glued:
+            return False
+    return True
+
+
+def label_columns(table: Table) -> int:
+    """How many leading columns hold row labels: those whose body cells are all names or text
+    (no value), at least the first; the last column is never one."""
+    width = len(table.header)
+    count = 1
+    while count < width - 1 and all(is_name_cell(row[count]) for row in table.rows if count < len(row)):
+        count += 1
+    return count
+
+
+def _sub_header(table: Table, first_value: int) -> tuple[str, ...] | None:
+    """Column names from a two-level header: the first body row is a second header row when it
+    holds no number and names at least two value columns; a header cell left empty repeats the
+    group name to its left (``| Model | BEIR | | MTEB | |`` over ``| | nDCG | Recall | … |``)."""
+    if len(table.rows) < 2:
+        return None
+    first = table.rows[0]
+    named = [c for c in range(first_value, len(first)) if first[c].strip()]
+    if len(named) < 2 or any(find_quantities(cell) for cell in first if not is_name_cell(cell)):
+        return None
+    if not any(not is_name_cell(cell) for row in table.rows[1:] for cell in row[first_value:]):
+        return None
+    columns, group = [], ""
+    for c, top in enumerate(table.header):
+        top = " ".join(top.split())
+        if c >= first_value:
+            group = top or group
+        sub = " ".join(first[c].split()) if c < len(first) else ""
+        parent = group if c >= first_value else top
+        columns.append(f"{parent} › {sub}" if parent and sub and parent != sub else (sub or parent))
+    return tuple(columns)
+
+
+def _row_labels(table: Table, width: int = 1) -> list[str]:
+    """Each body row's label: its first cell; when first cells repeat in the table and there are
+    several label columns, every label cell joined with `` / `` (an empty first cell repeats the
+    one above: ``NQ / BM25``); a label that still repeats is qualified by the group row above it
+    (``MiniLM Models › Base``; a group row has only its first cell), or else by its row number
+    (``Base (row 4)``), so every table key is unique."""
     firsts = [" ".join(row[0].split()) if row else "" for row in table.rows]
+    if width > 1 and len(set(firsts)) < len(firsts):
+        joined, carried = [], ""
+        for row in table.rows:
+            cells = [" ".join(cell.split()) for cell in row[:width]]
+            if cells and not cells[0] and any(cells[1:]):
+                cells[0] = carried
+            elif cells:
+                carried = cells[0]
+            joined.append(" / ".join(cell for cell in cells if cell))
+        firsts = joined
     groups: list[str] = []
     group = ""
     for row, first in zip(table.rows, firsts):
-        if first and all(not cell.strip() for cell in row[1:]):
+        if first and row and row[0].strip() and all(not cell.strip() for cell in row[1:]):
             group = first
         groups.append(group)
     labels = []
@@ -491,22 +554,30 @@ def _row_labels(table: Table) -> list[str]:
 
 
 def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
-    """One ``table value`` row per cell (beyond the first column) that holds a quantity."""
+    """One ``table value`` row per value cell: beyond the label columns (:func:`label_columns`),
+    holding a quantity that is not part of a name (:func:`is_name_cell`). The row label joins the
+    label cells; a two-level header names a column ``Group › Name`` (:func:`_sub_header`)."""
     label = f"T-{number}"
     rows = []
-    labels = _row_labels(table)
+    width = label_columns(table)
+    header = _sub_header(table, width)
+    skip = 1 if header is not None else 0
+    header = header or tuple(" ".join(h.split()) for h in table.header)
+    labels = _row_labels(table, width)
     for r, cells in enumerate(table.rows, start=1):
+        if r <= skip:
+            continue
         row_label = labels[r - 1]
-        for c, cell in enumerate(cells[1:], start=2):
+        for c, cell in enumerate(cells[width:], start=width + 1):
             cell = " ".join(cell.split())
-            column = table.header[c - 1] if c - 1 < len(table.header) else f"column {c}"
+            if is_name_cell(cell):
+                continue
+            column = header[c - 1] if c - 1 < len(header) else f"column {c}"
             key = f"{label} · {row_label} · {column}"
             text = f"{key} = {cell}"
             offset = len(key) + 3
             quantities = [replace(q, span=(q.span[0] + offset, q.span[1] + offset))
                           for q in find_quantities(cell)]
-            if not quantities:
-                continue
             rows.append(ClaimRow(
                 claim_id=f"{label}-R{r:02d}-C{c:02d}", paragraph=0, sentence=0, text=text, kind=TABLE_VALUE,
                 quantities=quantities, cited_names=[],
