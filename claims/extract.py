@@ -60,6 +60,7 @@ alone does not.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 
@@ -410,8 +411,10 @@ def _measurement_cue(sentence: str, results: list[Quantity]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Rows.
 
-def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = None) -> list[ClaimRow]:
-    """Claim rows for a pack, a document, or chapter text given as a string (line rule by default)."""
+def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = None, *,
+                   path: str | None = None) -> list[ClaimRow]:
+    """Claim rows for a pack, a document, or chapter text given as a string (line rule by default;
+    ``path`` names the text's file in errors)."""
     if isinstance(source, Pack):
         document = document_from_pack(source) if paragraph_rule is None else (
             read_flattened(source.chapter_text) if paragraph_rule == "line"
@@ -422,23 +425,50 @@ def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = N
         rule = paragraph_rule or "line"
         if rule not in ("line", "block"):
             raise ValueError(f"unknown paragraph rule {rule!r}")
-        document = read_flattened(source) if rule == "line" else read_markdown(source)
+        document = read_flattened(source, path) if rule == "line" else read_markdown(source, path)
     return claims_from_document(document)
 
 
 def claims_from_document(document: Document) -> list[ClaimRow]:
-    """Sentence rows of every prose block, then (in place) table-value rows of every table."""
+    """Sentence rows of every prose block, then (in place) table-value rows of every table.
+
+    A number too large for a float (``1e309``, a 400-digit integer) is bad input: an
+    :class:`InputError` naming the file and line, never a row whose value is infinite.
+    """
     rows: list[ClaimRow] = []
     paragraph = 0
     table_number = 0
     for block in document.blocks:
         if block.is_prose:
             paragraph += 1
-            rows.extend(_sentence_rows(block, paragraph))
+            new = _sentence_rows(block, paragraph)
         elif block.kind == "table" and block.table is not None:
             table_number += 1
-            rows.extend(table_value_rows(block.table, table_number))
+            new = table_value_rows(block.table, table_number)
+        else:
+            continue
+        for row in new:
+            _require_finite(row, block, document.path)
+        rows.extend(new)
     return rows
+
+
+def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:
+    for q in row.quantities:
+        values = (q.value, q.upper, q.numerator, q.denominator)
+        if any(isinstance(v, float) and not math.isfinite(v) for v in values if v is not None):
+            line = block.line
+            if block.kind == "table" and block.table is not None and not block.table.recovered:
+                line = _cell_line(block.table, row)
+            shown = q.text if len(q.text) <= 40 else q.text[:20] + "…" + q.text[-10:]
+            raise InputError(f"number {shown!r} is too large for a float; write it as a finite value",
+                             path=path or "<text>", line=line)
+
+
+def _cell_line(table: Table, row: ClaimRow) -> int:
+    """The file line of a table-value row's cell (header, delimiter, then one line per body row)."""
+    match = re.search(r"-R(\d+)-C", row.claim_id)
+    return table.line + 1 + int(match.group(1)) if match else table.line
 
 
 def _lead_in(block: Block) -> tuple[tuple[int, int], ...]:
