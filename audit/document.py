@@ -369,19 +369,20 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
 def looks_like_markdown(text: str) -> bool:
     """Whether pack chapter text carries Markdown structure (else it is flattened plain text).
 
-    Markdown if the text opens with front matter, or any line is a code fence (```/~~~), a table
-    delimiter row (``|---|``) or a ``$$`` math line, or it has ATX headings (``#`` … ``######``
-    + space) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
-    blank lines) with a stray ``## …`` line stays flattened text.
+    Markdown if the text opens with front matter, or any line is a code fence (```/~~~) or a
+    ``$$`` math line, or it has ATX headings (``#`` … ``######`` + space) or a table delimiter row
+    (``|---|``) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
+    blank lines) with a stray ``## …`` line or pipe tables stays flattened text (whose reader
+    reads pipe tables, :func:`audit.flattened.read_flattened`).
     """
     lines = text.split("\n")
     if lines and lines[0].strip() in ("---", "+++"):
         return True
-    strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)|^\s*\|?\s*:?-{3,}:?\s*\|")
+    strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)")
     if any(strong.match(line) for line in lines):
         return True
-    heading = re.compile(r"^\s{0,3}#{1,6}\s")
-    return _blank_between(text) and any(heading.match(line) for line in lines)
+    structure = re.compile(r"^\s{0,3}#{1,6}\s|^\s*\|?\s*:?-{3,}:?\s*\|")
+    return _blank_between(text) and any(structure.match(line) for line in lines)
 
 
 def _blank_between(text: str) -> bool:
@@ -394,9 +395,10 @@ def document_from_pack(pack: Any) -> Document:
 
     A Markdown snapshot (``paragraph_rule == "block"``) or chapter text that
     :func:`looks_like_markdown` is parsed as Markdown; other text is flattened plain text,
-    one paragraph per line (:func:`audit.flattened.read_flattened`). Flattened text with Markdown
-    tables or fences but no blank line between blocks (seed 000) is parsed as Markdown with each
-    line a paragraph of its own (``line_paragraphs``), so a line under a table is prose.
+    one paragraph per line (:func:`audit.flattened.read_flattened`, which reads pipe tables too, so
+    a line under a table is prose: seed 000). Flattened text with code fences but no blank line
+    between blocks is parsed as Markdown with each line a paragraph of its own
+    (``line_paragraphs``).
     """
     from audit.flattened import read_flattened
 

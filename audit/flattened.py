@@ -47,7 +47,18 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    prose before and after is a paragraph. A line of three or more short items joined by `` · ``
    or `` | `` with no sentence punctuation is ``navigation`` (a breadcrumb or tab bar).
 
-6. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
+   A call-out title glued to its first sentence (``Tip The fused run is cheap.``, a word of
+   :data:`CALLOUT_WORDS` before a sentence opener) is ``markup`` and the sentence a paragraph; a
+   line of one to six words with no digit, symbol or final punctuation, its first word
+   capitalised (``Further reading``, also after a section number: ``11.3.1. Summary``), is a
+   level-2 heading (``short-line``); one to three lower-case words (``pytorch mxnet``, tab
+   labels) are ``markup``.
+
+6. **Pipe tables** (read as written): a line starting with ``|`` directly followed by a delimiter
+   row opens a Markdown table running over the following ``|`` lines; it is parsed alone, so the
+   first line under it that does not start with ``|`` is prose (a GFM parser would take it in).
+
+7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
    block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
    ``list_item`` whose marker is kept out of the text (in ``marker``).
@@ -91,9 +102,19 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     blocks: list[Block] = []
     sections = SectionPath()
     previous = ""  # the previous line, raw (rule 3 needs its final ":")
+    pipe_tables = _pipe_tables(lines)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
+            continue
+        if number in pipe_tables:
+            table = pipe_tables[number]
+            if table is not None:
+                caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
+                table = Table(table.line, table.end_line, sections.current, caption, table.header, table.rows)
+                blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,
+                                    sections.current, table=table))
+            previous = line
             continue
         for block in _recover(line, number, previous):
             if block.kind == "heading":
@@ -138,6 +159,15 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return table
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
+    callout = _callout_title(words)
+    if callout is not None:
+        return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
+                      note="callout-title"),
+                Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
+    short = _short_heading(line, words)
+    if short:
+        return [Block(short, line, number, number, recovered=True, level=2 if short == "heading" else 0,
+                      note="short-line")]
     formula = _formula(line, words)
     if formula is not None:
         return formula
@@ -148,6 +178,43 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("heading", heading, number, number, recovered=True, level=2, note="glued-heading"),
                 Block("paragraph", rest, number, number, recovered=True, note="glued-heading")]
     return [Block("paragraph", line, number, number)]
+
+
+CALLOUT_WORDS = frozenset("""
+note tip hint important warning caution attention danger error info abstract summary tldr todo
+success check done question help faq failure fail missing bug example quote cite seealso
+""".split())
+"""Titles of admonitions and call-outs (MkDocs Material, MyST, Sphinx, GitHub ``[!NOTE]``)."""
+
+
+def _callout_title(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a call-out title glued to it (``Tip The fused run is …``)."""
+    if len(words) < 4:
+        return None
+    first = words[0][1].strip("[]!:")
+    if first.lower() not in CALLOUT_WORDS or not first[:1].isupper():
+        return None
+    tail = words[1:]
+    follows = (bool(re.fullmatch(r"[A-Z][a-z]+", words[1][1])) and len(tail) >= 3
+               and any(_END.search(w) for _, w in tail[2:]))
+    return 1 if follows else None
+
+
+_SECTION_NUMBER = re.compile(r"^(?:\d+\.)+\d*\s+|^\d+\s+(?=[A-Z])")
+
+
+def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
+    """``heading`` for a line of 1–6 words (after an optional section number such as ``11.3.``)
+    without digits, symbols or final punctuation, its first word capitalised: a heading flattened
+    onto its own line (``Further reading``, ``11.3.1. Summary``); ``markup`` for one to three such
+    lower-case words (tab labels: ``pytorch mxnet``); else ''."""
+    text = _SECTION_NUMBER.sub("", line, count=1)
+    count = len(text.split())
+    if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
+        return ""
+    if text[:1].isupper():
+        return "heading"
+    return "markup" if count <= 3 and text == line and re.fullmatch(r"[a-z][a-z\s-]*", text) else ""
 
 
 def _is_opener(word: str) -> bool:
@@ -333,3 +400,35 @@ def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     if rest is not None:
         blocks.append(Block("paragraph", line[end:], 0, 0, recovered=True, note="code"))
     return blocks
+
+
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
+    """Pipe tables written into flattened text: a line starting with ``|`` directly followed by a
+    delimiter row opens a table, and it runs over the following lines that start with ``|`` (a
+    further header + delimiter pair starts another table). Each table is parsed alone with the
+    Markdown reader, so a prose line under it stays a paragraph. Maps each table line (1-based)
+    to its table on its first line and to None on the others."""
+    from audit.document import read_markdown
+
+    out: dict[int, Table | None] = {}
+    index = 0
+    while index < len(lines):
+        if not (lines[index].lstrip().startswith("|") and index + 1 < len(lines)
+                and _DELIMITER_ROW.match(lines[index + 1]) and "-" in lines[index + 1]):
+            index += 1
+            continue
+        end = index + 2
+        while end < len(lines) and lines[end].lstrip().startswith("|") and not (
+                end + 1 < len(lines) and _DELIMITER_ROW.match(lines[end + 1]) and "-" in lines[end + 1]):
+            end += 1
+        tables = read_markdown("\n".join(lines[index:end]) + "\n").tables()
+        if tables:
+            t = tables[0]
+            out[index + 1] = Table(index + 1, end, (), "", t.header, t.rows)
+            for number in range(index + 2, end + 1):
+                out[number] = None
+        index = end
+    return out

@@ -11,12 +11,13 @@ line numbers map back to the file through ``origin``.
   indented deeper than the marker, and blank lines between them) is dedented by four spaces so
   that its prose is read as prose, not as an indented code block.
 * **MyST / Jupyter-book directives**: a backtick or colon fence whose info is ``{name}``
-  (```` ```{note} ````, ``:::{figure} path``, ``::::{tab-set}``). For a prose directive (an
-  admonition, figure, margin, sidebar, dropdown, tab, card, epigraph, … :data:`PROSE_DIRECTIVES`)
-  the opening and closing fence lines and the ``:option: value`` lines right after the opener are
-  markup and the body stays Markdown (its prose is prose, a figure's caption included). Any other
-  directive (``{code-cell}``, ``{math}``, ``{toctree}``, ``{bibliography}``, ``{eval-rst}``, …)
-  is code: its whole extent is set aside as a ``code`` block named by the directive.
+  (```` ```{note} ````, ``:::{figure} path``, ``::::{tab-set}``). A directive whose body is code
+  or data (``{code-cell}``, ``{math}``, ``{toctree}``, ``{bibliography}``, ``{eval-rst}``, …
+  :data:`CODE_DIRECTIVES`) is set aside whole as a ``code`` block named by the directive. For
+  every other directive (an admonition, figure, margin, tab, card, dropdown, epigraph, or one we
+  do not know: nothing is dropped) the opening and closing fence lines and the ``:option: value``
+  lines right after the opener are markup and the body stays Markdown (its prose is prose, a
+  figure's caption included).
 * **Sphinx / reStructuredText directives** in Markdown (``.. note::``, ``.. code-block:: python``,
   ``.. _label:``): the marker line and its ``:option:`` lines are markup; a prose directive's
   indented body is dedented and read as Markdown; another directive's body is code.
@@ -39,13 +40,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PROSE_DIRECTIVES = frozenset("""
-note tip hint important warning caution attention danger error seealso admonition todo
-margin sidebar topic epigraph pull-quote highlights dropdown tab-item tab card grid-item-card
-figure table list-table versionadded versionchanged deprecated div container rubric
-prf:theorem prf:definition prf:proof prf:example prf:lemma prf:remark exercise solution
+CODE_DIRECTIVES = frozenset("""
+code code-block code-cell sourcecode literalinclude include math eval-rst eval-md raw toctree
+bibliography glue glue:figure glue:text image mermaid graphviz plot csv-table jupyter-execute
+ipython testcode doctest program-output command-output automodule autoclass autofunction
+automethod autosummary autodata autoattribute tableofcontents contents highlight only
 """.split())
-"""Directives whose body is prose (its sentences are read); any other directive's body is code."""
+"""Directives whose body is code or data (set aside as a ``code`` block); every other directive's
+body is prose (an admonition, figure caption, margin, tab, card, dropdown, epigraph, …), so an
+unknown directive never drops a sentence."""
+
+
+def is_prose_directive(name: str) -> bool:
+    name = name.lower()
+    return name not in CODE_DIRECTIVES and not name.startswith("auto")
+
 
 FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
 COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
@@ -154,7 +163,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             marker = opened.group("fence")
             info = (opened.group("info") or "").strip()
             directive = DIRECTIVE_INFO.match(info)
-            if directive and directive.group("name").lower() in PROSE_DIRECTIVES:
+            if directive and is_prose_directive(directive.group("name")):
                 name = directive.group("name")
                 aside("markup", line.strip(), number, number, f"directive {{{name}}}")
                 index += 1
@@ -241,7 +250,7 @@ def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth
     while end > i and not lines[end - 1].strip():
         end -= 1
     body = [_body_line(lines[j], depth) for j in range(i, end)]
-    if not name or name in PROSE_DIRECTIVES:
+    if not name or is_prose_directive(name):
         width = min((_indent(b) for b in body if b.strip()), default=0)
         for j, b in zip(range(i, end), body):
             emit(_dedent(b, width), j + 1)
@@ -255,9 +264,10 @@ _NAV_SEPARATOR = re.compile(r"\s+(?:·|\||»|›|•)\s+")
 
 
 def is_navigation_line(text: str) -> bool:
-    """A breadcrumb or tab bar flattened to one line: at least three items of at most four words
-    each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, with no sentence punctuation
-    (``Exact method · Pre-outcome freeze · Score inputs · Selections``)."""
+    """A breadcrumb, tab bar or byline flattened to one line: two or more items of at most eight
+    words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, no item ending in
+    sentence punctuation (``Exact method · Pre-outcome freeze · Score inputs · Selections``,
+    ``Published May 1, 2024 · Update on GitHub``)."""
     items = _NAV_SEPARATOR.split(text.strip())
-    return (len(items) >= 3 and all(item and len(item.split()) <= 4 for item in items)
-            and not re.search(r"[.!?;:,]\s|[.!?]$", text.strip()))
+    return (len(items) >= 2 and all(item and len(item.split()) <= 8 for item in items)
+            and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items))
