@@ -28,6 +28,17 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
 * a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
   inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
 
+* before the parse, site markup is set aside line by line (:mod:`audit.sitemarkup`:
+  admonitions, content tabs, MyST and Sphinx directives, labels, role-only lines, a lone
+  bracket; each becomes a ``markup`` block, or ``code`` for a code directive) and a pipe table
+  ends at its first line that is not a row (that line is prose); ``origin`` maps the parser's
+  lines back to the file's;
+* an ``html`` block keeps its prose: the text outside tags, comments and non-prose elements is
+  read as Markdown when it holds three words or more (:func:`html_residue`); a paragraph of
+  badges is ``image``; one of links only (a table of contents, a link list, breadcrumbs) is
+  ``navigation``; inline code and roles (``:citet:`key```, kept as written) are ``atomic_spans``
+  that the sentence splitter never cuts.
+
 **Flattened plain text** (a web page flattened to one paragraph per line, the pack convention)
 is read by :func:`audit.flattened.read_flattened`, which recovers glued headings, flattened
 tables and formula lines.

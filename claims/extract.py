@@ -623,7 +623,8 @@ def structure_summary(document: Document) -> str:
     for block in document.blocks:
         counts[block.kind] = counts.get(block.kind, 0) + 1
     names = {"list_item": "list item", "front_matter": "front matter block", "code": "code block",
-             "math": "math block", "html": "HTML block", "reference": "link reference"}
+             "math": "math block", "html": "HTML block", "reference": "link reference",
+             "markup": "site markup line", "navigation": "navigation line"}
     parts = []
     for kind, n in counts.items():
         name = names.get(kind, kind)
