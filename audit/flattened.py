@@ -72,6 +72,7 @@ from __future__ import annotations
 import re
 
 from audit.blocks import Block, Document, SectionPath, Table
+from audit.pipetable import read_pipe_table
 from audit.sitemarkup import is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
@@ -411,8 +412,6 @@ def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
     further header + delimiter pair starts another table). Each table is parsed alone with the
     Markdown reader, so a prose line under it stays a paragraph. Maps each table line (1-based)
     to its table on its first line and to None on the others."""
-    from audit.document import read_markdown
-
     out: dict[int, Table | None] = {}
     index = 0
     while index < len(lines):
@@ -424,10 +423,9 @@ def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
         while end < len(lines) and lines[end].lstrip().startswith("|") and not (
                 end + 1 < len(lines) and _DELIMITER_ROW.match(lines[end + 1]) and "-" in lines[end + 1]):
             end += 1
-        tables = read_markdown("\n".join(lines[index:end]) + "\n").tables()
-        if tables:
-            t = tables[0]
-            out[index + 1] = Table(index + 1, end, (), "", t.header, t.rows)
+        table = read_pipe_table(lines[index:end])
+        if table is not None:
+            out[index + 1] = Table(index + 1, end, (), "", table[0], table[1])
             for number in range(index + 2, end + 1):
                 out[number] = None
         index = end

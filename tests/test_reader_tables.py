@@ -86,3 +86,13 @@ def test_an_overflowing_number_is_bad_input_naming_its_line(tmp_path, cli):
     page.write_text("# R\n\nThe run took " + "9" * 400 + " seconds.\n", encoding="utf-8")
     result = cli("claims", page)
     assert result.exit_code == 2 and result.output.startswith(f"error: {page}:3: number '99999")
+
+
+def test_a_br_label_is_named_on_one_line_by_consistency(tmp_path, cli):
+    page = tmp_path / "br.md"
+    page.write_text("# R\n\n| Model | nDCG@10 |\n|---|---|\n| MiniLM<br>L6 | 0.30 |\n| Dense<br>base | 0.50 |\n"
+                    "MiniLM L6 reaches an nDCG@10 of 0.35 here.\n", encoding="utf-8")
+    result = cli("consistency", page)
+    assert result.exit_code == 1
+    assert ("FAIL prose: [C-001-01] paragraph 1, sentence 1 (line 7): '0.35' vs 0.30 at table 1 (line 3) in § R, "
+            "row 'MiniLM L6' × column 'nDCG@10', line 5") in result.output
