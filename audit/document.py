@@ -13,7 +13,8 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
 
 * a paragraph, list item or blockquote paragraph holds *prose*: ``text`` is its inline text
   with markup removed (emphasis, strong, links keep their text; inline code keeps its content;
-  inline images, raw inline HTML and footnote references are dropped; inline math is kept as
+  inline images, inline HTML tags (the text between them stays; ``<br>`` is a space), comments
+  and footnote references are dropped; inline math is kept as
   ``$…$`` and its span is listed in ``math_spans``);
 * a list item's marker (``-``, ``1.``) is kept out of ``text`` and stored in ``marker``; a bold
   lead-in ending in ``.`` or ``:`` (``**Tokenise.** Lower-case …``) is recorded in ``lead_in``
@@ -116,9 +117,8 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             else:
                 piece = child.content
             atomic.append((length, length + len(piece)))
-        elif kind == "html_inline":
-            content = child.content.strip()
-            piece = breaks if _BREAK_TAG.match(content) else "" if _COMMENT_TAG.match(content) else child.content
+        elif kind == "html_inline":  # a tag: <br> is a break, any other tag or comment no text
+            piece = breaks if _BREAK_TAG.match(child.content.strip()) else ""
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
         elif kind in ("math_inline", "math_inline_double"):
@@ -190,14 +190,17 @@ def _badges(children: list[Any] | None) -> bool:
 
 
 def _navigation(children: list[Any] | None) -> bool:
-    """Only links and separators between them (a table-of-contents entry, a link list, breadcrumbs)."""
+    """Only links (Markdown or ``<a href>``) and separators between them (a table-of-contents
+    entry, a link list, breadcrumbs); other tags around them are ignored."""
     depth, links = 0, 0
     for child in _meaningful(children):
-        if child.type == "link_open":
+        if child.type == "link_open" or (child.type == "html_inline" and re.match(r"<a\s", child.content, re.I)):
             depth += 1
             links += 1
-        elif child.type == "link_close":
+        elif child.type == "link_close" or (child.type == "html_inline" and re.match(r"</a\s*>", child.content, re.I)):
             depth -= 1
+        elif child.type == "html_inline":
+            continue
         elif depth == 0 and not (child.type == "text" and _SEPARATOR.match(child.content)):
             return False
     return links > 0
@@ -211,10 +214,11 @@ _WORDS = re.compile(r"[A-Za-z][a-z]+")
 def html_residue(html: str) -> str:
     """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
     ``<summary>``, ``<script>``, …), each replaced by spaces so that its lines keep their numbers;
-    '' when fewer than three words are left (a ``<div>label</div>`` is no sentence)."""
+    '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
+    ``Source: <a href=…>https://…</a>`` credit is no sentence)."""
     residue = _HTML_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), html)
     residue = "\n".join(line.strip() for line in residue.split("\n"))
-    return residue if len(_WORDS.findall(residue)) >= 3 else ""
+    return residue if len(_WORDS.findall(re.sub(r"\S*://\S*", " ", residue))) >= 3 else ""
 
 
 def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool = False,
