@@ -206,6 +206,27 @@ def _navigation(children: list[Any] | None) -> bool:
     return links > 0
 
 
+def _bold_label(children: list[Any] | None, content: str) -> bool:
+    """A paragraph that is only bold text of at most eight words not ending a sentence: a label
+    standing in for a heading (``**References:**``), not a claim."""
+    items = _meaningful(children)
+    return (len(items) >= 3 and items[0].type == "strong_open" and items[-1].type == "strong_close"
+            and all(c.type in ("strong_open", "strong_close", "text") for c in items)
+            and len(content.split()) <= 8 and not content.rstrip().endswith((".", "!", "?")))
+
+
+def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
+    """Only roles and separators (``{ref}`What is MyST? <what_is_myst>```, ``:doc:`intro```): a
+    list of cross-references, navigation rather than a sentence."""
+    roles = [(s, e) for s, e in atomic if ROLE_TEXT.match(content[s:]) or content[s:e].startswith(("{", ":"))]
+    if not roles:
+        return False
+    rest = content
+    for s, e in sorted(roles, reverse=True):
+        rest = rest[:s] + rest[e:]
+    return bool(_SEPARATOR.match(rest))
+
+
 _HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select)\b"
                         r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
@@ -297,8 +318,11 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
-            elif _navigation(inline.children) or is_navigation_line(content):
+            elif _navigation(inline.children) or is_navigation_line(content) or _roles_only(content, atomic):
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
+            elif _bold_label(inline.children, content):  # **References:**, **Quick links**
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
+                                    note="bold label"))
             elif content:
                 container = containers[-1] if containers else "paragraph"
                 blocks.append(Block(container, content, span[0], span[1], path_tracker.current,

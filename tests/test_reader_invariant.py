@@ -151,7 +151,7 @@ def _shingles(words: list[str]) -> set[str]:
 
 
 def crude_sentences(text: str, first_line: int) -> list[tuple[int, str]]:
-    """The sentences of prose_coverage.py's reader, each with its file line."""
+    """The sentences of prose_coverage.py's reader (inline tags removed), each with its file line."""
     out, fence = [], False
     for number, line in enumerate(text.split("\n"), start=first_line):
         s = line.strip()
@@ -161,6 +161,7 @@ def crude_sentences(text: str, first_line: int) -> list[tuple[int, str]]:
         if fence or not s or s.startswith(("|", "#", "<", "[...", "$$", ">")) or re.fullmatch(r"[-*+\d.)\s]+", s):
             continue
         s = re.sub(r"^([-*+]|\d+[.)])\s+", "", s)
+        s = re.sub(r"<[^>]+>", "", s)  # inline tags are no sentence text
         for sentence in re.split(r"(?<=[.?!])\s+(?=[A-Z])", s):
             if len(re.sub(r"[^0-9a-z]+", "", sentence.lower())) >= 20:
                 out.append((number, sentence))
