@@ -93,3 +93,24 @@ def test_flattened_pack_code_navigation_and_callouts():
     assert (15, "paragraph") in kinds and (15, "code") in kinds   # "Install the tools with: pip install …"
     assert (16, "paragraph") in kinds and (16, "math") not in kinds  # "N = 40 candidates were rescored …"
     assert len(hf.tables()) == 1 and hf.tables()[0].rows[1][0] == "all-MiniLM-L6-v2"
+
+
+def test_flattened_code_log_formula_and_company_lines():
+    from audit.flattened import read_flattened
+
+    text = ("ERROR rates fell by 3 points in the second run.\nINFO:root:loaded 3 shards\n"
+            "Run it once. python train.py --epochs 3\nN = 40 tasks were evaluated.\n"
+            "marginal = 0.7 / r - 0.3 * redundancy Before anything is selected, the penalty is zero.\n"
+            "Compared to Google and Microsoft 3 times more tokens were used.\n"
+            "model = SentenceTransformer(\"all-MiniLM-L6-v2\") The model loads in 2 seconds.\n")
+    got = [(b.line, b.kind, b.text) for b in read_flattened(text).blocks]
+    assert got == [
+        (1, "paragraph", "ERROR rates fell by 3 points in the second run."),
+        (2, "code", "INFO:root:loaded 3 shards"),
+        (3, "paragraph", "Run it once."), (3, "code", "python train.py --epochs 3"),
+        (4, "paragraph", "N = 40 tasks were evaluated."),
+        (5, "math", "marginal = 0.7 / r - 0.3 * redundancy"),
+        (5, "paragraph", "Before anything is selected, the penalty is zero."),
+        (6, "paragraph", "Compared to Google and Microsoft 3 times more tokens were used."),
+        (7, "code", 'model = SentenceTransformer("all-MiniLM-L6-v2")'),
+        (7, "paragraph", "The model loads in 2 seconds.")]
