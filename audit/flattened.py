@@ -406,6 +406,11 @@ def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
 _DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
+def _is_delimiter(line: str) -> bool:
+    """A table delimiter row (matched on the stripped line: linear time on long space runs)."""
+    return "-" in line and bool(_DELIMITER_ROW.match(line.strip()))
+
+
 def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
     """Pipe tables written into flattened text: a line starting with ``|`` directly followed by a
     delimiter row opens a table, and it runs over the following lines that start with ``|`` (a
@@ -416,12 +421,12 @@ def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
     index = 0
     while index < len(lines):
         if not (lines[index].lstrip().startswith("|") and index + 1 < len(lines)
-                and _DELIMITER_ROW.match(lines[index + 1]) and "-" in lines[index + 1]):
+                and _is_delimiter(lines[index + 1])):
             index += 1
             continue
         end = index + 2
         while end < len(lines) and lines[end].lstrip().startswith("|") and not (
-                end + 1 < len(lines) and _DELIMITER_ROW.match(lines[end + 1]) and "-" in lines[end + 1]):
+                end + 1 < len(lines) and _is_delimiter(lines[end + 1])):
             end += 1
         table = read_pipe_table(lines[index:end])
         if table is not None:

@@ -144,7 +144,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             continue
         if table_pipe is not None:
             following = _body_line(lines[index + 1], len(bodies)) if index + 1 < len(lines) else ""
-            if _looks_like_row(line, table_pipe) and DELIMITER.match(following) and "-" in following:
+            if _looks_like_row(line, table_pipe) and _is_delimiter(following):
                 emit("", number - 1)  # a header + delimiter pair right under a table: a new table
                 emit(line, number)
                 emit(following, number + 1)
@@ -208,7 +208,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             continue
         if "|" in line and index + 1 < len(lines):
             delimiter = _body_line(lines[index + 1], len(bodies))
-            if DELIMITER.match(delimiter) and "-" in delimiter:
+            if _is_delimiter(delimiter):
                 table_pipe = line.strip().startswith("|")
                 emit(line, number)
                 emit(delimiter, number + 1)
@@ -219,6 +219,11 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             emit("", number)
         index += 1
     return "\n".join(out), origin, markup
+
+
+def _is_delimiter(line: str) -> bool:
+    """A table delimiter row, matched on the stripped line (linear time on long space runs)."""
+    return "-" in line and bool(DELIMITER.match(line.strip()))
 
 
 def _closes(line: str, marker: str) -> bool:
@@ -260,7 +265,7 @@ def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth
     return end
 
 
-_NAV_SEPARATOR = re.compile(r"\s+(?:·|\||»|›|•)\s+")
+_NAV_SEPARATOR = re.compile(r" (?:·|\||»|›|•) ")  # on whitespace-collapsed text: linear time
 
 
 def is_navigation_line(text: str) -> bool:
@@ -268,6 +273,6 @@ def is_navigation_line(text: str) -> bool:
     words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, no item ending in
     sentence punctuation (``Exact method · Pre-outcome freeze · Score inputs · Selections``,
     ``Published May 1, 2024 · Update on GitHub``)."""
-    items = _NAV_SEPARATOR.split(text.strip())
+    items = _NAV_SEPARATOR.split(" ".join(text.split()))
     return (len(items) >= 2 and all(item and len(item.split()) <= 8 for item in items)
             and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items))

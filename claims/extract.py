@@ -60,6 +60,7 @@ alone does not.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -231,7 +232,7 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
             return _trimmed([(0, len(paragraph))], paragraph)
         pieces.append((start, start + len(stripped)))
         cursor = start + len(stripped)
-    guarded = protected + tuple(m.span() for m in _URL.finditer(paragraph))
+    guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
     for start, end in pieces:
         if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):
@@ -250,12 +251,32 @@ def _trimmed(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     return [s for s in out if s[1] > s[0]]
 
 
+def _disjoint(spans: tuple[tuple[int, int], ...]) -> tuple[list[int], list[int]]:
+    """Protected spans merged into sorted disjoint intervals: (starts, ends), for bisection."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    return starts, ends
+
+
+def _inside(spans: tuple[list[int], list[int]], position: int) -> bool:
+    """``position`` lies strictly inside one of the disjoint spans (logarithmic time)."""
+    starts, ends = spans
+    index = bisect.bisect_left(starts, position) - 1
+    return index >= 0 and starts[index] < position < ends[index]
+
+
 def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
-                   protected: tuple[tuple[int, int], ...]) -> bool:
+                   protected: tuple[list[int], list[int]]) -> bool:
     previous = text[before[0]:before[1]].strip()
     following = text[after[0]:after[1]].lstrip()
     boundary = before[1]
-    if any(s < boundary < e for s, e in protected):
+    if _inside(protected, boundary):
         return True
     if _LIST_MARKER.match(previous):
         return True
