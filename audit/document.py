@@ -420,8 +420,10 @@ def looks_like_markdown(text: str) -> bool:
     strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)")
     if any(strong.match(line) for line in lines):
         return True
-    structure = re.compile(r"^\s{0,3}#{1,6}\s|^\s*\|?\s*:?-{3,}:?\s*\|")
-    return _blank_between(text) and any(structure.match(line) for line in lines)
+    heading = re.compile(r"^\s{0,3}#{1,6}\s")
+    delimiter = re.compile(r"^\|?\s*:?-{3,}:?\s*\|")  # on the stripped line: linear on space runs
+    return _blank_between(text) and any(heading.match(line) or ("-" in line and delimiter.match(line.strip()))
+                                        for line in lines)
 
 
 def _blank_between(text: str) -> bool:
