@@ -220,3 +220,21 @@ def test_seed_000_keeps_every_sentence_under_its_tables():
     assert texts.count("10,000 paired task bootstrap draws, seed 129300.") == 3
     assert [r.line for r in prose if r.text.startswith("Coverage uses all")] == [18, 31, 44]
     assert len(prose) == 179 and len(rows) - len(prose) == 158
+
+
+def test_long_space_runs_read_like_short_ones():
+    """Every line rule of the readers is linear on a run of 100,000 spaces (a quadratic split took
+    190 s on one such line): the hostile lines read as their short forms do."""
+    from audit.document import looks_like_markdown, read_markdown
+    from audit.flattened import read_flattened
+
+    read = []
+    for gap in (" ", " " * 100_000):
+        lines = ["| a | b |", f"{gap}x", f"!!! note{gap}x", f":::{gap}{{x}}", f"..{gap}y", f"Home{gap}·{gap}Docs z."]
+        text = "\n".join(lines) + "\n"
+        assert not looks_like_markdown(text)
+        read.append(([(b.line, b.kind) for b in read_flattened(text).blocks],
+                     [(b.line, b.kind) for b in read_markdown(text).blocks]))
+    assert read[0] == read[1]
+    assert read[0][0] == [(1, "navigation"), (2, "markup"), (3, "paragraph"), (4, "paragraph"), (5, "paragraph"),
+                          (6, "paragraph")]
