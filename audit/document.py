@@ -102,11 +102,15 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     spans: list[tuple[int, int]] = []
     atomic: list[tuple[int, int]] = []
     length = 0
-    for child in children or ():
+    children = list(children or ())
+    trim = _d2l_brackets(children)
+    for index, child in enumerate(children):
         kind = child.type
         piece = ""
         if kind == "text":
             piece = child.content
+            if index in trim:
+                piece = piece[:-1] if trim[index] == "end" else piece[1:]
         elif kind == "code_inline":
             role = ROLE_TEXT.search(parts[-1]) if parts else None
             if role:
@@ -132,6 +136,21 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
         return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
     text, moved = _collapse("".join(parts), spans + atomic)
     return text, moved[:len(spans)], moved[len(spans):]
+
+
+def _d2l_brackets(children: list[Any]) -> dict[int, str]:
+    """d2l's ``[**linked to code**]`` marks: the text tokens whose final ``[`` ("end") or first
+    ``]`` ("start") wrap a bold run are trimmed, so the brackets are no sentence text."""
+    trim: dict[int, str] = {}
+    for i, child in enumerate(children):
+        if child.type != "strong_open" or i == 0 or children[i - 1].type != "text" \
+                or not children[i - 1].content.endswith("["):
+            continue
+        close = next((j for j in range(i + 1, len(children)) if children[j].type == "strong_close"), None)
+        if close is not None and close + 1 < len(children) and children[close + 1].type == "text" \
+                and children[close + 1].content.startswith("]"):
+            trim[i - 1], trim[close + 1] = "end", "start"
+    return trim
 
 
 def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -173,6 +192,7 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
     return bool(meaningful) and all(c.type in kinds for c in meaningful)
 
 
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
 _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
 _IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
 
@@ -325,12 +345,21 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     note="bold label"))
             elif content:
                 container = containers[-1] if containers else "paragraph"
-                blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
-                                    level=list_depth if container == "list_item" else 0,
-                                    marker=markers[-1] if container == "list_item" else "",
-                                    math_spans=spans, lead_in=_lead_in(inline.children, content),
-                                    atomic_spans=atomic))
-                previous_text = content
+                alert = _ALERT.match(content) if container == "blockquote" else None
+                if alert:  # a GitHub alert's marker, > [!NOTE]: markup, the rest is prose
+                    blocks.append(Block("markup", alert.group(0).strip(), span[0], span[0], path_tracker.current,
+                                        note="alert"))
+                    cut = alert.end()
+                    content = content[cut:]
+                    spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
+                    atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                if content:
+                    blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
+                                        level=list_depth if container == "list_item" else 0,
+                                        marker=markers[-1] if container == "list_item" else "",
+                                        math_spans=spans, lead_in=_lead_in(inline.children, content),
+                                        atomic_spans=atomic))
+                    previous_text = content
             index += 2
         elif kind in ("fence", "code_block"):
             language = token.info.strip().split()[0] if token.info.strip() else ""

@@ -23,7 +23,8 @@ line numbers map back to the file through ``origin``.
   indented body is dedented and read as Markdown; another directive's body is code.
 * **Labels and role-only lines**: ``(label)=`` (MyST target), a line holding only roles
   (d2l ``:begin_tab:`pytorch```, ``:end_tab:``, ``:label:`sec_x```, ``{numref}`fig-x```), and a
-  line holding only a bracket (a lone ``)`` left by a page template) are markup.
+  line holding only a bracket (a lone ``)`` left by a page template), an attribute list
+  (``{: .note }``) and a snippet include (``--8<-- "file.md"``) are markup.
 * **Flattened pages** (``line_paragraphs``): a page flattened to one paragraph per line that
   carries pipe tables or fences is parsed as Markdown with a blank line after each prose line.
 * **A pipe table's end**: GFM lets a table row lack its pipes, so a prose line directly under a
@@ -67,6 +68,9 @@ ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
 ROLE_LINE = re.compile(rf"^\s*(?:{ROLE}[\s,;.]*)+$")
 BARE_ROLE_LINE = re.compile(r"^\s*:(?:end_tab|begin_tab|label|numref|eqlabel):\S*\s*$")
 BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
+ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$")
+"""A kramdown/Python-Markdown attribute list on its own line (``{: .note }``) or a pymdownx
+snippet include (``--8<-- "file.md"``)."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
@@ -204,6 +208,10 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             continue
         if BRACKET_LINE.match(line):
             aside("markup", line.strip(), number, number, "bracket")
+            index += 1
+            continue
+        if ATTRIBUTE_LINE.match(line):
+            aside("markup", line.strip(), number, number, "attributes")
             index += 1
             continue
         if "|" in line and index + 1 < len(lines):
