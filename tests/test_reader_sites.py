@@ -35,7 +35,8 @@ def test_mkdocs_markup_is_reported_with_its_lines():
     doc = read_markdown((DATA / "mkdocs_material.md").read_text(encoding="utf-8"))
     markup = [(b.line, b.text) for b in doc.blocks if b.kind == "markup"]
     assert markup == [(13, '!!! note "Reading the numbers"'), (16, "??? tip"), (19, '???+ warning "Known gap"'),
-                      (23, '=== "Python"'), (30, '=== "Shell"')]
+                      (23, '=== "Python"'), (30, '=== "Shell"'), (65, '--8<-- "includes/abbreviations.md"'),
+                      (67, "{: .annotate }")]
     kinds = {b.line: b.kind for b in doc.not_claims()}
     assert kinds[7] == "image" and kinds[9] == "navigation" and kinds[58] == "navigation"
     assert [(b.line, b.language) for b in doc.code_blocks()] == [(25, "python"), (32, "bash")]
