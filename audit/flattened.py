@@ -58,6 +58,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    row opens a Markdown table running over the following ``|`` lines; it is parsed alone, so the
    first line under it that does not start with ``|`` is prose (a GFM parser would take it in).
 
+   A paragraph (not a list item) opening with one or two words and a full stop before a capital
+   (``Representation. Keep all …``, a flattened ``**Representation.**``) records it as its
+   ``lead_in``, kept with the sentence it opens.
+
 7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
    block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
@@ -129,11 +133,18 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 block = Block("table", block.text, number, number, sections.current, recovered=True,
                               table=table, note=block.note)
             else:
+                lead = _LEAD_IN.match(block.text) if block.kind == "paragraph" else None
                 block = Block(block.kind, block.text, number, number, sections.current,
-                              recovered=block.recovered, note=block.note, marker=block.marker)
+                              recovered=block.recovered, note=block.note, marker=block.marker,
+                              lead_in=len(lead.group(1)) if lead else 0)
             blocks.append(block)
         previous = line
     return Document(blocks, path, "flattened")
+
+
+_LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")
+"""A flattened bold lead-in (``Representation. Keep all …``): one or two words and a full stop
+opening the line, kept with the sentence it opens, as ``**Bold.** Text`` is in Markdown."""
 
 
 def _recover(line: str, number: int, previous: str) -> list[Block]:
