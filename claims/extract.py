@@ -14,7 +14,9 @@ merge a boundary back: the piece before it ends in a known abbreviation (:data:`
 e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
 marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
-item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split). Decimals, versions and ``.7`` never split (no space follows the dot).
+item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
+A segment is also cut after an all-capitals acronym and a full stop before a capitalised word
+(``… checked ID. Retain …``), which sentencex takes for an abbreviation. Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
 to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
@@ -230,7 +232,7 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         start = paragraph.find(stripped, cursor)
         if start < 0:  # the segmenter changed the text: fall back to one sentence
             return _trimmed([(0, len(paragraph))], paragraph)
-        pieces.append((start, start + len(stripped)))
+        pieces.extend(_acronym_ends(paragraph, start, start + len(stripped)))
         cursor = start + len(stripped)
     guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
@@ -240,6 +242,20 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         else:
             merged.append((start, end))
     return _trimmed(merged, paragraph)
+
+
+_ACRONYM_END = re.compile(r"(?<![\w.])[A-Z]{2,}s?\.(?=\s+[A-Z][a-z])")
+
+
+def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A segment cut after an acronym that ends a sentence (``… checked ID. Retain …``), which
+    sentencex reads as an abbreviation; the abbreviation guard below still merges ``U.S.``."""
+    spans, cursor = [], start
+    for match in _ACRONYM_END.finditer(text, start, end):
+        spans.append((cursor, match.end()))
+        cursor = match.end()
+    spans.append((cursor, end))
+    return [s for s in spans if text[s[0]:s[1]].strip()]
 
 
 def _trimmed(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:

@@ -219,7 +219,7 @@ def test_seed_000_keeps_every_sentence_under_its_tables():
     assert texts.count("Coverage uses all prewritten requirements as denominator.") == 3
     assert texts.count("10,000 paired task bootstrap draws, seed 129300.") == 3
     assert [r.line for r in prose if r.text.startswith("Coverage uses all")] == [18, 31, 44]
-    assert len(prose) == 173 and len(rows) - len(prose) == 158
+    assert len(prose) == 174 and len(rows) - len(prose) == 158
 
 
 def test_long_space_runs_read_like_short_ones():

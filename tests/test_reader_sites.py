@@ -115,3 +115,11 @@ def test_flattened_code_log_formula_and_company_lines():
         (6, "paragraph", "Compared to Google and Microsoft 3 times more tokens were used."),
         (7, "code", 'model = SentenceTransformer("all-MiniLM-L6-v2")'),
         (7, "paragraph", "The model loads in 2 seconds.")]
+
+
+def test_a_sentence_ending_in_an_acronym_is_cut():
+    from claims.extract import split_sentences
+
+    assert split_sentences("Ties choose the smaller checked ID. Retain the order.") == [
+        "Ties choose the smaller checked ID.", "Retain the order."]
+    assert split_sentences("It ran in the U.S. Then it stopped.") == ["It ran in the U.S. Then it stopped."]
