@@ -80,6 +80,18 @@ class Document:
         prose nor a table (a heading, code, math, HTML, an image, markup, navigation, …)."""
         return [b for b in self.blocks if not b.is_prose and b.kind != "table"]
 
+    def not_claim_lines(self) -> list[tuple[int, str]]:
+        """``(line, label)`` of each block read as not a claim, e.g. ``(13, 'markup (admonition):
+        !!! note "Title"')``: the kind, the rule that set it aside, the first 80 characters of its
+        first line (``chapter-audit claims FILE --not-claims``)."""
+        out = []
+        for b in self.not_claims():
+            first = (b.text.strip().split("\n") or [""])[0]
+            first = first if len(first) <= 80 else first[:79] + "…"
+            note = f" ({b.note})" if b.note else (f" ({b.language})" if b.language else "")
+            out.append((b.line, f"{b.kind.replace('_', ' ')}{note}: {first}"))
+        return out
+
     def headings(self) -> list[Block]:
         return [b for b in self.blocks if b.kind == "heading"]
 

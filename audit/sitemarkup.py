@@ -194,7 +194,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 index += 1
                 continue
         if ADMONITION.match(line):
-            aside("markup", line.strip(), number, number, "admonition")
+            aside("markup", line.strip(), number, number, "tab" if line.lstrip().startswith("===") else "admonition")
             bodies.append(_indent(raw))
             index += 1
             continue

@@ -60,6 +60,8 @@ def register(app: typer.Typer) -> None:
         fmt: str = typer.Option("md", "--format", help="md | csv | json"),
         output: Optional[Path] = typer.Option(None, "--output", help="Write here instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
+        not_claims: bool = typer.Option(False, "--not-claims", help="List instead the blocks read as not a "
+                                        "claim (heading, code, markup, …), one FILE:LINE line each."),
     ) -> None:
         """One row per prose sentence and numeric table cell: id, section, location, kind, quantities, names."""
         from audit.pack import load_pack
@@ -70,10 +72,11 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
-        _, rows, note = claims_for_pack(load_pack(pack))
+        document, rows, note = claims_for_pack(load_pack(pack))
         if note:
             typer.echo(f"note: {note}", err=True)
-        text = format_claims(rows, fmt)
+        text = format_claims(rows, fmt) if not not_claims else "".join(
+            f"{pack}:{line}: {label}\n" for line, label in document.not_claim_lines())
         if output is None:
             typer.echo(text, nl=False)
         else:

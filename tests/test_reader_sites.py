@@ -123,3 +123,14 @@ def test_a_sentence_ending_in_an_acronym_is_cut():
     assert split_sentences("Ties choose the smaller checked ID. Retain the order.") == [
         "Ties choose the smaller checked ID.", "Retain the order."]
     assert split_sentences("It ran in the U.S. Then it stopped.") == ["It ran in the U.S. Then it stopped."]
+
+
+def test_claims_lists_what_it_did_not_read_as_claims(cli):
+    result = cli("claims", DATA / "mkdocs_material.md", "--not-claims")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert f"{DATA / 'mkdocs_material.md'}:13: markup (admonition): !!! note \"Reading the numbers\"" in lines
+    assert f"{DATA / 'mkdocs_material.md'}:23: markup (tab): === \"Python\"" in lines
+    assert f"{DATA / 'mkdocs_material.md'}:25: code (python): from example import fuse" in lines
+    assert f"{DATA / 'mkdocs_material.md'}:58: navigation: BM25 in depth" in lines
+    assert len(lines) == 22
