@@ -46,15 +46,20 @@ code code-block code-cell sourcecode literalinclude include math eval-rst eval-m
 bibliography glue glue:figure glue:text image mermaid graphviz plot csv-table jupyter-execute
 ipython testcode doctest program-output command-output automodule autoclass autofunction
 automethod autosummary autodata autoattribute tableofcontents contents highlight only
+r python python3 ipython julia bash sh shell zsh sql ojs dot js javascript typescript c cpp rust go
+java ruby perl stan rcpp json yaml toml html css latex tex
 """.split())
-"""Directives whose body is code or data (set aside as a ``code`` block); every other directive's
+"""Directives whose body is code or data (set aside as a ``code`` block), language chunks of R
+Markdown and Quarto included; every other directive's
 body is prose (an admonition, figure caption, margin, tab, card, dropdown, epigraph, …), so an
 unknown directive never drops a sentence."""
 
 
 def is_prose_directive(name: str) -> bool:
+    """Whether a directive's body is prose: not a code directive, not an R Markdown / Quarto
+    chunk (```` ```{r} ````, ```` ```{python} ````), not a Pandoc class (```` ```{.python} ````)."""
     name = name.lower()
-    return name not in CODE_DIRECTIVES and not name.startswith("auto")
+    return name not in CODE_DIRECTIVES and not name.startswith(("auto", "."))
 
 
 FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")

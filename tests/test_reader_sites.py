@@ -134,3 +134,12 @@ def test_claims_lists_what_it_did_not_read_as_claims(cli):
     assert f"{DATA / 'mkdocs_material.md'}:25: code (python): from example import fuse" in lines
     assert f"{DATA / 'mkdocs_material.md'}:58: navigation: BM25 in depth" in lines
     assert len(lines) == 22
+
+
+def test_language_chunks_are_code_and_unknown_directives_keep_their_prose():
+    text = ("```{r}\nsummary(cars). Then more\n```\n\n```{.python}\nx = 1. Then y\n```\n\n"
+            "```{python}\nimport numpy as np\n```\n\n```{exercise-card}\nThe card body is prose.\n```\n")
+    doc = read_markdown(text)
+    assert [(b.kind, b.line, b.note) for b in doc.blocks if b.kind == "code"] == [
+        ("code", 1, "directive {r}"), ("code", 5, "directive {.python}"), ("code", 9, "directive {python}")]
+    assert [b.text for b in doc.prose_blocks()] == ["The card body is prose."]
