@@ -172,7 +172,13 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             marker = opened.group("fence")
             info = (opened.group("info") or "").strip()
             directive = DIRECTIVE_INFO.match(info)
-            if directive and is_prose_directive(directive.group("name")):
+            colon = marker[0] == ":"
+            if colon and info and not directive:  # a Pandoc/Quarto div: ::: {.callout-note}, ::: note
+                directive = re.match(r"^\{?\s*(?P<name>[\w:.#-]+)", info)
+            prose = directive is not None and (
+                is_prose_directive(directive.group("name")) if not colon
+                else directive.group("name").lower().lstrip(".") not in CODE_DIRECTIVES)
+            if prose:
                 name = directive.group("name")
                 aside("markup", line.strip(), number, number, f"directive {{{name}}}")
                 index += 1
@@ -190,6 +196,10 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 continue
             if not info and directives and _closes(line, directives[-1]):
                 directives.pop()
+                aside("markup", line.strip(), number, number, "directive end")
+                index += 1
+                continue
+            if colon and not info:  # a closing ::: without an opener we know: still markup
                 aside("markup", line.strip(), number, number, "directive end")
                 index += 1
                 continue

@@ -143,3 +143,9 @@ def test_language_chunks_are_code_and_unknown_directives_keep_their_prose():
     assert [(b.kind, b.line, b.note) for b in doc.blocks if b.kind == "code"] == [
         ("code", 1, "directive {r}"), ("code", 5, "directive {.python}"), ("code", 9, "directive {python}")]
     assert [b.text for b in doc.prose_blocks()] == ["The card body is prose."]
+
+
+def test_pandoc_and_quarto_divs_keep_their_prose():
+    doc = read_markdown("::: {.callout-note}\nThe callout body is prose.\n:::\n\n::: note\nA div body is prose.\n:::\n")
+    assert [(b.kind, b.line) for b in doc.blocks] == [("markup", 1), ("paragraph", 2), ("markup", 3),
+                                                      ("markup", 5), ("paragraph", 6), ("markup", 7)]
