@@ -42,7 +42,7 @@ def piece(draw):
     """``(lines, expected sentences)`` of one structure."""
     kind = draw(st.sampled_from(["paragraph", "wrapped", "code-sentence", "list", "table", "div", "details",
                                  "comment", "myst", "colon", "admonition", "sphinx", "fence", "role", "badge",
-                                 "links", "label"]))
+                                 "links", "label", "quarto", "alert", "html-links", "bold-label"]))
     one, two = draw(sentences), draw(sentences)
     if kind == "paragraph":
         return [f"{one} {two}"], [one, two]
@@ -83,10 +83,20 @@ def piece(draw):
         return ["[![build](b.svg)](https://ci.example.org) [![pypi](p.svg)](https://pypi.org)"], []
     if kind == "links":
         return ["- [Intro](intro.md)", "- [Setup](setup.md)"], []
+    if kind == "quarto":
+        return ["::: {.callout-note}", one, ":::"], [one]
+    if kind == "alert":
+        return ["> [!NOTE]", f"> {one}"], [one]
+    if kind == "html-links":
+        return ['* <a href="https://example.org/a"><code>example/model-v2</code></a>',
+                '* <a href="https://example.org/b">Another link</a>'], []
+    if kind == "bold-label":
+        return ["**References:**"], []
     return ["(sec-label)="], []
 
 
-MARKUP = re.compile(r"```|:::|!!!|<div|<!--|</details|:begin_tab:|:end_tab:|\|---|\.\. note|\(sec-label\)=|\]\(")
+MARKUP = re.compile(r"```|:::|!!!|<div|<!--|</details|:begin_tab:|:end_tab:|\|---|\.\. note|\(sec-label\)=|\]\(|"
+                    r"\[!NOTE\]|<a |References:")
 
 
 def sentence_rows(document):
