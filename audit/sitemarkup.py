@@ -66,7 +66,9 @@ FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$"
 COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
 DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
 OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
-ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?|===\+?)\s+\S.*$|^(?P<indent2>\s*)===\+?\s*$")
+ADMONITION = re.compile(r"^(?P<indent>\s*)(?:(?:!!!|\?\?\?\+?)\s+[\w-]+.*|===\+?\s+\".*)$")
+"""An admonition (``!!! note``, ``??? tip "Title"``) or a content tab (``=== "Tab"``, always with a
+quoted title, so a setext underline ``===`` is never one)."""
 SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
 LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
 ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"

@@ -149,3 +149,9 @@ def test_pandoc_and_quarto_divs_keep_their_prose():
     doc = read_markdown("::: {.callout-note}\nThe callout body is prose.\n:::\n\n::: note\nA div body is prose.\n:::\n")
     assert [(b.kind, b.line) for b in doc.blocks] == [("markup", 1), ("paragraph", 2), ("markup", 3),
                                                       ("markup", 5), ("paragraph", 6), ("markup", 7)]
+
+
+def test_a_setext_underline_is_no_content_tab():
+    doc = read_markdown('Title here\n===\n\nBody text is here.\n\n=== "Tab"\n\n    Tab body.\n')
+    assert [(b.kind, b.line) for b in doc.blocks] == [("heading", 1), ("paragraph", 4), ("markup", 6),
+                                                      ("paragraph", 8)]
