@@ -128,6 +128,8 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
         elif kind in ("math_inline", "math_inline_double"):
             piece = f"${child.content}$"
             spans.append((length, length + len(piece)))
+        elif kind == "link_open" and index + 1 < len(children) and children[index + 1].type == "link_close":
+            piece = str(child.attrs.get("href", ""))  # MyST [](target): the link's text is its target
         # emphasis/strong/link markers, images, footnote refs: no text
         parts.append(piece)
         length += len(piece)
@@ -338,7 +340,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
-            elif _navigation(inline.children) or is_navigation_line(content) or _roles_only(content, atomic):
+            elif (_navigation(inline.children) or is_navigation_line(content) or _roles_only(content, atomic)
+                  or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,

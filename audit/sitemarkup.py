@@ -75,9 +75,9 @@ ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
 ROLE_LINE = re.compile(rf"^\s*(?:{ROLE}[\s,;.]*)+$")
 BARE_ROLE_LINE = re.compile(r"^\s*:(?:end_tab|begin_tab|label|numref|eqlabel):\S*\s*$")
 BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
-ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$")
-"""A kramdown/Python-Markdown attribute list on its own line (``{: .note }``) or a pymdownx
-snippet include (``--8<-- "file.md"``)."""
+ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
+"""A kramdown/Python-Markdown attribute list on its own line (``{: .note }``), a pymdownx
+snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 

@@ -155,3 +155,22 @@ def test_a_setext_underline_is_no_content_tab():
     doc = read_markdown('Title here\n===\n\nBody text is here.\n\n=== "Tab"\n\n    Tab body.\n')
     assert [(b.kind, b.line) for b in doc.blocks] == [("heading", 1), ("paragraph", 4), ("markup", 6),
                                                       ("paragraph", 8)]
+
+
+def test_real_jupyter_book_shapes():
+    """Shapes met in the Jupyter Book v0.15 documentation (read with fetch, our own text here)."""
+    text = ("See [](content:references) for details.\n\n+++ {\"tags\": [\"hide\"]}\n\n+++\n\n"
+            "https://img.shields.io/badge/book-orange\n\n```rst\nAPI Reference\n=============\n```\n\n"
+            "Done with this page.\n")
+    doc = read_markdown(text)
+    assert [b.text for b in doc.prose_blocks()] == ["See content:references for details.", "Done with this page."]
+    assert [(b.kind, b.line) for b in doc.not_claims()] == [("markup", 3), ("markup", 5), ("navigation", 7),
+                                                             ("code", 9)]
+
+
+def test_an_underline_of_equals_signs_is_no_pack_header(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# Developers\n\nThe file looks like this:\n\n```rst\nAPI Reference\n=============\n```\n",
+                    encoding="utf-8")
+    pack = load_pack(page)
+    assert pack.is_snapshot and [r.text for r in claims_for_pack(pack)[1]] == ["The file looks like this:"]
