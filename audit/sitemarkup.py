@@ -66,7 +66,7 @@ FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$"
 COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
 DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
 OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
-ADMONITION = re.compile(r"^(?P<indent>\s*)(?:(?:!!!|\?\?\?\+?)\s+[\w-]+.*|===\+?\s+\".*)$")
+ADMONITION = re.compile(r"^(?P<indent>\s*)(?::\s+)?(?:(?:!!!|\?\?\?\+?)\s+[\w-]+.*|===\+?\s+\".*)$")
 """An admonition (``!!! note``, ``??? tip "Title"``) or a content tab (``=== "Tab"``, always with a
 quoted title, so a setext underline ``===`` is never one)."""
 SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
@@ -146,7 +146,8 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
         number = index + 1
         while bodies and raw.strip() and _indent(raw) <= bodies[-1]:
             bodies.pop()
-        line = _body_line(raw, len(bodies))
+        width = bodies[-1] + 4 if bodies else 0  # a body is indented four past its marker
+        line = _body_line(raw, width)
         if fence is not None:
             emit(line, number)
             if _closes(line, fence):
@@ -154,7 +155,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             index += 1
             continue
         if table_pipe is not None:
-            following = _body_line(lines[index + 1], len(bodies)) if index + 1 < len(lines) else ""
+            following = _body_line(lines[index + 1], width) if index + 1 < len(lines) else ""
             if _looks_like_row(line, table_pipe) and _is_delimiter(following):
                 emit("", number - 1)  # a header + delimiter pair right under a table: a new table
                 emit(line, number)
@@ -191,7 +192,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 continue
             if directive:  # a directive whose body is not prose: code, named by the directive
                 end = next((i for i in range(index + 1, len(lines))
-                            if _closes(_body_line(lines[i], len(bodies)), marker)), len(lines) - 1)
+                            if _closes(_body_line(lines[i], width), marker)), len(lines) - 1)
                 aside("code", "\n".join(lines[index:end + 1]), number, end + 1,
                       f"directive {{{directive.group('name')}}}")
                 index = end + 1
@@ -212,12 +213,12 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 continue
         if ADMONITION.match(line):
             aside("markup", line.strip(), number, number, "tab" if line.lstrip().startswith("===") else "admonition")
-            bodies.append(_indent(raw))
+            bodies.append(_marker_column(raw))
             index += 1
             continue
         sphinx = SPHINX.match(line)
         if sphinx:
-            index = _sphinx(lines, index, sphinx, line, len(bodies), aside, emit)
+            index = _sphinx(lines, index, sphinx, line, width, aside, emit)
             continue
         if LABEL.match(line) or ROLE_LINE.match(line) or BARE_ROLE_LINE.match(line):
             aside("markup", line.strip(), number, number, "label" if LABEL.match(line) else "role")
@@ -232,7 +233,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             index += 1
             continue
         if "|" in line and index + 1 < len(lines):
-            delimiter = _body_line(lines[index + 1], len(bodies))
+            delimiter = _body_line(lines[index + 1], width)
             if _is_delimiter(delimiter):
                 table_pipe = line.strip().startswith("|")
                 emit(line, number)
@@ -258,13 +259,20 @@ def _closes(line: str, marker: str) -> bool:
             and _indent(line) <= 3 + (0 if marker[0] != ":" else 1000))
 
 
-def _body_line(line: str, depth: int) -> str:
-    for _ in range(depth):
-        line = _dedent(line, 4)
-    return line
+def _body_line(line: str, width: int) -> str:
+    """The line with up to ``width`` columns of indentation removed (an admonition body's)."""
+    return _dedent(line, width) if width else line
+
+
+def _marker_column(raw: str) -> int:
+    """The column of an admonition marker: its indentation, or past a definition-list ``:   ``
+    (``:   !!! note`` has its body indented eight)."""
+    match = re.match(r"^(\s*(?::\s+)?)", raw)
+    return len(match.group(1)) if match else 0
 
 
 def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth: int, aside, emit) -> int:
+    # depth: the columns of indentation an enclosing admonition body removes
     """A ``.. name::`` directive (or a ``.. _label:`` target) at ``lines[index]``; returns the next index."""
     number = index + 1
     name = (match.group("name") or "").lower()

@@ -518,8 +518,9 @@ _BACKTICKS = re.compile(r"(`+)[^`\n]*?\1")
 
 def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     rows = []
-    protected = (block.math_spans + _lead_in(block) + block.atomic_spans
-                 + tuple(m.span() for m in _BACKTICKS.finditer(block.text)))  # never split inside code
+    # never split inside code, nor right after it: "a block starts with `!!!`, followed by …"
+    code = block.atomic_spans + tuple(m.span() for m in _BACKTICKS.finditer(block.text))
+    protected = block.math_spans + _lead_in(block) + tuple((start, end + 1) for start, end in code)
     for index, (start, end) in enumerate(sentence_spans(block.text, protected), start=1):
         sentence = block.text[start:end]
         math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans

@@ -174,3 +174,19 @@ def test_an_underline_of_equals_signs_is_no_pack_header(tmp_path):
                     encoding="utf-8")
     pack = load_pack(page)
     assert pack.is_snapshot and [r.text for r in claims_for_pack(pack)[1]] == ["The file looks like this:"]
+
+
+def test_admonitions_nested_and_in_definition_lists_keep_their_prose():
+    text = ('`note`, `seealso`\n\n:   !!! note\n\n        Lorem ipsum dolor sit amet. Nulla et euismod.\n\n'
+            '!!! tip "Outer"\n    Outer body sentence.\n\n    !!! warning\n        Inner body sentence.\n\n'
+            '    Back in the outer body.\n\nA block starts with `!!!`, followed by a keyword.\n')
+    rows = [r.text for r in claims_for_pack(load_pack_text(text))[1]]
+    assert rows == ["note, seealso", "Lorem ipsum dolor sit amet.", "Nulla et euismod.", "Outer body sentence.",
+                    "Inner body sentence.",
+                    "Back in the outer body.", "A block starts with !!!, followed by a keyword."]
+
+
+def load_pack_text(text):
+    from audit.pack import parse_pack
+
+    return parse_pack(text, source_path="page.md", markdown=True)
