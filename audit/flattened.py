@@ -396,6 +396,16 @@ _CODE_START = re.compile(
 _CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
 
 
+def _prose_follows(words: list[tuple[int, str]], index: int) -> bool:
+    """After code, a capitalised sentence opener starting two or more words that end a sentence
+    (``Then stop.``): shorter than the three words the other rules need, so that no sentence is
+    taken into the code."""
+    if not _is_opener(words[index][1]):
+        return False
+    tail = words[index:]
+    return len(tail) >= 2 and any(_END.search(w) for _, w in tail[1:])
+
+
 def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     """Code or log text at the start of the line or glued after a sentence end or a colon."""
     start = next((m.end() for m in _CODE_AFTER.finditer(line)), None)
@@ -404,7 +414,7 @@ def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     blocks: list[Block] = []
     if line[:start].strip():
         blocks.append(Block("paragraph", line[:start].strip(), 0, 0, recovered=True, note="code"))
-    rest = next((i for i, (offset, _) in enumerate(words) if offset > start and _sentence_follows(words, i)
+    rest = next((i for i, (offset, _) in enumerate(words) if offset > start and _prose_follows(words, i)
                  and re.search(r"[.!?:;)\]}'\"]$|\S$", line[:offset].rstrip())
                  and not re.search(r"[=(,\[{]$", line[:offset].rstrip())), None)
     end = words[rest][0] if rest is not None else len(line)

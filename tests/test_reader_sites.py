@@ -100,7 +100,7 @@ def test_flattened_code_log_formula_and_company_lines():
     from audit.flattened import read_flattened
 
     text = ("ERROR rates fell by 3 points in the second run.\nINFO:root:loaded 3 shards\n"
-            "Run it once. python train.py --epochs 3\nN = 40 tasks were evaluated.\n"
+            "Run it once. python train.py --epochs 3 Then stop.\nN = 40 tasks were evaluated.\n"
             "marginal = 0.7 / r - 0.3 * redundancy Before anything is selected, the penalty is zero.\n"
             "Compared to Google and Microsoft 3 times more tokens were used.\n"
             "model = SentenceTransformer(\"all-MiniLM-L6-v2\") The model loads in 2 seconds.\n")
@@ -108,7 +108,7 @@ def test_flattened_code_log_formula_and_company_lines():
     assert got == [
         (1, "paragraph", "ERROR rates fell by 3 points in the second run."),
         (2, "code", "INFO:root:loaded 3 shards"),
-        (3, "paragraph", "Run it once."), (3, "code", "python train.py --epochs 3"),
+        (3, "paragraph", "Run it once."), (3, "code", "python train.py --epochs 3"), (3, "paragraph", "Then stop."),
         (4, "paragraph", "N = 40 tasks were evaluated."),
         (5, "math", "marginal = 0.7 / r - 0.3 * redundancy"),
         (5, "paragraph", "Before anything is selected, the penalty is zero."),
