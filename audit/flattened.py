@@ -43,7 +43,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    colon, that opens like a shell command (``$ ``, ``pip install``, ``python -m``, ``git clone``,
    …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``
    or ``x = "…"``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
-   ``[1/10]``) is a code block up to the next sentence that starts with a sentence opener; the
+   ``[1/10]``) is a code block up to the next sentence (two words or more) that starts with a
+   sentence opener; the
    prose before and after is a paragraph. A line of three or more short items joined by `` · ``
    or `` | `` with no sentence punctuation is ``navigation`` (a breadcrumb or tab bar).
 
