@@ -72,11 +72,15 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
-        document, rows, note = claims_for_pack(load_pack(pack))
+        _, rows, note = claims_for_pack(load_pack(pack))
         if note:
             typer.echo(f"note: {note}", err=True)
-        text = format_claims(rows, fmt) if not not_claims else "".join(
-            f"{pack}:{line}: {label}\n" for line, label in document.not_claim_lines())
+        text = format_claims(rows, fmt)
+        if not_claims:  # instead of the rows: each block read as not a claim, with its line
+            from audit.document import document_from_pack
+
+            text = "".join(f"{pack}:{line}: {label}\n"
+                           for line, label in document_from_pack(load_pack(pack)).not_claim_lines())
         if output is None:
             typer.echo(text, nl=False)
         else:
