@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 BLOCK_KINDS = ("heading", "paragraph", "list_item", "blockquote", "table", "code", "math", "html",
-               "image", "footnote", "front_matter", "reference")
+               "image", "footnote", "front_matter", "reference", "markup", "navigation")
+"""``markup``: a site generator's structure line (an admonition or tab marker, a directive fence or
+option, a label, a role-only line, a lone bracket: :mod:`audit.sitemarkup`); ``navigation``: a
+line or list item made only of links (a table of contents, a link list, a breadcrumb)."""
 PROSE_KINDS = frozenset({"paragraph", "list_item", "blockquote", "footnote"})
 """Blocks whose text gives sentence claim rows; every other kind never does."""
 
@@ -48,6 +51,7 @@ class Block:
     math_spans: tuple[tuple[int, int], ...] = ()  # inline $…$ spans in ``text``
     note: str = ""                 # recovered blocks: the heuristic that fired
     lead_in: int = 0               # length of a bold lead-in ending in "." or ":" (``**Bold.** Text``)
+    atomic_spans: tuple[tuple[int, int], ...] = ()  # inline code and roles in ``text``: never split
 
     @property
     def is_prose(self) -> bool:
@@ -70,6 +74,23 @@ class Document:
 
     def code_blocks(self) -> list[Block]:
         return [b for b in self.blocks if b.kind == "code"]
+
+    def not_claims(self) -> list[Block]:
+        """Blocks deliberately not read as claims, each with its line: every block that is neither
+        prose nor a table (a heading, code, math, HTML, an image, markup, navigation, …)."""
+        return [b for b in self.blocks if not b.is_prose and b.kind != "table"]
+
+    def not_claim_lines(self) -> list[tuple[int, str]]:
+        """``(line, label)`` of each block read as not a claim, e.g. ``(13, 'markup (admonition):
+        !!! note "Title"')``: the kind, the rule that set it aside, the first 80 characters of its
+        first line (``chapter-audit claims FILE --not-claims``)."""
+        out = []
+        for b in self.not_claims():
+            first = (b.text.strip().split("\n") or [""])[0]
+            first = first if len(first) <= 80 else first[:79] + "…"
+            note = f" ({b.note})" if b.note else (f" ({b.language})" if b.language else "")
+            out.append((b.line, f"{b.kind.replace('_', ' ')}{note}: {first}"))
+        return out
 
     def headings(self) -> list[Block]:
         return [b for b in self.blocks if b.kind == "heading"]

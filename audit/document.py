@@ -13,7 +13,8 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
 
 * a paragraph, list item or blockquote paragraph holds *prose*: ``text`` is its inline text
   with markup removed (emphasis, strong, links keep their text; inline code keeps its content;
-  inline images, raw inline HTML and footnote references are dropped; inline math is kept as
+  inline images, inline HTML tags (the text between them stays; ``<br>`` is a space), comments
+  and footnote references are dropped; inline math is kept as
   ``$…$`` and its span is listed in ``math_spans``);
 * a list item's marker (``-``, ``1.``) is kept out of ``text`` and stored in ``marker``; a bold
   lead-in ending in ``.`` or ``:`` (``**Tokenise.** Lower-case …``) is recorded in ``lead_in``
@@ -28,6 +29,17 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
 * a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
   inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
 
+* before the parse, site markup is set aside line by line (:mod:`audit.sitemarkup`:
+  admonitions, content tabs, MyST and Sphinx directives, labels, role-only lines, a lone
+  bracket; each becomes a ``markup`` block, or ``code`` for a code directive) and a pipe table
+  ends at its first line that is not a row (that line is prose); ``origin`` maps the parser's
+  lines back to the file's;
+* an ``html`` block keeps its prose: the text outside tags, comments and non-prose elements is
+  read as Markdown when it holds three words or more (:func:`html_residue`); a paragraph of
+  badges is ``image``; one of links only (a table of contents, a link list, breadcrumbs) is
+  ``navigation``; inline code and roles (``:citet:`key```, kept as written) are ``atomic_spans``
+  that the sentence splitter never cuts.
+
 **Flattened plain text** (a web page flattened to one paragraph per line, the pack convention)
 is read by :func:`audit.flattened.read_flattened`, which recovers glued headings, flattened
 tables and formula lines.
@@ -36,6 +48,7 @@ tables and formula lines.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
@@ -67,25 +80,79 @@ def _toml_front_matter(lines: list[str]) -> int:
     return 0
 
 
-def inline_text(children: Iterable[Any] | None) -> tuple[str, tuple[tuple[int, int], ...]]:
+ROLE_TEXT = re.compile(r"(?::[\w:.-]+:|\{[\w:.-]+\})$")
+"""A role marker written right before inline code: ``:citet:`key```, ``{cite:p}`key```."""
+_BREAK_TAG = re.compile(r"^<br\s*/?>$", re.I)
+_COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
+
+
+def inline_text(children: Iterable[Any] | None, breaks: str = " ") -> tuple[str, tuple[tuple[int, int], ...]]:
     """Plain text of inline tokens (module docstring) and the spans of inline math in it."""
+    text, math, _ = inline_text_spans(children, breaks)
+    return text, math
+
+
+def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
+                      ) -> tuple[str, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """``(text, math spans, atomic spans)``: atomic spans are inline code and roles, which the
+    sentence splitter never cuts. A role (``:citet:`key```, ``{cite}`key```, ``:numref:`x```) is
+    kept as written, backticks included; other inline code keeps its content. A ``<br>`` is
+    ``breaks`` (a space in prose, a line break in table cells); an HTML comment is dropped."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
+    atomic: list[tuple[int, int]] = []
     length = 0
-    for child in children or ():
+    children = list(children or ())
+    trim = _d2l_brackets(children)
+    for index, child in enumerate(children):
         kind = child.type
-        if kind in ("text", "code_inline", "html_inline"):
+        piece = ""
+        if kind == "text":
             piece = child.content
+            if index in trim:
+                piece = piece[:-1] if trim[index] == "end" else piece[1:]
+        elif kind == "code_inline":
+            role = ROLE_TEXT.search(parts[-1]) if parts else None
+            if role:
+                head = parts[-1][:role.start()]
+                length -= len(parts[-1]) - len(head)
+                parts[-1] = head
+                piece = f"{role.group(0)}`{child.content}`"
+            else:
+                piece = child.content
+            atomic.append((length, length + len(piece)))
+        elif kind == "html_inline":  # a tag: <br> is a break, any other tag or comment no text
+            piece = breaks if _BREAK_TAG.match(child.content.strip()) else ""
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
         elif kind in ("math_inline", "math_inline_double"):
             piece = f"${child.content}$"
             spans.append((length, length + len(piece)))
-        else:  # emphasis/strong/link markers, images, footnote refs: no text
-            piece = ""
+        elif kind == "link_open" and index + 1 < len(children) and children[index + 1].type == "link_close":
+            piece = str(child.attrs.get("href", ""))  # MyST [](target): the link's text is its target
+        # emphasis/strong/link markers, images, footnote refs: no text
         parts.append(piece)
         length += len(piece)
-    return _collapse("".join(parts), spans)
+    if breaks != " ":
+        joined = "".join(parts)
+        return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
+    text, moved = _collapse("".join(parts), spans + atomic)
+    return text, moved[:len(spans)], moved[len(spans):]
+
+
+def _d2l_brackets(children: list[Any]) -> dict[int, str]:
+    """d2l's ``[**linked to code**]`` marks: the text tokens whose final ``[`` ("end") or first
+    ``]`` ("start") wrap a bold run are trimmed, so the brackets are no sentence text."""
+    trim: dict[int, str] = {}
+    for i, child in enumerate(children):
+        if child.type != "strong_open" or i == 0 or children[i - 1].type != "text" \
+                or not children[i - 1].content.endswith("["):
+            continue
+        close = next((j for j in range(i + 1, len(children)) if children[j].type == "strong_close"), None)
+        if close is not None and close + 1 < len(children) and children[close + 1].type == "text" \
+                and children[close + 1].content.startswith("]"):
+            trim[i - 1], trim[close + 1] = "end", "start"
+    return trim
 
 
 def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -127,8 +194,83 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
     return bool(meaningful) and all(c.type in kinds for c in meaningful)
 
 
-def read_markdown(text: str, path: str | None = None) -> Document:
-    """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``)."""
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
+_SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
+_IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
+
+
+def _meaningful(children: list[Any] | None) -> list[Any]:
+    return [c for c in children or () if not (c.type == "text" and not c.content.strip())
+            and c.type not in ("softbreak", "hardbreak")]
+
+
+def _badges(children: list[Any] | None) -> bool:
+    """Only images, image links and ``<img>`` tags (a row of badges): ``[![build](b.svg)](ci)``."""
+    items = _meaningful(children)
+    pictures = [c for c in items if c.type == "image" or (c.type == "html_inline" and _IMG_TAG.match(c.content))]
+    return bool(pictures) and all(c.type in ("image", "link_open", "link_close") or c in pictures for c in items)
+
+
+def _navigation(children: list[Any] | None) -> bool:
+    """Only links (Markdown or ``<a href>``) and separators between them (a table-of-contents
+    entry, a link list, breadcrumbs); other tags around them are ignored."""
+    depth, links = 0, 0
+    for child in _meaningful(children):
+        if child.type == "link_open" or (child.type == "html_inline" and re.match(r"<a\s", child.content, re.I)):
+            depth += 1
+            links += 1
+        elif child.type == "link_close" or (child.type == "html_inline" and re.match(r"</a\s*>", child.content, re.I)):
+            depth -= 1
+        elif child.type == "html_inline":
+            continue
+        elif depth == 0 and not (child.type == "text" and _SEPARATOR.match(child.content)):
+            return False
+    return links > 0
+
+
+def _bold_label(children: list[Any] | None, content: str) -> bool:
+    """A paragraph that is only bold text of at most eight words not ending a sentence: a label
+    standing in for a heading (``**References:**``), not a claim."""
+    items = _meaningful(children)
+    return (len(items) >= 3 and items[0].type == "strong_open" and items[-1].type == "strong_close"
+            and all(c.type in ("strong_open", "strong_close", "text") for c in items)
+            and len(content.split()) <= 8 and not content.rstrip().endswith((".", "!", "?")))
+
+
+def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
+    """Only roles and separators (``{ref}`What is MyST? <what_is_myst>```, ``:doc:`intro```): a
+    list of cross-references, navigation rather than a sentence."""
+    roles = [(s, e) for s, e in atomic if ROLE_TEXT.match(content[s:]) or content[s:e].startswith(("{", ":"))]
+    if not roles:
+        return False
+    rest = content
+    for s, e in sorted(roles, reverse=True):
+        rest = rest[:s] + rest[e:]
+    return bool(_SEPARATOR.match(rest))
+
+
+_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select)\b"
+                        r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
+_WORDS = re.compile(r"[A-Za-z][a-z]+")
+
+
+def html_residue(html: str) -> str:
+    """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
+    ``<summary>``, ``<script>``, …), each replaced by spaces so that its lines keep their numbers;
+    '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
+    ``Source: <a href=…>https://…</a>`` credit is no sentence)."""
+    residue = _HTML_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), html)
+    residue = "\n".join(line.strip() for line in residue.split("\n"))
+    return residue if len(_WORDS.findall(re.sub(r"\S*://\S*", " ", residue))) >= 3 else ""
+
+
+def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool = False,
+                  _nested: bool = False) -> Document:
+    """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
+    ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
+    page with Markdown tables or fences, :func:`document_from_pack`)."""
+    from audit.sitemarkup import is_navigation_line, prepare_markdown
+
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     blocks: list[Block] = []
@@ -136,8 +278,13 @@ def read_markdown(text: str, path: str | None = None) -> Document:
     if toml_lines:
         blocks.append(Block("front_matter", "\n".join(lines[1:toml_lines - 1]), 1, toml_lines))
         text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
+    prepared, origin, markup = prepare_markdown(text, line_paragraphs)
     env: dict[str, Any] = {}
-    tokens = _parser().parse(text, env)
+    tokens = _parser().parse(prepared, env)
+
+    def file_line(line: int) -> int:
+        return origin[min(max(line, 1), len(origin)) - 1] if origin else line
+
     path_tracker = SectionPath()
     containers: list[str] = []  # open list items / blockquotes / footnotes, innermost last
     markers: list[str] = []
@@ -147,7 +294,7 @@ def read_markdown(text: str, path: str | None = None) -> Document:
     while index < len(tokens):
         token = tokens[index]
         kind = token.type
-        span = (token.map[0] + 1, token.map[1]) if token.map else None
+        span = (file_line(token.map[0] + 1), file_line(token.map[1])) if token.map else None
         if kind == "front_matter":
             blocks.append(Block("front_matter", token.content, span[0], span[1]))
         elif kind == "heading_open":
@@ -177,12 +324,12 @@ def read_markdown(text: str, path: str | None = None) -> Document:
             containers.pop()
         elif kind == "paragraph_open":
             inline = tokens[index + 1]
-            content, spans = inline_text(inline.children)
+            content, spans, atomic = inline_text_spans(inline.children)
             if span is None:  # footnote paragraphs carry their map; be safe anyway
-                span = (inline.map[0] + 1, inline.map[1]) if inline.map else (1, 1)
-            if _only(inline.children, {"image"}):
+                span = (file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map else (1, 1)
+            if _only(inline.children, {"image"}) or _badges(inline.children):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
-                blocks.append(Block("image", alts, span[0], span[1], path_tracker.current))
+                blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
             elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
                 blocks.append(Block("html", inline.content.strip(), span[0], span[1], path_tracker.current,
                                     note="template"))
@@ -193,13 +340,29 @@ def read_markdown(text: str, path: str | None = None) -> Document:
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
+            elif (_navigation(inline.children) or is_navigation_line(content) or _roles_only(content, atomic)
+                  or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
+                blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
+            elif _bold_label(inline.children, content):  # **References:**, **Quick links**
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
+                                    note="bold label"))
             elif content:
                 container = containers[-1] if containers else "paragraph"
-                blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
-                                    level=list_depth if container == "list_item" else 0,
-                                    marker=markers[-1] if container == "list_item" else "",
-                                    math_spans=spans, lead_in=_lead_in(inline.children, content)))
-                previous_text = content
+                alert = _ALERT.match(content) if container == "blockquote" else None
+                if alert:  # a GitHub alert's marker, > [!NOTE]: markup, the rest is prose
+                    blocks.append(Block("markup", alert.group(0).strip(), span[0], span[0], path_tracker.current,
+                                        note="alert"))
+                    cut = alert.end()
+                    content = content[cut:]
+                    spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
+                    atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                if content:
+                    blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
+                                        level=list_depth if container == "list_item" else 0,
+                                        marker=markers[-1] if container == "list_item" else "",
+                                        math_spans=spans, lead_in=_lead_in(inline.children, content),
+                                        atomic_spans=atomic))
+                    previous_text = content
             index += 2
         elif kind in ("fence", "code_block"):
             language = token.info.strip().split()[0] if token.info.strip() else ""
@@ -209,6 +372,11 @@ def read_markdown(text: str, path: str | None = None) -> Document:
             blocks.append(Block("math", token.content.strip(), span[0], span[1], path_tracker.current))
         elif kind == "html_block":
             blocks.append(Block("html", token.content.strip(), span[0], span[1], path_tracker.current))
+            residue = html_residue(token.content)
+            if residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
+                inner = read_markdown(residue, path, _nested=True).shifted(span[0] - 1)
+                blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
+                              if b.kind != "html")
         elif kind == "table_open":
             index, table = _table(tokens, index, span, path_tracker.current, previous_text)
             blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,
@@ -218,8 +386,12 @@ def read_markdown(text: str, path: str | None = None) -> Document:
     for label, ref in (env.get("references") or {}).items():
         ref_map = ref.get("map")
         if ref_map:
-            blocks.append(Block("reference", f"[{label}]: {ref.get('href', '')}", ref_map[0] + 1,
-                                ref_map[1], _section_at(blocks, ref_map[0] + 1)))
+            first = file_line(ref_map[0] + 1)
+            blocks.append(Block("reference", f"[{label}]: {ref.get('href', '')}", first,
+                                file_line(ref_map[1]), _section_at(blocks, first)))
+    for item in markup:
+        blocks.append(Block(item.kind, item.text, item.line, item.end_line, _section_at(blocks, item.line),
+                            language=item.note if item.kind == "code" else "", note=item.note))
     blocks.sort(key=lambda b: (b.line, b.end_line))
     return Document(blocks, path, "markdown")
 
@@ -254,7 +426,7 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
                 rows.append(current)
             current = None
         elif token.type == "inline" and current is not None:
-            current.append(inline_text(token.children)[0])
+            current.append(inline_text(token.children, breaks="\n")[0])
         index += 1
     width = len(header)
     body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
@@ -268,20 +440,27 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
 def looks_like_markdown(text: str) -> bool:
     """Whether pack chapter text carries Markdown structure (else it is flattened plain text).
 
-    Markdown if the text opens with front matter, or any line is a code fence (```/~~~), a table
-    delimiter row (``|---|``) or a ``$$`` math line, or it has ATX headings (``#`` … ``######``
-    + space) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
-    blank lines) with a stray ``## …`` line stays flattened text.
+    Markdown if the text opens with front matter, or any line is a code fence (```/~~~) or a
+    ``$$`` math line, or it has ATX headings (``#`` … ``######`` + space) or a table delimiter row
+    (``|---|``) *and* blank lines between its blocks. A flattened page (one paragraph per line, no
+    blank lines) with a stray ``## …`` line or pipe tables stays flattened text (whose reader
+    reads pipe tables, :func:`audit.flattened.read_flattened`).
     """
     lines = text.split("\n")
     if lines and lines[0].strip() in ("---", "+++"):
         return True
-    strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)|^\s*\|?\s*:?-{3,}:?\s*\|")
+    strong = re.compile(r"^\s{0,3}(?:```|~~~|\$\$)")
     if any(strong.match(line) for line in lines):
         return True
     heading = re.compile(r"^\s{0,3}#{1,6}\s")
-    blank_between = any(not line.strip() for line in text.strip().split("\n"))
-    return blank_between and any(heading.match(line) for line in lines)
+    delimiter = re.compile(r"^\|?\s*:?-{3,}:?\s*\|")  # on the stripped line: linear on space runs
+    return _blank_between(text) and any(heading.match(line) or ("-" in line and delimiter.match(line.strip()))
+                                        for line in lines)
+
+
+def _blank_between(text: str) -> bool:
+    """Some blank line separates two blocks (Markdown); a flattened page has none."""
+    return any(not line.strip() for line in text.strip().split("\n"))
 
 
 def document_from_pack(pack: Any) -> Document:
@@ -289,14 +468,19 @@ def document_from_pack(pack: Any) -> Document:
 
     A Markdown snapshot (``paragraph_rule == "block"``) or chapter text that
     :func:`looks_like_markdown` is parsed as Markdown; other text is flattened plain text,
-    one paragraph per line (:func:`audit.flattened.read_flattened`).
+    one paragraph per line (:func:`audit.flattened.read_flattened`, which reads pipe tables too, so
+    a line under a table is prose: seed 000). Flattened text with code fences but no blank line
+    between blocks is parsed as Markdown with each line a paragraph of its own
+    (``line_paragraphs``).
     """
     from audit.flattened import read_flattened
 
     text = pack.chapter_text
     offset = pack.chapter_text_line - 1
-    if getattr(pack, "paragraph_rule", "line") == "block" or looks_like_markdown(text):
+    if getattr(pack, "paragraph_rule", "line") == "block":
         return read_markdown(text, pack.source_path).shifted(offset)
+    if looks_like_markdown(text):
+        return read_markdown(text, pack.source_path, line_paragraphs=not _blank_between(text)).shifted(offset)
     return read_flattened(text, pack.source_path).shifted(offset)
 
 

@@ -37,7 +37,33 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    ``name =`` starts a new formula line of the math block; the sentence and the rest of the
    line are a paragraph.
 
-5. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
+   A line whose text before its first sentence end, outside parentheses, holds three plain words
+   in a row (``N = 40 tasks were evaluated.``) is a sentence, never a formula.
+5. **Code and log lines** (``code``). A line, or the tail of a line after a sentence end or a
+   colon, that opens like a shell command (``$ ``, ``pip install``, ``python -m``, ``git clone``,
+   …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``
+   or ``x = "…"``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
+   ``[1/10]``) is a code block up to the next sentence (two words or more) that starts with a
+   sentence opener; the
+   prose before and after is a paragraph. A line of three or more short items joined by `` · ``
+   or `` | `` with no sentence punctuation is ``navigation`` (a breadcrumb or tab bar).
+
+   A call-out title glued to its first sentence (``Tip The fused run is cheap.``, a word of
+   :data:`CALLOUT_WORDS` before a sentence opener) is ``markup`` and the sentence a paragraph; a
+   line of one to six words with no digit, symbol or final punctuation, its first word
+   capitalised (``Further reading``, also after a section number: ``11.3.1. Summary``), is a
+   level-2 heading (``short-line``); one to three lower-case words (``pytorch mxnet``, tab
+   labels) are ``markup``.
+
+6. **Pipe tables** (read as written): a line starting with ``|`` directly followed by a delimiter
+   row opens a Markdown table running over the following ``|`` lines; it is parsed alone, so the
+   first line under it that does not start with ``|`` is prose (a GFM parser would take it in).
+
+   A paragraph (not a list item) opening with one or two words and a full stop before a capital
+   (``Representation. Keep all …``, a flattened ``**Representation.**``) records it as its
+   ``lead_in``, kept with the sentence it opens.
+
+7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
    block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
    ``list_item`` whose marker is kept out of the text (in ``marker``).
@@ -51,6 +77,8 @@ from __future__ import annotations
 import re
 
 from audit.blocks import Block, Document, SectionPath, Table
+from audit.pipetable import read_pipe_table
+from audit.sitemarkup import is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -80,9 +108,19 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     blocks: list[Block] = []
     sections = SectionPath()
     previous = ""  # the previous line, raw (rule 3 needs its final ":")
+    pipe_tables = _pipe_tables(lines)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
+            continue
+        if number in pipe_tables:
+            table = pipe_tables[number]
+            if table is not None:
+                caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
+                table = Table(table.line, table.end_line, sections.current, caption, table.header, table.rows)
+                blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,
+                                    sections.current, table=table))
+            previous = line
             continue
         for block in _recover(line, number, previous):
             if block.kind == "heading":
@@ -96,11 +134,18 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 block = Block("table", block.text, number, number, sections.current, recovered=True,
                               table=table, note=block.note)
             else:
+                lead = _LEAD_IN.match(block.text) if block.kind == "paragraph" else None
                 block = Block(block.kind, block.text, number, number, sections.current,
-                              recovered=block.recovered, note=block.note, marker=block.marker)
+                              recovered=block.recovered, note=block.note, marker=block.marker,
+                              lead_in=len(lead.group(1)) if lead else 0)
             blocks.append(block)
         previous = line
     return Document(blocks, path, "flattened")
+
+
+_LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")
+"""A flattened bold lead-in (``Representation. Keep all …``): one or two words and a full stop
+opening the line, kept with the sentence it opens, as ``**Bold.** Text`` is in Markdown."""
 
 
 def _recover(line: str, number: int, previous: str) -> list[Block]:
@@ -119,9 +164,23 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         table = Table(number, number, (), previous, fragment, (), recovered=True)
         return [Block("table", " | ".join(fragment), number, number, recovered=True, table=table,
                       note="table-header")]
+    code = _code(line, words)
+    if code is not None:
+        return code
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
+    if is_navigation_line(line):
+        return [Block("navigation", line, number, number)]
+    callout = _callout_title(words)
+    if callout is not None:
+        return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
+                      note="callout-title"),
+                Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
+    short = _short_heading(line, words)
+    if short:
+        return [Block(short, line, number, number, recovered=True, level=2 if short == "heading" else 0,
+                      note="short-line")]
     formula = _formula(line, words)
     if formula is not None:
         return formula
@@ -132,6 +191,43 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("heading", heading, number, number, recovered=True, level=2, note="glued-heading"),
                 Block("paragraph", rest, number, number, recovered=True, note="glued-heading")]
     return [Block("paragraph", line, number, number)]
+
+
+CALLOUT_WORDS = frozenset("""
+note tip hint important warning caution attention danger error info abstract summary tldr todo
+success check done question help faq failure fail missing bug example quote cite seealso
+""".split())
+"""Titles of admonitions and call-outs (MkDocs Material, MyST, Sphinx, GitHub ``[!NOTE]``)."""
+
+
+def _callout_title(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a call-out title glued to it (``Tip The fused run is …``)."""
+    if len(words) < 4:
+        return None
+    first = words[0][1].strip("[]!:")
+    if first.lower() not in CALLOUT_WORDS or not first[:1].isupper():
+        return None
+    tail = words[1:]
+    follows = (bool(re.fullmatch(r"[A-Z][a-z]+", words[1][1])) and len(tail) >= 3
+               and any(_END.search(w) for _, w in tail[2:]))
+    return 1 if follows else None
+
+
+_SECTION_NUMBER = re.compile(r"^(?:\d+\.)+\d*\s+|^\d+\s+(?=[A-Z])")
+
+
+def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
+    """``heading`` for a line of 1–6 words (after an optional section number such as ``11.3.``)
+    without digits, symbols or final punctuation, its first word capitalised: a heading flattened
+    onto its own line (``Further reading``, ``11.3.1. Summary``); ``markup`` for one to three such
+    lower-case words (tab labels: ``pytorch mxnet``); else ''."""
+    text = _SECTION_NUMBER.sub("", line, count=1)
+    count = len(text.split())
+    if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
+        return ""
+    if text[:1].isupper():
+        return "heading"
+    return "markup" if count <= 3 and text == line and re.fullmatch(r"[a-z][a-z\s-]*", text) else ""
 
 
 def _is_opener(word: str) -> bool:
@@ -175,7 +271,13 @@ def _columns(header: list[str]) -> list[str] | None:
             return None
     if not 2 <= len(columns) <= 8 or any(len(c) > 4 for c in columns):
         return None
+    if any(w.lower() in _JOINING_WORDS for c in columns for w in c[1:]) or any(
+            len(c) > 1 and c[-1].lower() in FUNCTION_WORDS for c in columns):
+        return None  # "Compared to Google and Microsoft 3 times …" is a sentence naming companies
     return [" ".join(c) for c in columns]
+
+
+_JOINING_WORDS = frozenset("and or with to than versus vs".split())
 
 
 def _header_fragment(words: list[tuple[int, str]], previous: str) -> tuple[str, ...] | None:
@@ -260,9 +362,22 @@ def _row_cells(words: list[tuple[int, str]], width: int) -> tuple[tuple[str, ...
     return tuple(cells), rest
 
 
+_PROSE_RUN = re.compile(r"(?:^|\s)[A-Za-z][a-z]+(?:\s+[a-z][a-z]+){2}[\s.,;!?]")
+
+
 def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     if not _FORMULA_START.match(line):
         return None
+    rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
+    head = line[:words[rest][0]] if rest is not None else line
+    flat = re.split(r"[.!?](?:\s|$)", head, maxsplit=1)[0] + " "
+    while True:  # text inside parentheses may hold words: cosine(candidate, each selected unit)
+        inner = re.sub(r"\([^()]*\)", " ", flat)
+        if inner == flat:
+            break
+        flat = inner
+    if _PROSE_RUN.search(flat.split("=", 1)[1] if "=" in flat else flat):
+        return None  # "N = 40 tasks were evaluated." is a sentence
     rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
     end = words[rest][0] if rest is not None else len(line)
     formula = line[:end].strip()
@@ -272,3 +387,73 @@ def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     if rest is not None:
         blocks.append(Block("paragraph", line[end:], 0, 0, recovered=True, note="formula"))
     return blocks
+
+
+_CODE_START = re.compile(
+    r"(?:\$ |>>> |pip3? install |python3? (?:-m |-c |\S+\.py)|git clone |curl |wget |docker |conda |npm |"
+    r"uv (?:pip|run) |import [A-Za-z_][\w.]*|from [A-Za-z_][\w.]* import |def [A-Za-z_]\w*\(|class [A-Z]\w*[(:]|"
+    r"[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*(?:[A-Za-z_][\w.]*\(|[\"'\[{])|"
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\])")
+_CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
+
+
+def _prose_follows(words: list[tuple[int, str]], index: int) -> bool:
+    """After code, a capitalised sentence opener starting two or more words that end a sentence
+    (``Then stop.``): shorter than the three words the other rules need, so that no sentence is
+    taken into the code."""
+    if not _is_opener(words[index][1]):
+        return False
+    tail = words[index:]
+    return len(tail) >= 2 and any(_END.search(w) for _, w in tail[1:])
+
+
+def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
+    """Code or log text at the start of the line or glued after a sentence end or a colon."""
+    start = next((m.end() for m in _CODE_AFTER.finditer(line)), None)
+    if start is None:
+        return None
+    blocks: list[Block] = []
+    if line[:start].strip():
+        blocks.append(Block("paragraph", line[:start].strip(), 0, 0, recovered=True, note="code"))
+    rest = next((i for i, (offset, _) in enumerate(words) if offset > start and _prose_follows(words, i)
+                 and re.search(r"[.!?:;)\]}'\"]$|\S$", line[:offset].rstrip())
+                 and not re.search(r"[=(,\[{]$", line[:offset].rstrip())), None)
+    end = words[rest][0] if rest is not None else len(line)
+    blocks.append(Block("code", line[start:end].strip(), 0, 0, recovered=True, note="code"))
+    if rest is not None:
+        blocks.append(Block("paragraph", line[end:], 0, 0, recovered=True, note="code"))
+    return blocks
+
+
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _is_delimiter(line: str) -> bool:
+    """A table delimiter row (matched on the stripped line: linear time on long space runs)."""
+    return "-" in line and bool(_DELIMITER_ROW.match(line.strip()))
+
+
+def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
+    """Pipe tables written into flattened text: a line starting with ``|`` directly followed by a
+    delimiter row opens a table, and it runs over the following lines that start with ``|`` (a
+    further header + delimiter pair starts another table). Each table is parsed alone with the
+    Markdown reader, so a prose line under it stays a paragraph. Maps each table line (1-based)
+    to its table on its first line and to None on the others."""
+    out: dict[int, Table | None] = {}
+    index = 0
+    while index < len(lines):
+        if not (lines[index].lstrip().startswith("|") and index + 1 < len(lines)
+                and _is_delimiter(lines[index + 1])):
+            index += 1
+            continue
+        end = index + 2
+        while end < len(lines) and lines[end].lstrip().startswith("|") and not (
+                end + 1 < len(lines) and _is_delimiter(lines[end + 1])):
+            end += 1
+        table = read_pipe_table(lines[index:end])
+        if table is not None:
+            out[index + 1] = Table(index + 1, end, (), "", table[0], table[1])
+            for number in range(index + 2, end + 1):
+                out[number] = None
+        index = end
+    return out

@@ -63,6 +63,13 @@ def _match(pattern: re.Pattern[str], line: str) -> re.Match[str] | None:
     return pattern.match(line.rstrip())
 
 
+def _header(line: str) -> re.Match[str] | None:
+    """A ``== N. Title ==`` section header; a line of ``=`` only (a Markdown or reStructuredText
+    underline, ``=============``) is none."""
+    match = _match(HEADER, line)
+    return match if match is not None and match.group("body").strip("= \t") else None
+
+
 def _h1_title(line: str) -> str | None:
     """A Markdown ATX level-1 heading's text without its closing ``#`` run."""
     match = _match(MARKDOWN_H1, line)
@@ -200,7 +207,7 @@ def parse_pack(text: str, *, source_path: str = "<text>", source_sha256: str | N
     if source_sha256 is None:
         source_sha256 = sha256_bytes(text.encode("utf-8"))
     lines = text.split("\n")
-    headers = [(i, m) for i, line in enumerate(lines) if (m := _match(HEADER, line))]
+    headers = [(i, m) for i, line in enumerate(lines) if (m := _header(line))]
     if not headers:
         return _snapshot(text, source_path, source_sha256, markdown)
 
@@ -299,7 +306,7 @@ def _chapter_prose(lines: list[str], section: Section) -> tuple[str, bool, int]:
     """The section's prose without end-of-excerpt marker lines; (prose, had_marker, first line)."""
     start = section.line  # index of the first body line (0-based) == header line number (1-based)
     end = start
-    while end < len(lines) and not _match(HEADER, lines[end]):
+    while end < len(lines) and not _header(lines[end]):
         end += 1
     kept: list[tuple[int, str]] = []
     marker = False

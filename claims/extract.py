@@ -14,7 +14,9 @@ merge a boundary back: the piece before it ends in a known abbreviation (:data:`
 e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
 marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
-item, inline math, a URL). Decimals, versions and ``.7`` never split (no space follows the dot).
+item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
+A segment is also cut after an all-capitals acronym and a full stop before a capitalised word
+(``… checked ID. Retain …``), which sentencex takes for an abbreviation. Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
 to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
@@ -60,6 +62,8 @@ alone does not.
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 from dataclasses import dataclass, field, replace
 
@@ -228,9 +232,9 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         start = paragraph.find(stripped, cursor)
         if start < 0:  # the segmenter changed the text: fall back to one sentence
             return _trimmed([(0, len(paragraph))], paragraph)
-        pieces.append((start, start + len(stripped)))
+        pieces.extend(_acronym_ends(paragraph, start, start + len(stripped)))
         cursor = start + len(stripped)
-    guarded = protected + tuple(m.span() for m in _URL.finditer(paragraph))
+    guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
     for start, end in pieces:
         if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):
@@ -238,6 +242,20 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         else:
             merged.append((start, end))
     return _trimmed(merged, paragraph)
+
+
+_ACRONYM_END = re.compile(r"(?<![\w.])[A-Z]{2,}s?\.(?=\s+[A-Z][a-z])")
+
+
+def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A segment cut after an acronym that ends a sentence (``… checked ID. Retain …``), which
+    sentencex reads as an abbreviation; the abbreviation guard below still merges ``U.S.``."""
+    spans, cursor = [], start
+    for match in _ACRONYM_END.finditer(text, start, end):
+        spans.append((cursor, match.end()))
+        cursor = match.end()
+    spans.append((cursor, end))
+    return [s for s in spans if text[s[0]:s[1]].strip()]
 
 
 def _trimmed(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
@@ -249,12 +267,32 @@ def _trimmed(spans: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     return [s for s in out if s[1] > s[0]]
 
 
+def _disjoint(spans: tuple[tuple[int, int], ...]) -> tuple[list[int], list[int]]:
+    """Protected spans merged into sorted disjoint intervals: (starts, ends), for bisection."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if ends and start <= ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    return starts, ends
+
+
+def _inside(spans: tuple[list[int], list[int]], position: int) -> bool:
+    """``position`` lies strictly inside one of the disjoint spans (logarithmic time)."""
+    starts, ends = spans
+    index = bisect.bisect_left(starts, position) - 1
+    return index >= 0 and starts[index] < position < ends[index]
+
+
 def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
-                   protected: tuple[tuple[int, int], ...]) -> bool:
+                   protected: tuple[list[int], list[int]]) -> bool:
     previous = text[before[0]:before[1]].strip()
     following = text[after[0]:after[1]].lstrip()
     boundary = before[1]
-    if any(s < boundary < e for s, e in protected):
+    if _inside(protected, boundary):
         return True
     if _LIST_MARKER.match(previous):
         return True
@@ -410,8 +448,10 @@ def _measurement_cue(sentence: str, results: list[Quantity]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Rows.
 
-def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = None) -> list[ClaimRow]:
-    """Claim rows for a pack, a document, or chapter text given as a string (line rule by default)."""
+def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = None, *,
+                   path: str | None = None) -> list[ClaimRow]:
+    """Claim rows for a pack, a document, or chapter text given as a string (line rule by default;
+    ``path`` names the text's file in errors)."""
     if isinstance(source, Pack):
         document = document_from_pack(source) if paragraph_rule is None else (
             read_flattened(source.chapter_text) if paragraph_rule == "line"
@@ -422,23 +462,50 @@ def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = N
         rule = paragraph_rule or "line"
         if rule not in ("line", "block"):
             raise ValueError(f"unknown paragraph rule {rule!r}")
-        document = read_flattened(source) if rule == "line" else read_markdown(source)
+        document = read_flattened(source, path) if rule == "line" else read_markdown(source, path)
     return claims_from_document(document)
 
 
 def claims_from_document(document: Document) -> list[ClaimRow]:
-    """Sentence rows of every prose block, then (in place) table-value rows of every table."""
+    """Sentence rows of every prose block, then (in place) table-value rows of every table.
+
+    A number too large for a float (``1e309``, a 400-digit integer) is bad input: an
+    :class:`InputError` naming the file and line, never a row whose value is infinite.
+    """
     rows: list[ClaimRow] = []
     paragraph = 0
     table_number = 0
     for block in document.blocks:
         if block.is_prose:
             paragraph += 1
-            rows.extend(_sentence_rows(block, paragraph))
+            new = _sentence_rows(block, paragraph)
         elif block.kind == "table" and block.table is not None:
             table_number += 1
-            rows.extend(table_value_rows(block.table, table_number))
+            new = table_value_rows(block.table, table_number)
+        else:
+            continue
+        for row in new:
+            _require_finite(row, block, document.path)
+        rows.extend(new)
     return rows
+
+
+def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:
+    for q in row.quantities:
+        values = (q.value, q.upper, q.numerator, q.denominator)
+        if any(isinstance(v, float) and not math.isfinite(v) for v in values if v is not None):
+            line = block.line
+            if block.kind == "table" and block.table is not None and not block.table.recovered:
+                line = _cell_line(block.table, row)
+            shown = q.text if len(q.text) <= 40 else q.text[:20] + "…" + q.text[-10:]
+            raise InputError(f"number {shown!r} is too large for a float; write it as a finite value",
+                             path=path or "<text>", line=line)
+
+
+def _cell_line(table: Table, row: ClaimRow) -> int:
+    """The file line of a table-value row's cell (header, delimiter, then one line per body row)."""
+    match = re.search(r"-R(\d+)-C", row.claim_id)
+    return table.line + 1 + int(match.group(1)) if match else table.line
 
 
 def _lead_in(block: Block) -> tuple[tuple[int, int], ...]:
@@ -446,9 +513,14 @@ def _lead_in(block: Block) -> tuple[tuple[int, int], ...]:
     return ((0, block.lead_in + 1),) if block.lead_in else ()
 
 
+_BACKTICKS = re.compile(r"(`+)[^`\n]*?\1")
+
+
 def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     rows = []
-    protected = block.math_spans + _lead_in(block)
+    # never split inside code, nor right after it: "a block starts with `!!!`, followed by …"
+    code = block.atomic_spans + tuple(m.span() for m in _BACKTICKS.finditer(block.text))
+    protected = block.math_spans + _lead_in(block) + tuple((start, end + 1) for start, end in code)
     for index, (start, end) in enumerate(sentence_spans(block.text, protected), start=1):
         sentence = block.text[start:end]
         math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans
@@ -467,15 +539,74 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
     return rows
 
 
-def _row_labels(table: Table) -> list[str]:
-    """Each body row's label: its first cell; a label that repeats in the table is qualified by
-    the group row above it (``MiniLM Models › Base``; a group row has only its first cell), or
-    else by its row number (``Base (row 4)``), so every table key is unique."""
+def is_name_cell(cell: str) -> bool:
+    """A cell with no number, or whose numbers all belong to names (``e5-base-v2``,
+    ``text-embedding-3-small``, ``nDCG@10``, ``GPT-4``): each number directly follows a letter or
+    digit, or a ``-``, ``@``, ``_``, ``/``, ``+`` or ``.`` that follows one. Such a cell is a name,
+    never a value (``5GB``, ``3 [2, 4]`` and ``Llama 3 8B`` hold values)."""
+    for q in find_quantities(cell):
+        before = cell[:q.span[0]]
+        glued = before[-1:].isalnum() or (before[-1:] in ("-", "@", "_", "/", "+", ".")
+                                          and before[-2:-1].isalnum())
+        if not glued:
+            return False
+    return True
+
+
+def label_columns(table: Table) -> int:
+    """How many leading columns hold row labels: those whose body cells are all names or text
+    (no value), at least the first; the last column is never one."""
+    width = len(table.header)
+    count = 1
+    while count < width - 1 and all(is_name_cell(row[count]) for row in table.rows if count < len(row)):
+        count += 1
+    return count
+
+
+def _sub_header(table: Table, first_value: int) -> tuple[str, ...] | None:
+    """Column names from a two-level header: the first body row is a second header row when it
+    holds no number and names at least two value columns; a header cell left empty repeats the
+    group name to its left (``| Model | BEIR | | MTEB | |`` over ``| | nDCG | Recall | … |``)."""
+    if len(table.rows) < 2:
+        return None
+    first = table.rows[0]
+    named = [c for c in range(first_value, len(first)) if first[c].strip()]
+    if len(named) < 2 or any(find_quantities(cell) for cell in first if not is_name_cell(cell)):
+        return None
+    if not any(not is_name_cell(cell) for row in table.rows[1:] for cell in row[first_value:]):
+        return None
+    columns, group = [], ""
+    for c, top in enumerate(table.header):
+        top = " ".join(top.split())
+        if c >= first_value:
+            group = top or group
+        sub = " ".join(first[c].split()) if c < len(first) else ""
+        parent = group if c >= first_value else top
+        columns.append(f"{parent} › {sub}" if parent and sub and parent != sub else (sub or parent))
+    return tuple(columns)
+
+
+def _row_labels(table: Table, width: int = 1) -> list[str]:
+    """Each body row's label: its first cell; when first cells repeat in the table and there are
+    several label columns, every label cell joined with `` / `` (an empty first cell repeats the
+    one above: ``NQ / BM25``); a label that still repeats is qualified by the group row above it
+    (``MiniLM Models › Base``; a group row has only its first cell), or else by its row number
+    (``Base (row 4)``), so every table key is unique."""
     firsts = [" ".join(row[0].split()) if row else "" for row in table.rows]
+    if width > 1 and len(set(firsts)) < len(firsts):
+        joined, carried = [], ""
+        for row in table.rows:
+            cells = [" ".join(cell.split()) for cell in row[:width]]
+            if cells and not cells[0] and any(cells[1:]):
+                cells[0] = carried
+            elif cells:
+                carried = cells[0]
+            joined.append(" / ".join(cell for cell in cells if cell))
+        firsts = joined
     groups: list[str] = []
     group = ""
     for row, first in zip(table.rows, firsts):
-        if first and all(not cell.strip() for cell in row[1:]):
+        if first and row and row[0].strip() and all(not cell.strip() for cell in row[1:]):
             group = first
         groups.append(group)
     labels = []
@@ -491,22 +622,30 @@ def _row_labels(table: Table) -> list[str]:
 
 
 def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
-    """One ``table value`` row per cell (beyond the first column) that holds a quantity."""
+    """One ``table value`` row per value cell: beyond the label columns (:func:`label_columns`),
+    holding a quantity that is not part of a name (:func:`is_name_cell`). The row label joins the
+    label cells; a two-level header names a column ``Group › Name`` (:func:`_sub_header`)."""
     label = f"T-{number}"
     rows = []
-    labels = _row_labels(table)
+    width = label_columns(table)
+    header = _sub_header(table, width)
+    skip = 1 if header is not None else 0
+    header = header or tuple(" ".join(h.split()) for h in table.header)
+    labels = _row_labels(table, width)
     for r, cells in enumerate(table.rows, start=1):
+        if r <= skip:
+            continue
         row_label = labels[r - 1]
-        for c, cell in enumerate(cells[1:], start=2):
+        for c, cell in enumerate(cells[width:], start=width + 1):
             cell = " ".join(cell.split())
-            column = table.header[c - 1] if c - 1 < len(table.header) else f"column {c}"
+            if is_name_cell(cell):
+                continue
+            column = header[c - 1] if c - 1 < len(header) else f"column {c}"
             key = f"{label} · {row_label} · {column}"
             text = f"{key} = {cell}"
             offset = len(key) + 3
             quantities = [replace(q, span=(q.span[0] + offset, q.span[1] + offset))
                           for q in find_quantities(cell)]
-            if not quantities:
-                continue
             rows.append(ClaimRow(
                 claim_id=f"{label}-R{r:02d}-C{c:02d}", paragraph=0, sentence=0, text=text, kind=TABLE_VALUE,
                 quantities=quantities, cited_names=[],
@@ -522,7 +661,8 @@ def structure_summary(document: Document) -> str:
     for block in document.blocks:
         counts[block.kind] = counts.get(block.kind, 0) + 1
     names = {"list_item": "list item", "front_matter": "front matter block", "code": "code block",
-             "math": "math block", "html": "HTML block", "reference": "link reference"}
+             "math": "math block", "html": "HTML block", "reference": "link reference",
+             "markup": "site markup line", "navigation": "navigation line"}
     parts = []
     for kind, n in counts.items():
         name = names.get(kind, kind)

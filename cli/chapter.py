@@ -69,6 +69,8 @@ def register(app: typer.Typer) -> None:
         fmt: str = typer.Option("md", "--format", help="md | csv | json"),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
+        not_claims: bool = typer.Option(False, "--not-claims", help="List instead the blocks read as not a "
+                                        "claim (heading, code, markup, …), one FILE:LINE line each."),
     ) -> None:
         """One row per prose sentence and numeric table cell: id, section, location, kind, quantities, names."""
         from audit.pack import load_pack
@@ -82,6 +84,11 @@ def register(app: typer.Typer) -> None:
         if note:
             typer.echo(f"{pack}: note: {note}", err=True)
         text = format_claims(rows, fmt)
+        if not_claims:  # instead of the rows: each block read as not a claim, with its line
+            from audit.document import document_from_pack
+
+            text = "".join(f"{pack}:{line}: {label}\n"
+                           for line, label in document_from_pack(load_pack(pack)).not_claim_lines())
         if output is None:
             typer.echo(text, nl=False)
         else:

@@ -148,5 +148,6 @@ def test_looks_like_markdown():
     assert looks_like_markdown("# Title\n\ntext")
     assert not looks_like_markdown("# Title\ntext")  # a flattened page with a stray heading line
     assert looks_like_markdown("text\n```\ncode\n```")
-    assert looks_like_markdown("| a | b |\n|---|---|")
+    assert looks_like_markdown("| a | b |\n|---|---|\n\nText.")
+    assert not looks_like_markdown("| a | b |\n|---|---|\nText under the table.")  # flattened (seed 000)
     assert not looks_like_markdown("Plain line one.\nPlain line two: 3 | 4.")

@@ -608,8 +608,9 @@ def test_results_page_with_zero_tasks_or_1e309(tmp_path, cli):
     result = cli("consistency", page)   # "0 tasks" is no denominator: those checks are skipped
     assert result.exit_code == 0 and "summary: 44 checks: 28 passed, 0 failed, 16 skipped" in result.output
     page.write_text(synthetic.replace("| 0.6500 |", "| 1e309 |", 1))
-    result = cli("consistency", page)   # never read as 1 or inf: the checks using that cell are skipped
-    assert result.exit_code == 0 and "summary: 44 checks: 42 passed, 0 failed, 2 skipped" in result.output
+    result = cli("consistency", page)   # never read as 1 or inf: bad input naming the cell's line
+    assert result.exit_code == 2 and result.output.strip().splitlines() == [
+        f"error: {page}:5: number '1e309' is too large for a float; write it as a finite value"]
     assert "Traceback" not in result.output
 
 

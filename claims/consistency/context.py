@@ -31,7 +31,7 @@ columns".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from claims.consistency.cells import Printed, is_missing, normalise_label, parse_fraction, parse_number
 from claims.consistency.vocabulary import (INTRODUCES, MEASURE_HEADER, aggregate_label, label_metrics,
@@ -67,6 +67,9 @@ class TableView:
 
     @classmethod
     def of(cls, table, index: int) -> "TableView":
+        # the reader keeps a cell's <br> as a line break; a check names its cells on one line
+        table = replace(table, header=tuple(" ".join(h.split()) for h in table.header),
+                        rows=tuple(tuple(" ".join(c.split()) for c in row) for row in table.rows))
         view = cls(table, index)
         group = ""
         for row in table.rows:

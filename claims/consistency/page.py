@@ -60,7 +60,7 @@ def check_results_page(path: str | Path, *, tasks: dict[str, int] | None = None,
     path = Path(path)
     text = read_text_file(path, encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     markdown = path.suffix.lower() in (".md", ".markdown") or (looks_like_markdown(text) and "\n\n" in text)
-    claims = extract_claims(text, "block" if markdown else "line")
+    claims = extract_claims(text, "block" if markdown else "line", path=str(path))
     return check_text(text, str(path), claims=claims, tasks=tasks, requirements=requirements)
 
 

@@ -1,0 +1,311 @@
+"""Site markup in Markdown sources: structure lines set aside before the CommonMark parse.
+
+Real technical pages are written for a site generator, and its markup is structure, never a
+claim. :func:`prepare_markdown` reads the lines of a Markdown text once (outside code fences) and
+returns the text markdown-it-py should parse plus the markup it set aside, each with its line.
+Every transformation keeps the line count except one (a table's end, below), so the parser's
+line numbers map back to the file through ``origin``.
+
+* **MkDocs / Material admonitions and content tabs**: ``!!! note "Title"``, ``??? tip``,
+  ``???+ warning``, ``=== "Tab"``. The marker line is markup; the body (the following lines
+  indented deeper than the marker, and blank lines between them) is dedented by four spaces so
+  that its prose is read as prose, not as an indented code block.
+* **MyST / Jupyter-book directives**: a backtick or colon fence whose info is ``{name}``
+  (```` ```{note} ````, ``:::{figure} path``, ``::::{tab-set}``). A directive whose body is code
+  or data (``{code-cell}``, ``{math}``, ``{toctree}``, ``{bibliography}``, ``{eval-rst}``, …
+  :data:`CODE_DIRECTIVES`) is set aside whole as a ``code`` block named by the directive. For
+  every other directive (an admonition, figure, margin, tab, card, dropdown, epigraph, or one we
+  do not know: nothing is dropped) the opening and closing fence lines and the ``:option: value``
+  lines right after the opener are markup and the body stays Markdown (its prose is prose, a
+  figure's caption included).
+* **Sphinx / reStructuredText directives** in Markdown (``.. note::``, ``.. code-block:: python``,
+  ``.. _label:``): the marker line and its ``:option:`` lines are markup; a prose directive's
+  indented body is dedented and read as Markdown; another directive's body is code.
+* **Labels and role-only lines**: ``(label)=`` (MyST target), a line holding only roles
+  (d2l ``:begin_tab:`pytorch```, ``:end_tab:``, ``:label:`sec_x```, ``{numref}`fig-x```), and a
+  line holding only a bracket (a lone ``)`` left by a page template), an attribute list
+  (``{: .note }``) and a snippet include (``--8<-- "file.md"``) are markup.
+* **Flattened pages** (``line_paragraphs``): a page flattened to one paragraph per line that
+  carries pipe tables or fences is parsed as Markdown with a blank line after each prose line.
+* **A pipe table's end**: GFM lets a table row lack its pipes, so a prose line directly under a
+  table would become a row. A line after a table that does not look like a row (it has no ``|``,
+  or does not start with one when the header does) ends the table: a blank line is inserted
+  before it (``origin`` maps the parser's lines back to the file's); so is one before a header +
+  delimiter pair directly under a table (two tables back to back).
+
+Nothing here decides what is a sentence; :mod:`audit.document` reads the prepared text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+CODE_DIRECTIVES = frozenset("""
+code code-block code-cell sourcecode literalinclude include math eval-rst eval-md raw toctree
+bibliography glue glue:figure glue:text image mermaid graphviz plot csv-table jupyter-execute
+ipython testcode doctest program-output command-output automodule autoclass autofunction
+automethod autosummary autodata autoattribute tableofcontents contents highlight only
+r python python3 ipython julia bash sh shell zsh sql ojs dot js javascript typescript c cpp rust go
+java ruby perl stan rcpp json yaml toml html css latex tex
+""".split())
+"""Directives whose body is code or data (set aside as a ``code`` block), language chunks of R
+Markdown and Quarto included; every other directive's
+body is prose (an admonition, figure caption, margin, tab, card, dropdown, epigraph, …), so an
+unknown directive never drops a sentence."""
+
+
+def is_prose_directive(name: str) -> bool:
+    """Whether a directive's body is prose: not a code directive, not an R Markdown / Quarto
+    chunk (```` ```{r} ````, ```` ```{python} ````), not a Pandoc class (```` ```{.python} ````)."""
+    name = name.lower()
+    return name not in CODE_DIRECTIVES and not name.startswith(("auto", "."))
+
+
+FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
+COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
+DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
+OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
+ADMONITION = re.compile(r"^(?P<indent>\s*)(?::\s+)?(?:(?:!!!|\?\?\?\+?)\s+[\w-]+.*|===\+?\s+\".*)$")
+"""An admonition (``!!! note``, ``??? tip "Title"``) or a content tab (``=== "Tab"``, always with a
+quoted title, so a setext underline ``===`` is never one)."""
+SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
+LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
+ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
+ROLE_LINE = re.compile(rf"^\s*(?:{ROLE}[\s,;.]*)+$")
+BARE_ROLE_LINE = re.compile(r"^\s*:(?:end_tab|begin_tab|label|numref|eqlabel):\S*\s*$")
+BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
+ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
+"""A kramdown/Python-Markdown attribute list on its own line (``{: .note }``), a pymdownx
+snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
+DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+@dataclass(frozen=True)
+class Markup:
+    """A structure line (or a directive's code body) set aside, in file lines (1-based, inclusive)."""
+
+    kind: str      # "markup" (a marker line) or "code" (a non-prose directive's extent)
+    text: str
+    line: int
+    end_line: int
+    note: str      # which rule: admonition, directive, sphinx, label, role, bracket
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _dedent(line: str, width: int) -> str:
+    if not line.strip():
+        return ""
+    return line[min(width, _indent(line)):]
+
+
+def _looks_like_row(line: str, leading_pipe: bool) -> bool:
+    stripped = line.strip()
+    if not stripped:
+        return False
+    return stripped.startswith("|") if leading_pipe else "|" in stripped
+
+
+def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, list[int], list[Markup]]:
+    """``(prepared text, origin, markup)``: ``origin[i]`` is the 1-based file line of prepared line
+    ``i`` (0-based); ``markup`` lists what was set aside (module docstring). With
+    ``line_paragraphs`` (a flattened page: one paragraph per line, no blank lines), a blank line is
+    inserted after every line outside code, tables and directive bodies, so that each line is a
+    block of its own as the flattened convention says."""
+    lines = text.split("\n")
+    out: list[str] = []
+    origin: list[int] = []
+    markup: list[Markup] = []
+    fence: str | None = None                 # an open ordinary code fence (its marker)
+    directives: list[str] = []               # open prose directive fences (their markers)
+    bodies: list[int] = []                   # open admonition bodies: the raw indent of their marker
+    table_pipe: bool | None = None           # inside a pipe table: whether its header starts with "|"
+    index = 0
+
+    def emit(line: str, number: int) -> None:
+        out.append(line)
+        origin.append(number)
+
+    if lines and lines[0].strip() == "---":  # YAML front matter: left to the parser's plugin
+        end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+        if end is not None:
+            for i in range(end + 1):
+                emit(lines[i], i + 1)
+            index = end + 1
+
+    def aside(kind: str, text: str, first: int, last: int, note: str) -> None:
+        markup.append(Markup(kind, text, first, last, note))
+        for n in range(first, last + 1):
+            emit("", n)
+
+    while index < len(lines):
+        raw = lines[index]
+        number = index + 1
+        while bodies and raw.strip() and _indent(raw) <= bodies[-1]:
+            bodies.pop()
+        width = bodies[-1] + 4 if bodies else 0  # a body is indented four past its marker
+        line = _body_line(raw, width)
+        if fence is not None:
+            emit(line, number)
+            if _closes(line, fence):
+                fence = None
+            index += 1
+            continue
+        if table_pipe is not None:
+            following = _body_line(lines[index + 1], width) if index + 1 < len(lines) else ""
+            if _looks_like_row(line, table_pipe) and _is_delimiter(following):
+                emit("", number - 1)  # a header + delimiter pair right under a table: a new table
+                emit(line, number)
+                emit(following, number + 1)
+                table_pipe = line.strip().startswith("|")
+                index += 2
+                continue
+            if _looks_like_row(line, table_pipe):
+                emit(line, number)
+                index += 1
+                continue
+            table_pipe = None
+            if line.strip():
+                emit("", number - 1)  # end the table before a prose line (GFM would take it in)
+        opened = FENCE.match(line) or COLON_FENCE.match(line)
+        if opened:
+            marker = opened.group("fence")
+            info = (opened.group("info") or "").strip()
+            directive = DIRECTIVE_INFO.match(info)
+            colon = marker[0] == ":"
+            if colon and info and not directive:  # a Pandoc/Quarto div: ::: {.callout-note}, ::: note
+                directive = re.match(r"^\{?\s*(?P<name>[\w:.#-]+)", info)
+            prose = directive is not None and (
+                is_prose_directive(directive.group("name")) if not colon
+                else directive.group("name").lower().lstrip(".") not in CODE_DIRECTIVES)
+            if prose:
+                name = directive.group("name")
+                aside("markup", line.strip(), number, number, f"directive {{{name}}}")
+                index += 1
+                while index < len(lines) and OPTION.match(lines[index]):
+                    aside("markup", lines[index].strip(), index + 1, index + 1, f"directive {{{name}}} option")
+                    index += 1
+                directives.append(marker)
+                continue
+            if directive:  # a directive whose body is not prose: code, named by the directive
+                end = next((i for i in range(index + 1, len(lines))
+                            if _closes(_body_line(lines[i], width), marker)), len(lines) - 1)
+                aside("code", "\n".join(lines[index:end + 1]), number, end + 1,
+                      f"directive {{{directive.group('name')}}}")
+                index = end + 1
+                continue
+            if not info and directives and _closes(line, directives[-1]):
+                directives.pop()
+                aside("markup", line.strip(), number, number, "directive end")
+                index += 1
+                continue
+            if colon and not info:  # a closing ::: without an opener we know: still markup
+                aside("markup", line.strip(), number, number, "directive end")
+                index += 1
+                continue
+            if marker[0] != ":":
+                fence = marker
+                emit(line, number)
+                index += 1
+                continue
+        if ADMONITION.match(line):
+            aside("markup", line.strip(), number, number, "tab" if line.lstrip().startswith("===") else "admonition")
+            bodies.append(_marker_column(raw))
+            index += 1
+            continue
+        sphinx = SPHINX.match(line)
+        if sphinx:
+            index = _sphinx(lines, index, sphinx, line, width, aside, emit)
+            continue
+        if LABEL.match(line) or ROLE_LINE.match(line) or BARE_ROLE_LINE.match(line):
+            aside("markup", line.strip(), number, number, "label" if LABEL.match(line) else "role")
+            index += 1
+            continue
+        if BRACKET_LINE.match(line):
+            aside("markup", line.strip(), number, number, "bracket")
+            index += 1
+            continue
+        if ATTRIBUTE_LINE.match(line):
+            aside("markup", line.strip(), number, number, "attributes")
+            index += 1
+            continue
+        if "|" in line and index + 1 < len(lines):
+            delimiter = _body_line(lines[index + 1], width)
+            if _is_delimiter(delimiter):
+                table_pipe = line.strip().startswith("|")
+                emit(line, number)
+                emit(delimiter, number + 1)
+                index += 2
+                continue
+        emit(line, number)
+        if line_paragraphs and line.strip():
+            emit("", number)
+        index += 1
+    return "\n".join(out), origin, markup
+
+
+def _is_delimiter(line: str) -> bool:
+    """A table delimiter row, matched on the stripped line (linear time on long space runs)."""
+    return "-" in line and bool(DELIMITER.match(line.strip()))
+
+
+def _closes(line: str, marker: str) -> bool:
+    """``line`` closes a fence opened with ``marker`` (same character, at least as long, no info)."""
+    stripped = line.strip()
+    return (len(stripped) >= len(marker) and set(stripped) == {marker[0]}
+            and _indent(line) <= 3 + (0 if marker[0] != ":" else 1000))
+
+
+def _body_line(line: str, width: int) -> str:
+    """The line with up to ``width`` columns of indentation removed (an admonition body's)."""
+    return _dedent(line, width) if width else line
+
+
+def _marker_column(raw: str) -> int:
+    """The column of an admonition marker: its indentation, or past a definition-list ``:   ``
+    (``:   !!! note`` has its body indented eight)."""
+    match = re.match(r"^(\s*(?::\s+)?)", raw)
+    return len(match.group(1)) if match else 0
+
+
+def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth: int, aside, emit) -> int:
+    # depth: the columns of indentation an enclosing admonition body removes
+    """A ``.. name::`` directive (or a ``.. _label:`` target) at ``lines[index]``; returns the next index."""
+    number = index + 1
+    name = (match.group("name") or "").lower()
+    indent = _indent(line)
+    aside("markup", line.strip(), number, number, "sphinx")
+    i = index + 1
+    while i < len(lines) and OPTION.match(lines[i]) and _indent(_body_line(lines[i], depth)) > indent:
+        aside("markup", lines[i].strip(), i + 1, i + 1, "sphinx option")
+        i += 1
+    end = i
+    while end < len(lines) and (not lines[end].strip() or _indent(_body_line(lines[end], depth)) > indent):
+        end += 1
+    while end > i and not lines[end - 1].strip():
+        end -= 1
+    body = [_body_line(lines[j], depth) for j in range(i, end)]
+    if not name or is_prose_directive(name):
+        width = min((_indent(b) for b in body if b.strip()), default=0)
+        for j, b in zip(range(i, end), body):
+            emit(_dedent(b, width), j + 1)
+        return end
+    if end > i:
+        aside("code", "\n".join(body), i + 1, end, f"sphinx {name}")
+    return end
+
+
+_NAV_SEPARATOR = re.compile(r" (?:·|\||»|›|•) ")  # on whitespace-collapsed text: linear time
+
+
+def is_navigation_line(text: str) -> bool:
+    """A breadcrumb, tab bar or byline flattened to one line: two or more items of at most eight
+    words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, no item ending in
+    sentence punctuation (``Exact method · Pre-outcome freeze · Score inputs · Selections``,
+    ``Published May 1, 2024 · Update on GitHub``)."""
+    items = _NAV_SEPARATOR.split(" ".join(text.split()))
+    return (len(items) >= 2 and all(item and len(item.split()) <= 8 for item in items)
+            and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items))
