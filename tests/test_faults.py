@@ -610,7 +610,7 @@ def test_results_page_with_zero_tasks_or_1e309(tmp_path, cli):
     page.write_text(synthetic.replace("| 0.6500 |", "| 1e309 |", 1))
     result = cli("consistency", page)   # never read as 1 or inf: bad input naming the cell's line
     assert result.exit_code == 2 and result.output.strip().splitlines() == [
-        f"error: {page}:5: number '1e309' is too large for a float; write it as a finite value"]
+        f"{page}:5: number '1e309' is too large for a float; write it as a finite value"]
     assert "Traceback" not in result.output
 
 

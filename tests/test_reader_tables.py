@@ -82,10 +82,10 @@ def test_an_overflowing_number_is_bad_input_naming_its_line(tmp_path, cli):
         result = cli(command, page)
         assert result.exit_code == 2, command
         assert result.output.strip().splitlines() == [
-            f"error: {page}:6: number '1e309' is too large for a float; write it as a finite value"]
+            f"{page}:6: number '1e309' is too large for a float; write it as a finite value"]
     page.write_text("# R\n\nThe run took " + "9" * 400 + " seconds.\n", encoding="utf-8")
     result = cli("claims", page)
-    assert result.exit_code == 2 and result.output.startswith(f"error: {page}:3: number '99999")
+    assert result.exit_code == 2 and result.output.startswith(f"{page}:3: number '99999")
 
 
 def test_a_br_label_is_named_on_one_line_by_consistency(tmp_path, cli):
