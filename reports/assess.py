@@ -167,6 +167,20 @@ class ClaimAssessment:
     response: str
     verdicts: list[Any]
     links: list[Any]
+    flags: tuple[str, ...] = ()   # "RETRACTED source …" / "CORRECTED source …": the claim rests on it
+
+
+def proposed_text(text: str, printed: str, new: str) -> str:
+    """The sentence with the first occurrence of the printed number replaced by ``new``."""
+    import re as _re
+
+    match = _re.search(rf"(?<![\d.]){_re.escape(printed)}(?![\d])", text)
+    if match is None:
+        return text.replace(printed, new, 1)
+    return text[:match.start()] + new + text[match.end():]
+
+
+SUPPORT_KINDS = ("mention", "cites")   # a named source, or a reference the sentence cites by position
 
 
 def verdicts_by_claim(claims: list[Any], verdicts: list[Any]) -> tuple[dict[str, list[Any]], list[Any]]:
@@ -200,10 +214,73 @@ def link_text(link: Any, sources: dict[str, Any]) -> str:
     if link.kind == "similarity":
         return (f"{link_key(link)} ({link.reason}; source {state}; a candidate for a human check — "
                 "similarity alone supports nothing)")
-    return f"{link_key(link)} ({link.reason}; source {state})"
+    update = getattr(source, "update_status", None) if source is not None else None
+    return f"{link_key(link)} ({link.reason}; source {update or state})"
+
+
+def source_flags(links: list[Any], sources: dict[str, Any]) -> tuple[str, ...]:
+    """``RETRACTED source doi:X (retraction notice doi:N (retraction-watch, 2023-04-22))`` for each
+    supporting link whose verified record carries a Crossref update (retraction first)."""
+    from reports.fixfirst import notice_text
+
+    flags = []
+    for link in links:
+        if link.kind not in SUPPORT_KINDS:
+            continue
+        source = sources.get(link_key(link))
+        status = getattr(source, "update_status", None)
+        if status:
+            notices = "; ".join(notice_text(u) for u in source.update_notices(status))
+            flags.append(f"{status} source {link_key(link)} ({notices})")
+    return tuple(sorted(set(flags), key=lambda f: (not f.startswith("RETRACTED"), f)))
+
+
+def abstract_evidence(claim: Any, links: list[Any], sources: dict[str, Any]) -> str | None:
+    """``doi:X's abstract: “… 0.889 NDCG@3 …”`` when a verified, supporting source's abstract states
+    one of the claim's numbers with the same unit and names the claim's metric in the same
+    sentence (:func:`reports.numbers.stated_in`); else None."""
+    from reports.numbers import stated_in
+
+    for link in links:
+        if link.kind not in SUPPORT_KINDS:
+            continue
+        source = sources.get(link_key(link))
+        if getattr(source, "status", "") != "VERIFIED":
+            continue
+        abstract = (getattr(source, "verified", {}) or {}).get("abstract")
+        phrase = stated_in(claim, abstract) if isinstance(abstract, str) else None
+        if phrase:
+            return f"{link_key(link)}'s abstract: “{phrase}”"
+    return None
 
 
 def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
+                 search: Any = None) -> ClaimAssessment:
+    """:func:`assess_base`, then: a claim resting on a RETRACTED source is high priority with the
+    notice cited (CORRECTED or under an expression of concern: at least medium); a claim whose
+    linked, verified source's abstract states its number is ``reported by a source``."""
+    base = assess_base(claim, verdicts, links, sources, search)
+    flags = source_flags(links, sources)
+    quoted = abstract_evidence(claim, links, sources) if getattr(claim, "quantities", None) else None
+    if quoted and base.evidence_class in (NO_EVIDENCE, BACKGROUND):
+        base.evidence.insert(0, f"{REPORTED}: {quoted}")
+        base.evidence_class = REPORTED
+        if base.priority == "medium" and not verdicts:
+            base.priority = "low"
+            base.concern = ("the number is stated in a verified source's abstract; its full text was not read")
+            base.response = "keep; cite the source at this sentence"
+    if flags:
+        base.flags = flags
+        retracted = any(f.startswith("RETRACTED") for f in flags)
+        base.priority = "high" if retracted else ("high" if base.priority == "high" else "medium")
+        base.concern = "; ".join(flags) + ("; " + base.concern if base.concern and base.concern != "none" else "")
+        base.response = ("remove or replace the retracted source and re-check the claim" if retracted
+                         else "check the correction notice and cite the corrected version") + \
+            ("; " + base.response if base.response != "keep" else "")
+    return base
+
+
+def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
                  search: Any = None) -> ClaimAssessment:
     """Rule-based evidence, concern, priority and response for one claim row (``search``: the
     claim's primary-source search, whose hits are candidates and never support)."""
@@ -215,9 +292,10 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
                             f" — {v.status}")
         else:
             evidence.append(f"bound to experiment {v.binding.experiment}: {UNRUN} ({v.status})")
-    support = [l for l in links if l.kind == "mention"]  # only a named source can back a claim
+    support = [l for l in links if l.kind in SUPPORT_KINDS]  # only a named or cited source can back a claim
     for link in links:
-        evidence.append(link_text(link, sources))
+        if link.kind != "topical-only":   # topical nearness supports nothing: shown in section 3 only
+            evidence.append(link_text(link, sources))
     evidence.extend(search_evidence(search))
     kind = claim.kind
     statuses = {v.status for v in verdicts}

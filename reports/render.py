@@ -19,9 +19,10 @@ from typing import Any
 from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED,
                             ClaimAssessment, Fingerprint, Proposal, ReportInputs, assess_claim, attribute,
                             date_part, experiment_rows, format_value, identity_fields, link_key,
-                            metadata_text, notebook_run, proposals, run_citation, source_label,
+                            metadata_text, metadata_value, notebook_run, proposals, run_citation, source_label,
                             verdicts_by_claim)
-from reports.markdown import bullets, escape_inline, table
+from reports.fixfirst import fix_first_items, notice_text, render_fix_first
+from reports.markdown import Raw, anchor, bullets, escape_inline, table
 
 __all__ = ["Fingerprint", "ReportInputs", "render_report"]
 
@@ -133,13 +134,20 @@ def _material_text(item: Any, records: list[dict[str, Any]] | None = None) -> st
     return " — ".join(part for part in (label, url, note, recorded) if part)
 
 
+def _where(c: Any) -> str:
+    return (attribute(c, "where") or attribute(c, "location")
+            or f"paragraph {c.paragraph}, sentence {c.sentence}")
+
+
 def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
+    """Ranked rows (reports/ranking.py), then table values per table, then the rows needing nothing."""
+    from reports.ranking import cell_line, keep_line, split_rows, table_line
+
+    ranked, tables, keep = split_rows(assessments)
     rows = []
-    for a in assessments:
+    for a in ranked:
         c = a.claim
-        where = (attribute(c, "where") or attribute(c, "location")
-                 or f"paragraph {c.paragraph}, sentence {c.sentence}")
-        rows.append([c.claim_id, f"{c.text} ({where})",
+        rows.append([anchor(c.claim_id, c.claim_id), f"{c.text} ({_where(c)})",
                      c.kind, "; ".join(a.evidence), a.evidence_class, a.concern, a.priority, a.response])
     head = ["ID", "Claim and location", "Kind", "Current evidence", "Evidence class", "Concern", "Priority",
             "Proposed response"]
@@ -147,8 +155,25 @@ def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> 
     for a in assessments:
         counts[a.priority] += 1
     summary = (f"{len(assessments)} claim rows: {counts['high']} high, {counts['medium']} medium, "
-               f"{counts['low']} low priority.")
-    return summary + "\n\n" + table(head, rows)
+               f"{counts['low']} low priority. Ranked by priority (high, medium, low; measured results, "
+               f"attributions and contradicted table values first within each); {len(ranked)} rows need "
+               f"attention below, {sum(len(v) for v in tables.values())} table values are listed per table "
+               f"and {len(keep)} rows need nothing (background / keep, listed last).")
+    parts = [summary, table(head, rows) if rows else "No row needs the author's attention."]
+    if tables:
+        every_cell: dict[str, list[ClaimAssessment]] = defaultdict(list)
+        for a in assessments:
+            if a.claim.kind == "table value":
+                every_cell[attribute(a.claim, "table", "") or a.claim.text.split(" · ", 1)[0]].append(a)
+        lines = []
+        for table_id, cells in tables.items():
+            lines.append(f"- {escape_inline(table_line(table_id, cells, every_cell[table_id]))}")
+            lines.extend(f"  - {escape_inline(cell_line(a))}" for a in cells)
+        parts.append("Table values (one line per table; its cells under it):\n\n" + "\n".join(lines))
+    if keep:
+        parts.append("Rows that need nothing (background / keep), in document order:\n\n"
+                     + bullets(escape_inline(keep_line(a)) for a in keep))
+    return "\n\n".join(parts)
 
 
 def _bears_on(link: Any) -> str:
@@ -166,24 +191,95 @@ def _source_name(s: Any) -> str:
     return f"{source_label(s)} — {s.description}"
 
 
-def _pack_source_row(s: Any, links: list[Any]) -> list[str]:
+def _year(s: Any) -> str | None:
+    date = s.verified.get("issued") or s.verified.get("published") or s.verified.get("pushed_at")
+    return str(date)[:4] if date else None
+
+
+def _first_authors(authors: Any) -> str | None:
+    if not isinstance(authors, list) or not authors:
+        return None
+    return ", ".join(str(a) for a in authors[:3]) + (" et al." if len(authors) > 3 else "")
+
+
+def ledger_metadata(s: Any) -> str:
+    """Status, title, first authors, venue, year, identifiers (abstracts go to the notes below)."""
+    v = s.verified
+    update = getattr(s, "update_status", None)
+    if s.status != "VERIFIED":
+        return f"{UNVERIFIED}: {s.reason}"
+    status = "VERIFIED"
+    if update:
+        status = f"{update} ({'; '.join(notice_text(u) for u in s.update_notices(update))})"
+    parts = [f"status: {status}"]
+    if s.kind == "github":
+        parts.append(f"title: {v.get('full_name', s.identifier)}")
+        parts.append("venue: GitHub repository")
+        if v.get("pushed_at"):
+            parts.append(f"last push: {str(v['pushed_at'])[:10]}")
+        parts.append(f"archived: {metadata_value(v.get('archived'))}; license: {metadata_value(v.get('license'))}")
+    else:
+        parts.append(f"title: {s.title or 'none'}")
+        authors = _first_authors(v.get("authors"))
+        if authors:
+            parts.append(f"first authors: {authors}")
+        venue = v.get("container_title") or v.get("journal_ref") or ("arXiv preprint" if s.kind == "arxiv" else None)
+        if venue:
+            parts.append(f"venue: {venue}")
+        if _year(s):
+            parts.append(f"year: {_year(s)}")
+    identifiers = [source_label(s)] + [f"doi:{v['doi']}" for _ in [0] if v.get("doi") and s.kind != "doi"]
+    if s.kind == "arxiv" and v.get("id"):
+        identifiers.append(f"version read: {v['id']}")
+    parts.append("identifiers: " + ", ".join(identifiers))
+    if v.get("update_to"):
+        parts.append("this record is itself a notice: " + "; ".join(
+            f"{u.get('type', 'update').replace('_', ' ')} of doi:{u.get('doi', '?')}" for u in v["update_to"]))
+    if s.renamed:
+        parts.append(f"renamed: {s.renamed}")
+    return "; ".join(parts)
+
+
+def _pack_source_row(s: Any, links: list[Any], row_id: str) -> list[Any]:
     if s.status == "VERIFIED":
-        fields = metadata_text(s.verified)
-        if s.renamed:
-            fields += f"; renamed: {s.renamed}"
         verified_at = f"verified {date_part(s.accessed_at)}" + (" (from cache)" if s.from_cache else "")
     else:
-        fields = f"{UNVERIFIED}: {s.reason}"
         verified_at = UNVERIFIED
     accessed = f"accessed {date_part(s.accessed_at)}" if s.accessed_at else "not accessed"
     bears = "; ".join(_bears_on(l) for l in links) or "no claim linked"
+    reading = s.reading_status
+    if s.kind == "github" and reading == "abstract only":
+        reading = "abstract only (the repository's description and metadata; no code read)"
     limits = ["metadata record only: it identifies the source but cannot support a claim's content"
               if s.reading_status == "abstract only" else "nothing was read"]
     if s.status != "VERIFIED":
         limits.append("absence of a record is not evidence that the source is fabricated")
     limits += [f"DISCREPANCY: {d}" for d in s.discrepancies] + list(s.notes)
-    return [_source_name(s), fields, s.url or "none given", s.reading_status, bears, "; ".join(limits),
-            f"{verified_at}; {accessed}"]
+    label = _source_name(s)
+    update = getattr(s, "update_status", None)
+    if update:
+        label = f"{update} — {label}"
+    return [Raw(anchor(row_id, row_id.upper()) + " " + escape_cell_text(label)), ledger_metadata(s),
+            s.url or "none given", reading, bears, "; ".join(limits), f"{verified_at}; {accessed}"]
+
+
+def escape_cell_text(text: str) -> str:
+    from reports.escape import escape_cell
+
+    return escape_cell(text)
+
+
+def source_notes(sources: list[Any], row_ids: dict[str, str]) -> str:
+    """One note per source with an abstract (or a repository description), under the ledger."""
+    notes = []
+    for n, s in enumerate(sources, start=1):
+        text = s.verified.get("abstract") or s.verified.get("description") if s.status == "VERIFIED" else None
+        if text:
+            what = "abstract" if s.verified.get("abstract") else "repository description"
+            notes.append(f"S-{n} {source_label(s)} — {what} (as the record gives it, "
+                         f"not the full text): {text}")
+    return ("Notes on the sources (abstracts from the verified records):\n\n"
+            + bullets(escape_inline(n) for n in notes)) if notes else ""
 
 
 SEARCH_LIMITS = ("found by search, not named by the pack: the link to the claim is a candidate for a human "
@@ -220,7 +316,9 @@ def section_sources(inputs: ReportInputs) -> str:
     by_source: dict[str, list[Any]] = defaultdict(list)
     for link in inputs.links:
         by_source[link_key(link)].append(link)
-    rows = [_pack_source_row(s, by_source.get(source_label(s), [])) for s in inputs.sources]
+    row_ids = source_row_ids(inputs.sources)
+    rows = [_pack_source_row(s, by_source.get(source_label(s), []), f"s-{n}")
+            for n, s in enumerate(inputs.sources, start=1)]
     pack_lines: dict[str, Any] = {}
     for s in inputs.sources:
         pack_lines.setdefault(source_label(s), s.line)
@@ -231,7 +329,16 @@ def section_sources(inputs: ReportInputs) -> str:
     count = len(inputs.searches)
     intro = (f"{len(inputs.sources)} candidate lines, {len(inputs.sources)} records"
              + (f"; then {count} primary-source search{'es' if count != 1 else ''}" if count else "") + ".")
-    return intro + "\n\n" + table(head, rows)
+    notes = source_notes(inputs.sources, row_ids)
+    return intro + "\n\n" + table(head, rows) + ("\n\n" + notes if notes else "")
+
+
+def source_row_ids(sources: list[Any]) -> dict[str, str]:
+    """``kind:identifier`` → ``s-N`` (the first row naming it), the anchors of section 3."""
+    ids: dict[str, str] = {}
+    for n, s in enumerate(sources, start=1):
+        ids.setdefault(source_label(s), f"s-{n}")
+    return ids
 
 
 def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], unplaced: list[Any]) -> str:
@@ -249,13 +356,18 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
                 unresolved.append(f"[{cid}] {v.binding.binding_id}: {v.status} — {v.note or UNRUN}.")
         if not a.verdicts and a.priority == "medium":
             unresolved.append(f"[{cid}] {a.evidence_class}: {a.concern}.")
+        for flag in a.flags:
+            (contradictory if flag.startswith("RETRACTED") else qualifying).append(
+                f"[{cid}] rests on a {flag}.")
+        if a.evidence_class == REPORTED and a.evidence and a.evidence[0].startswith(f"{REPORTED}: "):
+            supporting.append(f"[{cid}] {a.evidence[0]}; the full text was not read.")
         for link in a.links:
             if link.kind == "topical-only":
-                qualifying.append(f"[{cid}] {link_key(link)}: topical only — supports nothing.")
+                continue   # topical nearness is not a finding (section 3 shows it)
             elif link.kind == "similarity":
                 qualifying.append(f"[{cid}] {link_key(link)}: {link.reason}; a candidate for a human check, "
                                   "not support.")
-            elif a.evidence_class == REPORTED:
+            elif a.evidence_class == REPORTED and a.claim.kind == "attribution":
                 qualifying.append(f"[{cid}] {REPORTED}: {link_key(link)} is named ({link.reason}); its "
                                   f"metadata is verified but its full text was not read.")
     qualifying.extend(_discrepancy_findings(inputs))
@@ -265,9 +377,11 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
                               f"({h.service}, score {h.score:.1f}) — {CANDIDATE_NOTE}; not support.")
         if not search.hits:
             unresolved.append(f"[{search.target}] primary-source search: {search.summary}.")
-    for check in getattr(inputs, "consistency", []) or []:
-        contradictory.append(f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
-                             + (f" [chapter line {check.line}]" if check.line else ""))
+    consistency = []
+    for n, check in enumerate(getattr(inputs, "consistency", []) or [], start=1):
+        consistency.append(Raw(anchor(f"k-{n}", f"K-{n}") + " " + escape_inline(
+            f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
+            + (f" [chapter line {check.line}]" if check.line else ""))))
     for v in unplaced:
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")
@@ -278,7 +392,8 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
     parts = []
     for title, items in (("Supporting", supporting), ("Qualifying", qualifying),
                          ("Contradictory", contradictory), ("Unresolved", unresolved)):
-        parts.append(f"### {title}\n\n" + bullets(escape_inline(i) for i in items))
+        escaped = [escape_inline(i) for i in items] + (consistency if title == "Contradictory" else [])
+        parts.append(f"### {title}\n\n" + bullets(escaped))
     return "\n\n".join(parts)
 
 
@@ -352,6 +467,9 @@ def render_report(inputs: ReportInputs) -> str:
                                 searches.get(c.claim_id))
                    for c in inputs.claims]
     props = proposals(inputs, assessments)
+    row_ids = {source_label(s): f"s-{n}" for n, s in reversed(list(enumerate(inputs.sources, start=1)))}
+    consistency_ids = [(f"k-{n}", check) for n, check in enumerate(inputs.consistency or [], start=1)]
+    first = render_fix_first(fix_first_items(inputs, assessments, row_ids, consistency_ids))
     identity = identity_fields(inputs.pack)
     title = identity.get("chapter") or inputs.pack_path.stem
     template = string.Template(resources.files("templates").joinpath("report.md").read_text(encoding="utf-8"))
@@ -359,7 +477,7 @@ def render_report(inputs: ReportInputs) -> str:
         title=escape_inline(title),
         date=inputs.report_date,
         classes=", ".join(EVIDENCE_CLASSES),
-        context=section_context(inputs),
+        context=first + "\n\n" + section_context(inputs),
         claims=section_claims(inputs, assessments),
         sources=section_sources(inputs),
         findings=section_findings(inputs, assessments, unplaced),

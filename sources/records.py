@@ -40,6 +40,14 @@ ABSTRACT_ONLY = "abstract only"
 NOT_ACCESSIBLE = "not accessible"
 READING_STATUSES = (FULL_TEXT, ABSTRACT_ONLY, NOT_ACCESSIBLE)
 
+# Crossref update types (``updated-by[].type``) by what they mean for a chapter citing the work.
+RETRACTED = "RETRACTED"
+CONCERN = "EXPRESSION OF CONCERN"
+CORRECTED = "CORRECTED"
+RETRACTION_TYPES = ("retraction", "partial_retraction", "withdrawal", "removal")
+CONCERN_TYPES = ("expression_of_concern",)
+CORRECTION_TYPES = ("correction", "erratum", "corrigendum", "addendum", "clarification")
+
 REASON_OFFLINE = "offline run: not looked up"
 REASON_NO_API = "no metadata API for this kind of URL: not looked up"
 REASON_CITATION = "free-text citation with no identifier (URL, DOI or arXiv id): not looked up"
@@ -106,6 +114,30 @@ class SourceRecord:
                 and full_name.lower() != self.identifier.lower():
             return f"{self.identifier} → {full_name}"
         return None
+
+    @property
+    def updates(self) -> list[dict[str, str]]:
+        """The verified Crossref ``updated-by`` entries (retraction, correction, ... notices)."""
+        value = self.verified.get("updated_by") if self.status == VERIFIED else None
+        return [u for u in value if isinstance(u, dict)] if isinstance(value, list) else []
+
+    @property
+    def update_status(self) -> str | None:
+        """RETRACTED, EXPRESSION OF CONCERN or CORRECTED (the most serious update), else None."""
+        types = {u.get("type") for u in self.updates}
+        if types & set(RETRACTION_TYPES):
+            return RETRACTED
+        if types & set(CONCERN_TYPES):
+            return CONCERN
+        if types & set(CORRECTION_TYPES):
+            return CORRECTED
+        return None
+
+    def update_notices(self, status: str | None = None) -> list[dict[str, str]]:
+        """The update entries behind ``status`` (default: the record's own update status)."""
+        wanted = {RETRACTED: RETRACTION_TYPES, CONCERN: CONCERN_TYPES,
+                  CORRECTED: CORRECTION_TYPES}.get(status or self.update_status or "", ())
+        return [u for u in self.updates if u.get("type") in wanted]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
