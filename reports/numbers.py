@@ -3,7 +3,7 @@
 A claim is ``reported by a source`` only when one sentence of a verified record's abstract
 states one of the claim's result numbers **with the same unit** (a percent for a percent, the
 same trailing unit word, no unit for none; equal within half a unit of the claim's last printed
-digit) **and names the claim's metric** (the same metric word: NDCG@10, Recall@3, MRR, MAP, F1,
+digit; a metric's ``@k`` cut-off is not a number of the claim) **and names the claim's metric** (the same metric word: NDCG@10, Recall@3, MRR, MAP, F1,
 accuracy, BLEU, …, case-insensitive, an ``@k`` cut-off matching exactly when both give one).
 A claim that names no metric is never matched (ambiguity gives no finding). Years, identifiers,
 parameters and p-values are not result numbers.
@@ -35,6 +35,12 @@ def metrics_named(text: str) -> set[tuple[str, str]]:
     return out
 
 
+def _is_cutoff(text: str, q: Any) -> bool:
+    """``@10`` in ``NDCG@10`` is the metric's cut-off, not a result."""
+    start = q.span[0]
+    return start > 0 and text[start - 1] == "@"
+
+
 def _same_metric(claim: set[tuple[str, str]], source: set[tuple[str, str]]) -> bool:
     for name, cut in claim:
         for other, other_cut in source:
@@ -51,13 +57,16 @@ def stated_in(claim: Any, abstract: str) -> str | None:
     wanted = metrics_named(claim.text)
     if not wanted:
         return None
-    numbers = [q for q in getattr(claim, "quantities", []) or [] if q.role not in _SKIP_ROLES]
+    numbers = [q for q in getattr(claim, "quantities", []) or [] if q.role not in _SKIP_ROLES
+               and not _is_cutoff(claim.text, q)]
     if not numbers:
         return None
     for sentence in _SENTENCE.split(" ".join(abstract.split())):
         if not _same_metric(wanted, metrics_named(sentence)):
             continue
         for found in find_quantities(sentence):
+            if _is_cutoff(sentence, found):
+                continue
             for q in numbers:
                 if found.is_percent == q.is_percent and (found.unit or None) == (q.unit or None) \
                         and abs(found.value - q.value) <= q.half_unit + 1e-12:

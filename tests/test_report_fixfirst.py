@@ -1,0 +1,38 @@
+"""Issue 22: the fix-first list and the ranked claim audit, on the bundled demo."""
+
+from __future__ import annotations
+
+import re
+
+from reports.validate import validation_problems
+
+PRIORITY = {"high": 0, "medium": 1, "low": 2}
+
+
+def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_table(tmp_path):
+    from cli.demo import run_demo
+
+    run_demo(tmp_path / "demo", report_date="2026-12-01")
+    text = (tmp_path / "demo" / "report.md").read_text(encoding="utf-8")
+    assert validation_problems(text) == []
+    section1 = text.split("## 1. Context and provenance")[1].split("## 2.")[0]
+    before_table = section1.split("| Field | Value |")[0]
+    assert "### Fix first" in before_table
+    items = [line for line in before_table.splitlines() if re.match(r"^\d+\. ", line)]
+    assert items[0].startswith("1. [C-004-01](#c-004-01) contradicted by run sandbox-run-")
+    assert "the chapter prints 0.889; the run logs macro.hybrid.ndcg@3 = 0.888438415" in items[0]
+    assert ("Proposed text: “Min-max fusion of the two lists lifts macro NDCG@3 to 0.888 while keeping macro "
+            "Recall@3 at 1.000000.”") in items[0]
+    # then the two attributions with no verified source, in document order
+    assert [i.split(" ", 2)[1] for i in items[1:]] == ["[C-002-01](#c-002-01)", "[C-005-01](#c-005-01)"]
+    # every link lands on an anchor the report defines (validation_problems checks it too)
+    for target in re.findall(r"\]\(#([a-z0-9-]+)\)", text):
+        assert f'<a id="{target}"></a>' in text
+    # section 2 is ordered by priority; the contradicted row is first
+    claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
+    rows = [line for line in claims.splitlines() if line.startswith("| <a id=")]
+    priorities = [line.rsplit(" | ", 2)[1] for line in rows]
+    assert priorities == sorted(priorities, key=PRIORITY.__getitem__)
+    assert rows[0].startswith('| <a id="c-004-01"></a>C-004-01 |')
+    # no boilerplate finding: a topical link is not listed in Findings
+    assert "topical only" not in text.split("## 4. Findings")[1]
