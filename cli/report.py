@@ -29,6 +29,8 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing report file."),
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for attributions."),
+        references: Optional[List[Path]] = typer.Option(None, "--references",
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
     ) -> None:
         """Write the seven-section research report for a chapter pack."""
         from reports.build import ReportOptions, write_report
@@ -36,7 +38,7 @@ def register(app: typer.Typer) -> None:
         path, inputs = write_report(ReportOptions(
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
             offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
-            search=not no_search))
+            search=not no_search, references=tuple(references or ())))
         typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "
                    f"{sum(v.ok for v in inputs.verdicts)}/{len(inputs.verdicts)} bound numbers match")
 

@@ -63,6 +63,9 @@ class ReportInputs:
     search_enabled: bool = False
     consistency: list[Any] = field(default_factory=list)  # failed checks of the chapter's own numbers
     document: Any = None   # audit.document.Document of the chapter text (section 1 lists its code and tables)
+    reference_entries: set[str] = field(default_factory=set)   # claim ids that are reference-list entries
+    reference_origins: list[str] = field(default_factory=list)  # per chapter-reference record: its origin
+    pack_source_count: int | None = None   # sources[:n] are the pack's leads; the rest the chapter's own
 
 
 # ---------------------------------------------------------------------------------------------
@@ -221,7 +224,7 @@ def link_text(link: Any, sources: dict[str, Any]) -> str:
 def source_flags(links: list[Any], sources: dict[str, Any]) -> tuple[str, ...]:
     """``RETRACTED source doi:X (retraction notice doi:N (retraction-watch, 2023-04-22))`` for each
     supporting link whose verified record carries a Crossref update (retraction first)."""
-    from reports.fixfirst import notice_text
+    from sources.records import notice_text
 
     flags = []
     for link in links:

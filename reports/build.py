@@ -33,6 +33,7 @@ class ReportOptions:
     similarity_links: bool = False
     force: bool = False
     search: bool = True   # primary-source search for attributions and free-text citations
+    references: tuple[Path, ...] = ()   # BibTeX / CSL-JSON files: the chapter's bibliography
 
 
 def parse_report_date(value: str | None) -> str:
@@ -62,7 +63,10 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
-    found = check_sources(pack.candidate_sources, claims, offline=options.offline,
+    refs = own_references(pack, document, claims, options.references)
+    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}
+    searchable = [c for c in claims if c.claim_id not in entry_rows]   # a reference entry is not a claim
+    found = check_sources(list(pack.candidate_sources) + refs.candidates, searchable, offline=options.offline,
                           cache_dir=options.sources_cache, endpoints=endpoints, search=options.search)
     sources = found.records
     encoder = None
@@ -71,6 +75,13 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
 
         encoder = load_encoder(EncoderConfig())
     links = link_claims(claims, sources, encoder=encoder)
+    if refs.candidates:
+        from sources.references import citation_links
+
+        cited = citation_links(refs, sources, offset=len(pack.candidate_sources))
+        taken = {(l.claim_id, l.source_kind, l.source) for l in cited}
+        links = cited + [l for l in links if (l.claim_id, l.source_kind, l.source) not in taken
+                         and l.claim_id not in entry_rows]
     consistency = check_chapter(pack, claims).failed  # the chapter's own tables and prose
     return ReportInputs(
         pack=pack, pack_path=Path(options.pack), pack_sha256=sha256_file(options.pack), claims=claims,
@@ -78,7 +89,43 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
         sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
-        search_enabled=options.search, document=document, consistency=consistency)
+        search_enabled=options.search, document=document, consistency=consistency,
+        reference_entries=entry_rows, reference_origins=refs.origins,
+        pack_source_count=len(pack.candidate_sources))
+
+
+def own_references(pack: Any, document: Any, claims: list[Any], files: tuple[Path, ...]) -> Any:
+    """Reference list, footnotes and links of a Markdown chapter, then ``--references`` files
+    (:mod:`sources.references`, :mod:`sources.bibfile`)."""
+    from sources.references import ChapterReferences, chapter_references
+
+    markdown = getattr(document, "source_format", "") == "markdown"
+    bib = []
+    if files:
+        from sources.bibfile import read_bibliography
+
+        for path in files:
+            bib.extend(read_bibliography(path))
+    if not markdown and not bib:
+        return ChapterReferences()
+    refs = ChapterReferences()
+    keyed: dict[str, int] = {}
+    for entry in bib:
+        keyed[entry.key] = refs.add(entry.candidate, f"{entry.origin} @{entry.key}")
+    if markdown:
+        text = pack.chapter_text
+        found = chapter_references(text, claims, getattr(pack, "chapter_text_line", 1), keyed=keyed)
+        base = len(refs.candidates)
+        for candidate, origin in zip(found.candidates, found.origins):
+            refs.add(candidate, origin)
+        from dataclasses import replace
+
+        refs.citations = [replace(c, index=c.index + base) if c.marker[:12] != "citation key" else c
+                          for c in found.citations]
+        refs.prose_identifiers = found.prose_identifiers
+        refs.entry_lines = {(c.line, block) for c, origin in zip(found.candidates, found.origins)
+                            if not origin.startswith("link") for block in ("paragraph", "list_item", "footnote")}
+    return refs
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from reports.markdown import anchor_link, escape_inline
+from sources.records import notice_text
 
 MAX_UNEVIDENCED = 10
 DEAD_REASONS = ("returned 404", "for a different DOI", "different id", "returned no entry", "Crossref record has no")
@@ -82,14 +83,6 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
         rest = ", ".join(link for link, _, _ in unevidenced[MAX_UNEVIDENCED:])
         lacking.append(f"{escape_inline(f'{len(unevidenced) - MAX_UNEVIDENCED} more with no evidence:')} {rest}")
     return retracted + mismatched + consistency + concern + unchecked + lacking + dead
-
-
-def notice_text(update: dict[str, str]) -> str:
-    """``retraction notice doi:10.x/y (retraction-watch, 2023-04-22)`` of one Crossref update."""
-    kind = update.get("label") or update.get("type", "update").replace("_", " ")
-    where = ", ".join(p for p in (update.get("source"), update.get("date")) if p)
-    notice = f"doi:{update['doi']}" if update.get("doi") else "no notice DOI given"
-    return f"{kind.lower()} notice {notice}" + (f" ({where})" if where else "")
 
 
 def render_fix_first(items: list[str]) -> str:

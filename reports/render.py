@@ -21,7 +21,8 @@ from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUC
                             date_part, experiment_rows, format_value, identity_fields, link_key,
                             metadata_text, metadata_value, notebook_run, proposals, run_citation, source_label,
                             verdicts_by_claim)
-from reports.fixfirst import fix_first_items, notice_text, render_fix_first
+from reports.fixfirst import fix_first_items, render_fix_first
+from sources.records import notice_text
 from reports.markdown import Raw, anchor, bullets, escape_inline, table
 
 __all__ = ["Fingerprint", "ReportInputs", "render_report"]
@@ -139,6 +140,12 @@ def _where(c: Any) -> str:
             or f"paragraph {c.paragraph}, sentence {c.sentence}")
 
 
+def reference_entry(claim: Any) -> ClaimAssessment:
+    """A row of the chapter's reference list or a footnote: a source (section 3), not a claim."""
+    return ClaimAssessment(claim, ["the chapter's own reference entry: a record in section 3"], "background",
+                           "none: a reference entry, looked up as a source", "low", "keep", [], [])
+
+
 def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
     """Ranked rows (reports/ranking.py), then table values per table, then the rows needing nothing."""
     from reports.ranking import cell_line, keep_line, split_rows, table_line
@@ -185,10 +192,11 @@ def _bears_on(link: Any) -> str:
     return f"{link.claim_id}: {link.reason}"
 
 
-def _source_name(s: Any) -> str:
+def _source_name(s: Any, origin: str = "") -> str:
+    where = f"{origin} at line {s.line}: " if origin else ""
     if s.kind == "citation":
-        return f"citation (line {s.line}): {s.description}"
-    return f"{source_label(s)} — {s.description}"
+        return f"citation ({origin + ', ' if origin else ''}line {s.line}): {s.description}"
+    return f"{source_label(s)} — {where}{s.description}"
 
 
 def _year(s: Any) -> str | None:
@@ -240,7 +248,7 @@ def ledger_metadata(s: Any) -> str:
     return "; ".join(parts)
 
 
-def _pack_source_row(s: Any, links: list[Any], row_id: str) -> list[Any]:
+def _pack_source_row(s: Any, links: list[Any], row_id: str, origin: str = "") -> list[Any]:
     if s.status == "VERIFIED":
         verified_at = f"verified {date_part(s.accessed_at)}" + (" (from cache)" if s.from_cache else "")
     else:
@@ -255,7 +263,7 @@ def _pack_source_row(s: Any, links: list[Any], row_id: str) -> list[Any]:
     if s.status != "VERIFIED":
         limits.append("absence of a record is not evidence that the source is fabricated")
     limits += [f"DISCREPANCY: {d}" for d in s.discrepancies] + list(s.notes)
-    label = _source_name(s)
+    label = _source_name(s, origin)
     update = getattr(s, "update_status", None)
     if update:
         label = f"{update} — {label}"
@@ -317,7 +325,11 @@ def section_sources(inputs: ReportInputs) -> str:
     for link in inputs.links:
         by_source[link_key(link)].append(link)
     row_ids = source_row_ids(inputs.sources)
-    rows = [_pack_source_row(s, by_source.get(source_label(s), []), f"s-{n}")
+    first_own = inputs.pack_source_count if inputs.pack_source_count is not None else len(inputs.sources)
+    origins = ["the pack"] * first_own + [f"the chapter's {o}" if not o.endswith(")") and "@" not in o else o
+                                          for o in inputs.reference_origins]
+    rows = [_pack_source_row(s, by_source.get(source_label(s), []), f"s-{n}",
+                             origins[n - 1] if n - 1 >= first_own and n - 1 < len(origins) else "")
             for n, s in enumerate(inputs.sources, start=1)]
     pack_lines: dict[str, Any] = {}
     for s in inputs.sources:
@@ -327,7 +339,10 @@ def section_sources(inputs: ReportInputs) -> str:
     head = ["Source", "Verified metadata", "URL", "Reading status", "Bears on", "Limitations",
             "Verification and access dates"]
     count = len(inputs.searches)
+    own = len(inputs.sources) - first_own
     intro = (f"{len(inputs.sources)} candidate lines, {len(inputs.sources)} records"
+             + (f" ({first_own} from the pack, {own} from the chapter's own references, footnotes and links"
+                " or its bibliography file)" if own else "")
              + (f"; then {count} primary-source search{'es' if count != 1 else ''}" if count else "") + ".")
     notes = source_notes(inputs.sources, row_ids)
     return intro + "\n\n" + table(head, rows) + ("\n\n" + notes if notes else "")
@@ -465,6 +480,7 @@ def render_report(inputs: ReportInputs) -> str:
     searches = {s.target: s for s in inputs.searches}
     assessments = [assess_claim(c, placed.get(c.claim_id, []), links_by_claim.get(c.claim_id, []), sources,
                                 searches.get(c.claim_id))
+                   if c.claim_id not in (inputs.reference_entries or ()) else reference_entry(c)
                    for c in inputs.claims]
     props = proposals(inputs, assessments)
     row_ids = {source_label(s): f"s-{n}" for n, s in reversed(list(enumerate(inputs.sources, start=1)))}

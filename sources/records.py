@@ -164,3 +164,11 @@ class SourceRecord:
             return cls(**{k: v for k, v in data.items()})
         except (TypeError, ValueError) as exc:
             raise InputError(str(exc), path=path) from exc
+
+
+def notice_text(update: dict[str, str]) -> str:
+    """``retraction notice doi:10.x/y (retraction-watch, 2023-04-22)`` of one Crossref update."""
+    kind = update.get("label") or update.get("type", "update").replace("_", " ")
+    where = ", ".join(p for p in (update.get("source"), update.get("date")) if p)
+    notice = f"doi:{update['doi']}" if update.get("doi") else "no notice DOI given"
+    return f"{kind.lower()} notice {notice}" + (f" ({where})" if where else "")
