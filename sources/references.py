@@ -13,6 +13,8 @@ Read with markdown-it-py (CommonMark, GFM tables, footnotes from mdit-py-plugins
   ``doi:``, bare DOIs, ``arXiv:`` ids): each distinct identifier (``kind:identifier`` as
   :func:`sources.leads.identify_lead` reads it) is one candidate, unless a reference-list entry
   or a footnote already names it (then that entry is the record). Images are not references.
+* **Raw HTML blocks** (a ``<br />`` or ``<a name=…>`` line makes CommonMark read the Markdown after
+  it as HTML): their link targets and bare identifiers are candidates too, cited by no sentence.
 * **BibTeX / CSL-JSON entries** (:mod:`sources.bibfile`): a key cited as ``[@key]`` or ``@key``.
 
 **Citations are positions, never word overlap.** A sentence cites a candidate when it *holds* the
@@ -169,6 +171,7 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
     by_number: dict[str, int] = {}
     by_footnote: dict[str, int] = {}
     pending: list[tuple[_Inline, list[Any]]] = []   # prose inlines, resolved once every entry is known
+    html_blocks: list[tuple[int, str]] = []
     ref_level: int | None = None
     footnote_label: str | None = None
     ordinal: list[int] = []
@@ -185,6 +188,8 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
                 ref_level = level
             i += 3
             continue
+        if tok.type == "html_block" and tok.map is not None and ref_level is None:
+            html_blocks.append((tok.map[0] + first_line, tok.content))
         if tok.type == "footnote_open":
             footnote_label = str((tok.meta or {}).get("label", ""))
             entry_seen = False
@@ -239,6 +244,14 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
                     CandidateSource(f"linked in the chapter as ‘{label}’" if label and label != value
                                     else "linked in the chapter", value, inline.line, value, SECTION),
                     "link")
+    for line, content in html_blocks:   # raw HTML (a <br />, an <a name>) swallows the Markdown after it
+        for value in _html_identifiers(content):
+            result.prose_identifiers.append(value)
+            key = _key(value)
+            if key not in by_identifier:
+                by_identifier[key] = result.add(
+                    CandidateSource("linked in the chapter inside a raw HTML block (no sentence cites it by "
+                                    "position)", value, line, value, SECTION), "link")
     for inline, rows in pending:
         if not rows:
             continue
@@ -267,6 +280,20 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
                 how = "position"
             result.citations.append(Citation(row.claim_id, index, inline.line, marker, how))
     return result
+
+
+_HTML_TARGET = re.compile(r"""(?:\]\(|href\s*=\s*["'])(https?://[^\s"')]+(?:\([^\s"')]*\)[^\s"')]*)*)""")
+
+
+def _html_identifiers(content: str) -> list[str]:
+    """Link targets (``](URL)``, ``href="URL"``) and bare identifiers in a raw HTML block, in order."""
+    found: dict[str, None] = {}
+    for m in _HTML_TARGET.finditer(content):
+        found.setdefault(m.group(1), None)
+    for _s, _e, value, _api in find_identifiers(_HTML_TARGET.sub(" ", content)):
+        if "{{" not in value:
+            found.setdefault(value, None)
+    return [v for v in found if _looks_like_reference(v)]
 
 
 def _looks_like_reference(value: str) -> bool:
