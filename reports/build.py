@@ -54,7 +54,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from claims.consistency import check_chapter
     from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
-    from sources.check import check_sources
+    from sources.check import check_sources, own_references
     from sources.link import link_claims
 
     pack = load_pack(options.pack)
@@ -92,40 +92,6 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         search_enabled=options.search, document=document, consistency=consistency,
         reference_entries=entry_rows, reference_origins=refs.origins,
         pack_source_count=len(pack.candidate_sources))
-
-
-def own_references(pack: Any, document: Any, claims: list[Any], files: tuple[Path, ...]) -> Any:
-    """Reference list, footnotes and links of a Markdown chapter, then ``--references`` files
-    (:mod:`sources.references`, :mod:`sources.bibfile`)."""
-    from sources.references import ChapterReferences, chapter_references
-
-    markdown = getattr(document, "source_format", "") == "markdown"
-    bib = []
-    if files:
-        from sources.bibfile import read_bibliography
-
-        for path in files:
-            bib.extend(read_bibliography(path))
-    if not markdown and not bib:
-        return ChapterReferences()
-    refs = ChapterReferences()
-    keyed: dict[str, int] = {}
-    for entry in bib:
-        keyed[entry.key] = refs.add(entry.candidate, f"{entry.origin} @{entry.key}")
-    if markdown:
-        text = pack.chapter_text
-        found = chapter_references(text, claims, getattr(pack, "chapter_text_line", 1), keyed=keyed)
-        base = len(refs.candidates)
-        for candidate, origin in zip(found.candidates, found.origins):
-            refs.add(candidate, origin)
-        from dataclasses import replace
-
-        refs.citations = [replace(c, index=c.index + base) if c.marker[:12] != "citation key" else c
-                          for c in found.citations]
-        refs.prose_identifiers = found.prose_identifiers
-        refs.entry_lines = {(c.line, block) for c, origin in zip(found.candidates, found.origins)
-                            if not origin.startswith("link") for block in ("paragraph", "list_item", "footnote")}
-    return refs
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

@@ -1,5 +1,8 @@
 """A pack's sources in one call: every candidate line looked up, then the primary-source search.
 
+:func:`own_references` adds the chapter's own references (a Markdown chapter's reference list,
+footnotes and links, and ``--references`` BibTeX / CSL-JSON files) as further candidates.
+
 :func:`check_sources` is what ``chapter-audit sources`` and the report use: one record per
 candidate line (in order; ``lines_read == len(records)`` is checked, so a lead can never vanish
 silently), then — unless ``search`` is off — one :class:`sources.search.SearchResult` per
@@ -51,6 +54,40 @@ def check_sources(candidates: Sequence[Any], claim_rows: Sequence[Any] = (), *, 
                                   endpoints=endpoints, client_config=client_config,
                                   refresh=refresh)
     return SourceCheck(len(candidates), records, searches, search)
+
+
+def own_references(pack: Any, document: Any, claims: Sequence[Any], files: Sequence[Path] = ()) -> Any:
+    """Reference list, footnotes and links of a Markdown chapter, then ``--references`` files
+    (:mod:`sources.references`, :mod:`sources.bibfile`)."""
+    from sources.references import ChapterReferences, chapter_references
+
+    markdown = getattr(document, "source_format", "") == "markdown"
+    bib = []
+    if files:
+        from sources.bibfile import read_bibliography
+
+        for path in files:
+            bib.extend(read_bibliography(path))
+    if not markdown and not bib:
+        return ChapterReferences()
+    refs = ChapterReferences()
+    keyed: dict[str, int] = {}
+    for entry in bib:
+        keyed[entry.key] = refs.add(entry.candidate, f"{entry.origin} @{entry.key}")
+    if markdown:
+        text = pack.chapter_text
+        found = chapter_references(text, claims, getattr(pack, "chapter_text_line", 1), keyed=keyed)
+        base = len(refs.candidates)
+        for candidate, origin in zip(found.candidates, found.origins):
+            refs.add(candidate, origin)
+        from dataclasses import replace
+
+        refs.citations = [replace(c, index=c.index + base) if c.marker[:12] != "citation key" else c
+                          for c in found.citations]
+        refs.prose_identifiers = found.prose_identifiers
+        refs.entry_lines = {(c.line, block) for c, origin in zip(found.candidates, found.origins)
+                            if not origin.startswith("link") for block in ("paragraph", "list_item", "footnote")}
+    return refs
 
 
 def render_check_table(check: SourceCheck) -> str:
