@@ -454,14 +454,29 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     measured = [c for c in inputs.claims if c.kind == "measured result" and c.quantities]
     by_capability: dict[str, list[Any]] = defaultdict(list)      # every measured claim, bound or not
     for claim in measured:
-        capability = match_capability(claim.text)
+        capability = match_capability(claim.text, claim=True)
         if capability is not None:
             by_capability[capability.name].append(claim)
 
+    contradicted = {(v.binding.quote or "", v.claimed.text): v for v in inputs.verdicts
+                    if v.status == "MISMATCH" and v.run_id}
+
     def numbers(claims: list[Any]) -> list[str]:
+        """The printed numbers to reproduce; for one a logged run contradicts, the run's value (the
+        success criterion is never to reproduce a number shown to be wrong)."""
         from claims.suggest import printed_values
 
-        return [f"{p.claimed} ({c.claim_id})" for c in claims for p in printed_values(c)]
+        out = []
+        for c in claims:
+            for p in printed_values(c):
+                bad = next((v for (quote, claimed), v in contradicted.items()
+                            if claimed == p.claimed and normalise_quote(quote) in normalise_quote(c.text)), None)
+                if bad is not None:
+                    out.append(f"{same_precision(p.claimed, bad.reproduced)} ({c.claim_id}: run {bad.run_id} logs "
+                               f"{format_value(bad.reproduced)}; the printed {p.claimed} is contradicted)")
+                else:
+                    out.append(f"{p.claimed} ({c.claim_id})")
+        return out
 
     rows, covered = [], set()
     for index, gap in enumerate(attribute(inputs.pack, "unresolved_gaps", []) or [], start=1):

@@ -107,12 +107,36 @@ CAPABILITIES: tuple[Capability, ...] = (
 )
 
 
-def match_capability(text: str) -> Capability | None:
-    """The first capability whose cues the text contains, unless it is out of reach."""
+SCOPE_OF = {"budget": "budget run", "r03": "r03 evaluate", "sandbox": "sandbox run", "notebook": "notebook run"}
+
+
+def answerable(capability: Capability, text: str, claim: bool = False) -> bool:
+    """Whether the command computes what ``text`` is about (``engine.experiments.CLAIM_SCOPES``): no
+    excluded method is named, and a claim names one of its metrics, a gap one of its methods or
+    metrics. A BM25 sandbox run does not reproduce a dense retriever's number; "resource
+    requirements" is not requirement coverage."""
+    from engine.experiments import CLAIM_SCOPES
+
+    scope = CLAIM_SCOPES.get(SCOPE_OF.get(capability.name, ""))
+    if scope is None:
+        return False
+
+    def names(patterns: tuple[str, ...]) -> bool:
+        return any(re.search(rf"(?<!\w){p}(?!\w)", text, re.I) for p in patterns)
+
+    if names(scope.excludes):
+        return False
+    return names(scope.metrics) if claim else (names(scope.methods) or names(scope.metrics))
+
+
+def match_capability(text: str, claim: bool = False) -> Capability | None:
+    """The first capability whose cues the text contains and whose scope answers it (``claim``:
+    the text is a measured-result sentence, which must name a metric the command computes),
+    unless it is out of reach."""
     if OUT_OF_REACH.search(text):
         return None
     for capability in CAPABILITIES:
-        if capability.cues.search(text):
+        if capability.cues.search(text) and answerable(capability, text, claim):
             return capability
     return None
 
@@ -171,7 +195,8 @@ def opportunity_for(capability: Capability, chapter_text: str, numbers: list[str
                    + (f"the chapter's {printed}" if printed else "the chapter's printed figures"))
         failure = "the run is logged failed (failing cell named), or a bound printed number differs"
     elif printed:
-        success = f"a logged ok run whose bound results reproduce the printed {printed} at their printed precision"
+        success = (f"a logged ok run whose bound results reproduce {printed} at their printed precision (the "
+                   "chapter's printed numbers, except where a logged run contradicts one: then the run's value)")
         failure = f"any of {printed} differs beyond its printed precision, or the run fails"
     else:
         success = "a logged ok run whose bound results answer the question"
