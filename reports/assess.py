@@ -533,12 +533,22 @@ class Proposal:
 
 def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[Proposal]:
     out: list[Proposal] = []
+    inputs_sources = {source_label(s): s for s in inputs.sources}
 
     def add(claim_id: str, change: str, rationale: str, tradeoff: str, recommendation: str, reason: str) -> None:
         out.append(Proposal(f"P-{len(out) + 1}", claim_id, change, rationale, tradeoff, recommendation, reason))
 
     for a in assessments:
         cid = a.claim.claim_id
+        for flag in a.flags:
+            retracted = flag.startswith("RETRACTED")
+            add(cid, f"citation: {'remove or replace' if retracted else 'check and update'} the "
+                     f"{flag.split(' (', 1)[0]} at: {a.claim.text}", flag,
+                "the claim may need other support or rewording" if retracted else
+                "the corrected version may change the cited figure",
+                "accept" if retracted else "revise",
+                "a retracted work cannot support a claim" if retracted else
+                "cite the corrected version after reading the notice")
         mismatches = [v for v in a.verdicts if v.status == "MISMATCH"]
         if mismatches:
             v = mismatches[0]
@@ -553,16 +563,35 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
                 "the source's full text was not read: check the cited passage before publishing", "revise",
                 "metadata verified, content not read")
         elif a.claim.kind == "attribution" and a.priority == "medium":
-            add(cid, f"citation needed: {a.claim.text}", a.concern,
-                "an unverified citation could be wrong; verify before adding", "defer",
-                "no verified source record yet")
+            leads = [l for l in a.links if l.kind in SUPPORT_KINDS]
+            if leads:
+                lead = leads[0]
+                source = inputs_sources.get(link_key(lead))
+                why = getattr(source, "reason", None) or "not verified"
+                add(cid, f"citation needed: {a.claim.text}", a.concern,
+                    "an unverified citation could be wrong; verify before adding", "defer",
+                    f"until {link_key(lead)} is verified ({why}); run the report online to look it up")
+            elif "found by search" in a.concern:
+                add(cid, f"citation needed: {a.claim.text}", a.concern,
+                    "a search hit may be another work by the same authors", "revise",
+                    "confirm the found-by-search candidate and add its identifier to the pack")
+            else:
+                add(cid, f"citation needed: {a.claim.text}", a.concern,
+                    "an unverified citation could be wrong; verify before adding", "revise",
+                    "no lead in the pack or the chapter names this source: add the primary source")
         elif a.claim.kind == "measured result" and a.priority == "medium":
             add(cid, f"evidence: bind or cite the measured result: {a.claim.text}", a.concern,
-                "binding needs the run's result key; citing needs a verified source", "defer",
-                "no logged run or verified source holds this number")
+                "binding needs the run's result key; citing needs a verified source", "revise",
+                "the number has no logged run and no verified source: bind it to a run or cite the source "
+                "that reports it, or mark it as the chapter's own unreproduced result")
     for row in experiment_rows(inputs):
         if row.status.startswith(UNRUN):
+            runnable = row.method.startswith("`")
+            command = row.method.split("`")[1].split(" --", 1)[0] if runnable else ""
             add("—", f"experiment: {row.tests}", f"{PROPOSED}; {row.status}",
-                "costs a run; the chapter stays as it is until results exist", "defer",
-                "proposed experiments are not results")
+                "costs a run; the chapter stays as it is until results exist",
+                "accept" if runnable else "defer",
+                f"runnable here with {command} once its inputs are supplied; no text changes until its numbers "
+                "are bound" if runnable else
+                "no command of this toolkit measures it: it needs an experiment design before it can be run")
     return out
