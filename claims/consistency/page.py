@@ -17,6 +17,7 @@ from claims.consistency.granularity import check_granularity
 from claims.consistency.model import ConsistencyReport
 from claims.consistency.prose import check_prose
 from claims.consistency.percent_of import check_percent_of
+from claims.consistency.prose_ratio import check_prose_ratios
 from claims.consistency.r03_layout import run_layout
 from claims.consistency.ranges import check_ranges
 from claims.consistency.repeated import check_repeated
@@ -49,6 +50,7 @@ def check_text(text: str, path: str, *, claims: list | None = None, tasks: dict[
     prose = [c for c in claims or [] if getattr(c, "block", "paragraph") != "table"]
     if prose:
         checks += check_prose(prose, views)
+        checks += check_prose_ratios(prose, views)
     return ConsistencyReport(path, layout.tasks, layout.requirements, layout.count_sources, layout.tables,
                              checks, n_tables=len(tables))
 
