@@ -10,6 +10,7 @@ does not hold.
 
 from __future__ import annotations
 
+import re
 import string
 from collections import defaultdict
 from importlib import resources
@@ -138,6 +139,34 @@ def _material_text(item: Any, records: list[dict[str, Any]] | None = None) -> st
 def _where(c: Any) -> str:
     return (attribute(c, "where") or attribute(c, "location")
             or f"paragraph {c.paragraph}, sentence {c.sentence}")
+
+
+_LOCATION = re.compile(r"^table (\d+) \(line \d+\).*?, row '(.*)'(?: \[.*\])? × column '(.*)', line \d+$")
+
+
+def mark_consistency(assessments: list[ClaimAssessment], failed: list[Any]) -> None:
+    """A claim row a failed consistency check names (a prose row by its id, a table cell by its
+    table, row and column) becomes high priority, its concern citing the check (``K-n``)."""
+    by_claim: dict[str, list[str]] = defaultdict(list)
+    cells: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for n, check in enumerate(failed, start=1):
+        label = f"K-{n} ({check.group})"
+        for claim_id in re.findall(r"\b[CT]-\d+(?:-R\d+-C\d+|-\d+)\b", check.arithmetic.split(":", 1)[0]):
+            by_claim[claim_id].append(label)
+        for where in check.locations:
+            m = _LOCATION.match(where)
+            if m:
+                cells[(f"T-{m.group(1)}", m.group(2).split(" / ")[0], m.group(3))].append(label)
+    for a in assessments:
+        c = a.claim
+        labels = by_claim.get(c.claim_id, []) + cells.get((attribute(c, "table", ""), attribute(c, "row_label", ""),
+                                                          attribute(c, "column", "")), [])
+        if labels:
+            a.priority = "high"
+            a.concern = (f"the chapter's own numbers disagree: {', '.join(sorted(set(labels)))} in section 4"
+                         + ("; " + a.concern if a.concern and not a.concern.startswith("none") else ""))
+            a.response = "correct the number or the numbers it is computed from (see section 4)" + (
+                "; " + a.response if a.response.split(";")[0] != "keep" else "")
 
 
 def reference_entry(claim: Any) -> ClaimAssessment:
@@ -482,6 +511,7 @@ def render_report(inputs: ReportInputs) -> str:
                                 searches.get(c.claim_id))
                    if c.claim_id not in (inputs.reference_entries or ()) else reference_entry(c)
                    for c in inputs.claims]
+    mark_consistency(assessments, inputs.consistency or [])
     props = proposals(inputs, assessments)
     row_ids = {source_label(s): f"s-{n}" for n, s in reversed(list(enumerate(inputs.sources, start=1)))}
     consistency_ids = [(f"k-{n}", check) for n, check in enumerate(inputs.consistency or [], start=1)]

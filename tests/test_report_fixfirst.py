@@ -36,3 +36,26 @@ def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_tabl
     assert rows[0].startswith('| <a id="c-004-01"></a>C-004-01 |')
     # no boilerplate finding: a topical link is not listed in Findings
     assert "topical only" not in text.split("## 4. Findings")[1]
+
+
+def test_a_consistency_failure_is_in_fix_first_and_raises_its_rows(tmp_path):
+    from pathlib import Path
+
+    from reports.build import ReportOptions, write_report
+
+    page = Path(__file__).parent / "data" / "consistency" / "arithmetic" / "percent_of_baseline_planted.md"
+    path, _ = write_report(ReportOptions(pack=page, output=tmp_path / "r.md", log=tmp_path / "l.jsonl",
+                                         sources_cache=tmp_path / "c", offline=True, report_date="2026-12-01",
+                                         search=False))
+    text = path.read_text(encoding="utf-8")
+    assert validation_problems(text) == []
+    first = text.split("### Fix first")[1].split("| Field |")[0]
+    items = [line for line in first.splitlines() if re.match(r"^\d+\. ", line)]
+    assert items[0].startswith("1. [K-1](#k-1) the chapter's own numbers disagree (percent-of-baseline): table 1")
+    assert len([i for i in items if "(#k-" in i]) == 3
+    claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
+    rows = [line for line in claims.splitlines() if line.startswith("| <a id=")]
+    assert [r.split("</a>", 1)[1].split(" |", 1)[0] for r in rows[:3]] == ["T-1-R03-C04", "T-1-R04-C04",
+                                                                         "T-2-R02-C04"]
+    assert "the chapter's own numbers disagree: K-1 (percent-of-baseline) in section 4" in rows[0]
+    assert all("| high |" in r for r in rows[:3])
