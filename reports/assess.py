@@ -381,6 +381,19 @@ class ExperimentRow:
 
 
 def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
+    """Section 6's rows (computed once per report: sections 5, 6 and 7 share them)."""
+    cached = getattr(inputs, "_experiment_rows", None)
+    if cached is not None:
+        return cached
+    rows = _experiment_rows(inputs)
+    try:
+        object.__setattr__(inputs, "_experiment_rows", rows)
+    except (AttributeError, TypeError):  # a frozen or slotted stand-in: recompute next time
+        pass
+    return rows
+
+
+def _experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     from claims.verify import find_run
 
     rows = []
@@ -451,6 +464,7 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     notebook = notebook_material(inputs.pack, attribute)
     notebook_file = notebook[1].rstrip("/").rsplit("/", 1)[-1] if notebook else ""
     unbound = _unbound_measured(inputs)
+    unbound_ids = {id(c) for c in unbound}
     measured = [c for c in inputs.claims if c.kind == "measured result" and c.quantities]
     by_capability: dict[str, list[Any]] = defaultdict(list)      # every measured claim, bound or not
     for claim in measured:
@@ -498,7 +512,7 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             tests=str(gap), method=found.method, success=found.success, failure=found.failure,
             status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
     for name, every in sorted(by_capability.items()):
-        claims = [c for c in every if c in unbound]
+        claims = [c for c in every if id(c) in unbound_ids]
         if name in covered or name == "notebook" or not claims:
             continue
         found = opportunity_for(capabilities[name], chapter_text, numbers(claims), notebook_file)

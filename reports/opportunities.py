@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -57,6 +58,7 @@ def _number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
 
+@lru_cache(maxsize=8)
 def stated_parameters(text: str) -> dict[str, StatedParameter]:
     """Every parameter of :data:`PARAMETER_PATTERNS` the chapter states, with the words stating it."""
     found: dict[str, StatedParameter] = {}
