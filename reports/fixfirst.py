@@ -10,12 +10,12 @@ report already holds. Order (a category's items in document order):
 3. **consistency failures** of the chapter's own numbers (a demonstrated internal error);
 4. claims resting on a source under an **expression of concern** or **CORRECTED**;
 5. bindings that **cannot be checked** (a changed or untraceable result, a missing key);
-6. **measured results and attributions with no evidence** (medium priority): the first ten
-   in full, the rest as links;
+6. **measured results and attributions with no evidence** (medium priority);
 7. **dead or mismatched references**: a source whose look-up answered 404 or a record for a
    different identifier, or whose pack description contradicts the verified record.
 
-Every claim item starts with a link to its row in section 2 (``[C-004-01](#c-004-01)``); a
+Categories 3 and 6 list their first ten items in full and the rest as links on one line, so the
+list stays short on a long chapter. Every claim item starts with a link to its row in section 2 (``[C-004-01](#c-004-01)``); a
 source item links to its row in section 3 (``#s-3``); a consistency item to its line in
 section 4 (``#k-1``). Nothing else links anywhere.
 """
@@ -77,7 +77,11 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
     consistency = [_item(anchor_link(anchor, anchor.upper()), f"the chapter's own numbers disagree "
                                                              f"({check.group}): {check.arithmetic}"
                          + (f" (chapter line {check.line})" if check.line else ""))
-                   for anchor, check in consistency_ids]
+                   for anchor, check in consistency_ids[:MAX_UNEVIDENCED]]
+    if len(consistency_ids) > MAX_UNEVIDENCED:
+        rest = ", ".join(anchor_link(anchor, anchor.upper()) for anchor, _ in consistency_ids[MAX_UNEVIDENCED:])
+        consistency.append(f"{escape_inline(f'{len(consistency_ids) - MAX_UNEVIDENCED} more consistency failures:')} "
+                           f"{rest}")
     lacking = [_item(link, f"{c.kind} with no evidence: {a.concern}") for link, c, a in unevidenced[:MAX_UNEVIDENCED]]
     if len(unevidenced) > MAX_UNEVIDENCED:
         rest = ", ".join(link for link, _, _ in unevidenced[MAX_UNEVIDENCED:])
