@@ -326,6 +326,16 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
     if not evidence:
         evidence.append("none recorded")
     if kind == "measured result":
+        if support:   # a named or cited source is a candidate until its record states the number
+            lead = link_key(support[0])
+            record = sources.get(lead)
+            state = ("its verified abstract does not state this number with its unit and metric"
+                     if getattr(record, "status", "") == "VERIFIED"
+                     else f"its record is {UNVERIFIED} ({getattr(record, 'reason', None) or 'not looked up'})")
+            return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                                   f"measured result with no logged run; it names or cites {lead}, a candidate: "
+                                   f"{state}", "medium",
+                                   f"check the number in {lead}, or bind it to a reproducible run", verdicts, links)
         return ClaimAssessment(claim, evidence, NO_EVIDENCE,
                                f"measured result with no logged run or verified source: {UNVERIFIED}", "medium",
                                "bind it to a reproducible run, or cite the source that reports it", verdicts, links)
@@ -336,6 +346,13 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
                                f"bind it with quote = {key!r} if it reports a result; keep if it is a setting",
                                verdicts, links)
     if kind == "attribution":
+        cited = [l for l in verified_support if l.kind == "cites"]
+        if cited:   # the sentence itself cites a verified record (a link, a footnote, a reference marker)
+            names = ", ".join(sorted({link_key(l) for l in cited}))
+            return ClaimAssessment(claim, evidence, REPORTED,
+                                   f"the sentence cites {names}, whose record is verified; its full text was not "
+                                   f"read, so what it says about this claim is {UNVERIFIED}", "low",
+                                   "keep; check the cited passage", verdicts, links)
         if verified_support:
             names = ", ".join(sorted({link_key(l) for l in verified_support}))
             return ClaimAssessment(claim, evidence, REPORTED,
@@ -343,6 +360,14 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
                                    f"about this claim is {UNVERIFIED}", "medium", f"add a citation to {names}",
                                    verdicts, links)
         named = ", ".join(getattr(claim, "cited_names", []) or []) or "a source"
+        unverified = [l for l in support if l.kind == "cites"]
+        if unverified:
+            lead = link_key(unverified[0])
+            why = getattr(sources.get(lead), "reason", None) or "not looked up"
+            return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                                   f"attributes to {named}; the sentence cites {lead}, whose record is {UNVERIFIED} "
+                                   f"({why})", "medium", f"verify {lead} (run the report online) or correct the "
+                                   "citation", verdicts, links)
         hits = search.hits if search is not None else []
         if hits:
             found = ", ".join(f"{h.record.kind}:{h.record.identifier}" for h in hits)

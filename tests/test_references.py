@@ -164,3 +164,22 @@ def test_report_with_a_bibliography_file_cites_by_key(tmp_path, cli):
     assert "C-001-01: cites it: citation key @robertson2009 at line 3" in row
     claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
     assert "doi:10.1561/1500000019 (cites it: citation key @robertson2009 at line 3; source UNVERIFIED)" in claims
+
+
+def test_a_cited_verified_record_backs_an_attribution_and_an_unverified_one_is_named():
+    from types import SimpleNamespace
+
+    from reports.assess import assess_claim
+
+    claim = SimpleNamespace(claim_id="C-001-01", kind="attribution", text="DrQA (Chen et al., 2017) is a reader.",
+                            quantities=[], cited_names=["Chen et al."], paragraph=1, sentence=1)
+    link = SimpleNamespace(claim_id="C-001-01", source="1704.00051", source_kind="arxiv", kind="cites",
+                           reason="cites it: link ‘Chen et al., 2017’ at line 3")
+    verified = SimpleNamespace(kind="arxiv", identifier="1704.00051", status="VERIFIED", verified={}, reason=None)
+    a = assess_claim(claim, [], [link], {"arxiv:1704.00051": verified})
+    assert (a.evidence_class, a.priority, a.response) == ("reported by a source", "low", "keep; check the cited passage")
+    offline = SimpleNamespace(kind="arxiv", identifier="1704.00051", status="UNVERIFIED", verified={},
+                              reason="offline run: not looked up")
+    a = assess_claim(claim, [], [link], {"arxiv:1704.00051": offline})
+    assert a.priority == "medium" and a.concern == ("attributes to Chen et al.; the sentence cites arxiv:1704.00051, "
+                                                    "whose record is UNVERIFIED (offline run: not looked up)")
