@@ -62,6 +62,9 @@ def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
     assert access.strip().startswith("verified 20") and "; accessed 20" in access
     assert "UNVERIFIED: Crossref returned 404" in missing and "| not accessible |" in missing
     assert "absence of a record is not evidence that the source is fabricated" in missing
+    # the dead reference is the last item of the fix-first list, linked to its ledger row
+    first = text.split("### Fix first")[1].split("| Field |")[0].strip().splitlines()
+    assert first[-1].endswith("[doi:10.9999/missing](#s-2) dead or mismatched reference: Crossref returned 404")
     # the attribution to a verified source becomes a citation proposal, flagged as metadata-only
     claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
     row = next(line for line in claims.splitlines() if line.startswith('| <a id="c-001-01"></a>C-001-01'))
@@ -132,6 +135,9 @@ def test_discrepancy_rename_and_markup_in_the_report(cli, server, monkeypatch, t
     assert ("- \\[C-001-01\\] names 'Dimitrova', whom the pack's lead doi:10.9999/test.1 credits, but the "
             "verified record does not list that author: not linked.") in findings
     assert "&lt;i&gt;" not in text and "&lt;b&gt;" not in text
+    first = text.split("### Fix first")[1].split("| Field |")[0]
+    assert "[doi:10.9999/test.1](#s-1) mismatched reference: DISCREPANCY — the pack's description names 'Dimitrova'" \
+        in first
 
 
 def test_a_hit_the_pack_already_names_says_so(cli, server, monkeypatch, tmp_path):
