@@ -74,7 +74,9 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         from engine.encoder.encode import EncoderConfig, load_encoder
 
         encoder = load_encoder(EncoderConfig())
-    links = link_claims(claims, sources, encoder=encoder)
+    # the pack's leads are linked by what a sentence mentions; the chapter's own references only by
+    # position (the sentence that holds the link or marker), never by word overlap
+    links = link_claims(claims, sources[:len(pack.candidate_sources)], encoder=encoder)
     if refs.candidates:
         from sources.references import citation_links
 
