@@ -102,3 +102,27 @@ def test_number_in_an_abstract_needs_the_same_unit_and_metric():
     assert stated_in(claim("It scores 0.512 overall."), abstract) is None          # names no metric
     assert stated_in(claim("It reaches NDCG@10 of 0.51."), abstract) is not None   # 0.512 printed at 2 decimals
     assert stated_in(claim("It reaches NDCG@10 of 0.52."), abstract) is None       # beyond half a unit
+
+
+def test_a_markdown_chapter_citing_a_retracted_work_by_link(cli, server, monkeypatch, tmp_path):
+    """The chapter's own link is looked up like a pack lead; the sentence holding it rests on it."""
+    server.reset()
+    point_sources_at(server, monkeypatch)
+    chapter = tmp_path / "chapter.md"
+    chapter.write_text("# Budgets\n\nBudgeted selection lifts NDCG@10 to 0.512 "
+                       "([Quillfeather, 2019](https://doi.org/10.9999/retracted.1)). Budgets are counted in "
+                       "characters.\n", encoding="utf-8")
+    out = tmp_path / "r.md"
+    result = cli("report", chapter, "--output", out, "--log", tmp_path / "l.jsonl", "--sources-cache",
+                 tmp_path / "cache", "--date", "2026-12-01", "--no-search")
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert validation_problems(text) == []
+    first = text.split("### Fix first")[1].split("| Field |")[0]
+    items = [line for line in first.splitlines() if line[:1].isdigit()]
+    assert items[0].startswith("1. [doi:10.9999/retracted.1](#s-1) RETRACTED source (retraction notice "
+                               "doi:10.9999/retraction-notice.1 (publisher, 2021-05-04)")
+    assert items[1].startswith("2. [C-001-01](#c-001-01) RETRACTED source doi:10.9999/retracted.1")
+    claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
+    row = next(line for line in claims.splitlines() if line.startswith('| <a id="c-001-01"></a>'))
+    assert "cites it: link ‘Quillfeather, 2019’ at line 3; source RETRACTED" in row and "| high |" in row
