@@ -183,3 +183,19 @@ def test_a_cited_verified_record_backs_an_attribution_and_an_unverified_one_is_n
     a = assess_claim(claim, [], [link], {"arxiv:1704.00051": offline})
     assert a.priority == "medium" and a.concern == ("attributes to Chen et al.; the sentence cites arxiv:1704.00051, "
                                                     "whose record is UNVERIFIED (offline run: not looked up)")
+
+
+def test_sources_command_reads_the_chapter_and_its_bibliography(tmp_path, cli):
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    result = cli("sources", BANDIT, "--references", bib, "--offline", "--no-search", "--format", "json",
+                 "--sources-cache", tmp_path / "c")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["candidate_lines"] == 19 and len(data["records"]) == 19   # 16 from the page, 3 from the file
+    # the bibliography file's entries first, then the page's reference list in order
+    assert [(r["kind"], r["identifier"]) for r in data["records"][:4]] == [
+        ("doi", "10.1561/1500000019"), ("arxiv", "2104.08663"), ("citation", data["records"][2]["description"]),
+        ("url", "http://cs229.stanford.edu/extra-notes/hoeffding.pdf")]
+    kinds = {(r["kind"], r["identifier"]) for r in data["records"]}
+    assert ("arxiv", "1707.02038") in kinds and ("doi", "10.1561/1500000019") in kinds
