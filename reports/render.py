@@ -472,9 +472,25 @@ def section_upgrade(inputs: ReportInputs, props: list[Proposal]) -> str:
     parts = [intro, table(["Proposal", "Claim", "Change", "Rationale", "Tradeoff"], rows) if rows
              else "No proposals."]
     material = attribute(inputs.pack, "associated_material", []) or []
-    if material:
-        parts.append("Associated resources: record a run of each associated notebook before citing what it "
-                     "prints; report any edit to it as a dependency of this chapter, not applied here.")
+    lines = []
+    for item in material:
+        label = (attribute(item, "label") or attribute(item, "description") or str(item)) if not isinstance(item, str) \
+            else item
+        url = attribute(item, "url") or "" if not isinstance(item, str) else ""
+        name = f"{label} ({url})" if url else label
+        notebook = url.endswith(".ipynb") or "notebook" in f"{label} {url}".lower() or "colab" in url.lower()
+        record = notebook_run(inputs.log_records, url) if url and notebook else None
+        if notebook:
+            lines.append(f"{name}: " + (f"recorded {run_citation(record)}; bind the numbers it prints before "
+                                        "citing them" if record else
+                                        "no logged run; run it with chapter-audit notebook run (section 6) "
+                                        "before citing what it prints") + "; any edit to it is a dependency of "
+                                                                          "this chapter, not applied here")
+        else:
+            lines.append(f"{name}: no logged run of it is cited here; any edit to it is a dependency of this "
+                         "chapter, not applied here")
+    if lines:
+        parts.append("Associated resources:\n\n" + bullets(escape_inline(line) for line in lines))
     return "\n\n".join(parts)
 
 
