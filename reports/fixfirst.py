@@ -82,7 +82,8 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
         rest = ", ".join(anchor_link(anchor, anchor.upper()) for anchor, _ in consistency_ids[MAX_UNEVIDENCED:])
         consistency.append(f"{escape_inline(f'{len(consistency_ids) - MAX_UNEVIDENCED} more consistency failures:')} "
                            f"{rest}")
-    lacking = [_item(link, f"{c.kind} with no evidence: {a.concern}") for link, c, a in unevidenced[:MAX_UNEVIDENCED]]
+    lacking = [_item(link, a.concern if a.concern.startswith(c.kind) else f"{c.kind} with no evidence: {a.concern}")
+               for link, c, a in unevidenced[:MAX_UNEVIDENCED]]
     if len(unevidenced) > MAX_UNEVIDENCED:
         rest = ", ".join(link for link, _, _ in unevidenced[MAX_UNEVIDENCED:])
         lacking.append(f"{escape_inline(f'{len(unevidenced) - MAX_UNEVIDENCED} more with no evidence:')} {rest}")

@@ -199,3 +199,28 @@ def test_sources_command_reads_the_chapter_and_its_bibliography(tmp_path, cli):
         ("url", "http://cs229.stanford.edu/extra-notes/hoeffding.pdf")]
     kinds = {(r["kind"], r["identifier"]) for r in data["records"]}
     assert ("arxiv", "1707.02038") in kinds and ("doi", "10.1561/1500000019") in kinds
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = st.sampled_from(["[a](https://arxiv.org/abs/2101.00001)", "[^1]", "[^x]", "[2]", "[@key]", "@key", "<br />",
+                          "<https://github.com/a/b>", "doi:10.1000/x", "## References", "1. ", "[^1]: note ",
+                          "`code`", "```\n", "| a | b |", "text.", " ", "\n", "\n\n", "![img](https://x.org/i.png)",
+                          "[", "]", "(", ")", "https://example.org/a_(b)", "é", "\t"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(PIECES, min_size=1, max_size=40).map("".join))
+def test_any_markdown_gives_valid_candidates_and_citations(text):
+    """No input crashes the reader; every citation names a real candidate and a real claim row."""
+    from claims.extract import extract_claims
+
+    claims = extract_claims("# T\n\n" + text, "block")
+    refs = chapter_references("# T\n\n" + text, claims, 1, keyed={"key": 0})
+    ids = {c.claim_id for c in claims}
+    for citation in refs.citations:
+        assert citation.claim_id in ids
+        assert citation.index == 0 and citation.marker.startswith("citation key") or \
+            0 <= citation.index < len(refs.candidates)
+    assert len(refs.origins) == len(refs.candidates)
