@@ -20,6 +20,8 @@ def register(app: typer.Typer) -> None:
         output: Path = typer.Option(..., "--output", "-o", help="Where to write the Markdown report."),
         log: Path = LogOption,
         claims: Optional[List[Path]] = typer.Option(None, "--claims", help="Claims TOML binding numbers to runs (repeatable)."),
+        references: Optional[List[Path]] = typer.Option(None, "--references",
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
         sources_cache: Path = typer.Option(Path(".chapter-audit") / "sources", "--sources-cache",
                                            help="On-disk cache of source records."),
         offline: bool = typer.Option(False, "--offline", help="Look nothing up; sources are UNVERIFIED unless cached."),
@@ -29,16 +31,14 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing report file."),
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for attributions."),
-        references: Optional[List[Path]] = typer.Option(None, "--references",
-                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
     ) -> None:
         """Write the seven-section research report for a chapter pack."""
         from reports.build import ReportOptions, write_report
 
-        path, inputs = write_report(ReportOptions(
+        path, inputs = write_report(ReportOptions(references=tuple(references or ()),
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
             offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
-            search=not no_search, references=tuple(references or ())))
+            search=not no_search))
         typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "
                    f"{sum(v.ok for v in inputs.verdicts)}/{len(inputs.verdicts)} bound numbers match")
 

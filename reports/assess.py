@@ -58,14 +58,14 @@ class ReportInputs:
     claims_files: list[Any] = field(default_factory=list)
     sources: list[Any] = field(default_factory=list)
     links: list[Any] = field(default_factory=list)
+    reference_entries: set[str] = field(default_factory=set)   # claim ids that are reference-list entries
+    reference_origins: list[str] = field(default_factory=list)  # per chapter-reference record: its origin
+    pack_source_count: int | None = None   # sources[:n] are the pack's leads; the rest the chapter's own
     similarity_links: bool = False
     searches: list[Any] = field(default_factory=list)   # sources.search.SearchResult, by target
     search_enabled: bool = False
     consistency: list[Any] = field(default_factory=list)  # failed checks of the chapter's own numbers
     document: Any = None   # audit.document.Document of the chapter text (section 1 lists its code and tables)
-    reference_entries: set[str] = field(default_factory=set)   # claim ids that are reference-list entries
-    reference_origins: list[str] = field(default_factory=list)  # per chapter-reference record: its origin
-    pack_source_count: int | None = None   # sources[:n] are the pack's leads; the rest the chapter's own
 
 
 # ---------------------------------------------------------------------------------------------

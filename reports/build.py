@@ -27,13 +27,13 @@ class ReportOptions:
     output: Path
     log: Path
     claims_files: tuple[Path, ...] = ()
+    references: tuple[Path, ...] = ()   # BibTeX / CSL-JSON files: the chapter's bibliography
     sources_cache: Path = Path(".chapter-audit") / "sources"
     offline: bool = False
     report_date: str | None = None
     similarity_links: bool = False
     force: bool = False
     search: bool = True   # primary-source search for attributions and free-text citations
-    references: tuple[Path, ...] = ()   # BibTeX / CSL-JSON files: the chapter's bibliography
 
 
 def parse_report_date(value: str | None) -> str:
@@ -85,15 +85,14 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         links = cited + [l for l in links if (l.claim_id, l.source_kind, l.source) not in taken
                          and l.claim_id not in entry_rows]
     consistency = check_chapter(pack, claims).failed  # the chapter's own tables and prose
-    return ReportInputs(
+    return ReportInputs(reference_entries=entry_rows, reference_origins=refs.origins,
+                        pack_source_count=len(pack.candidate_sources),
         pack=pack, pack_path=Path(options.pack), pack_sha256=sha256_file(options.pack), claims=claims,
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
         sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
-        search_enabled=options.search, document=document, consistency=consistency,
-        reference_entries=entry_rows, reference_origins=refs.origins,
-        pack_source_count=len(pack.candidate_sources))
+        search_enabled=options.search, document=document, consistency=consistency)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:
