@@ -54,7 +54,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from claims.consistency import check_chapter
     from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
-    from sources.check import check_sources, own_references
+    from sources.check import check_sources, report_candidates
     from sources.link import link_claims
 
     pack = load_pack(options.pack)
@@ -63,10 +63,9 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
-    refs = own_references(pack, document, claims, options.references)
-    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}
-    searchable = [c for c in claims if c.claim_id not in entry_rows]   # a reference entry is not a claim
-    found = check_sources(list(pack.candidate_sources) + refs.candidates, searchable, offline=options.offline,
+    candidates, searchable, refs = report_candidates(pack, document, claims, options.references)
+    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}  # sources, not claims
+    found = check_sources(candidates, searchable, offline=options.offline,
                           cache_dir=options.sources_cache, endpoints=endpoints, search=options.search)
     sources = found.records
     encoder = None

@@ -90,6 +90,18 @@ def own_references(pack: Any, document: Any, claims: Sequence[Any], files: Seque
     return refs
 
 
+def report_candidates(pack: Any, document: Any, claims: Sequence[Any],
+                      files: Sequence[Path] = ()) -> tuple[list[Any], list[Any], Any]:
+    """(candidates, claim rows to search, the chapter's own references) exactly as the report
+    looks them up: the pack's leads, then :func:`own_references`; reference-list entries and
+    footnotes are sources, so they are not searched as claims. Anything that must reproduce the
+    report's look-ups (a book pass deciding whether a chapter's references changed) calls this."""
+    refs = own_references(pack, document, claims, files)
+    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}
+    searchable = [c for c in claims if c.claim_id not in entry_rows]
+    return list(pack.candidate_sources) + refs.candidates, searchable, refs
+
+
 def render_check_table(check: SourceCheck) -> str:
     parts = [render_table(check.records), check.count_line + "\n"]
     if check.searched:
