@@ -126,3 +126,32 @@ def test_a_markdown_chapter_citing_a_retracted_work_by_link(cli, server, monkeyp
     claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
     row = next(line for line in claims.splitlines() if line.startswith('| <a id="c-001-01"></a>'))
     assert "cites it: link ‘Quillfeather, 2019’ at line 3; source RETRACTED" in row and "| high |" in row
+
+
+def test_update_status_is_the_most_serious_update():
+    import json
+
+    from sources.crossref import parse
+    from sources.records import SourceRecord
+
+    def record(updates, key="updated-by"):
+        body = json.dumps({"status": "ok", "message": {"DOI": "10.9999/x", "title": ["T"], key: updates}}).encode()
+        return SourceRecord("doi", "10.9999/x", "", "https://doi.org/10.9999/x", status="VERIFIED",
+                            reading_status="abstract only", verified=parse(body, "10.9999/x"))
+
+    concern = {"DOI": "10.9999/eoc", "type": "expression_of_concern", "source": "publisher",
+               "updated": {"date-time": "2024-02-01T00:00:00Z"}}
+    correction = {"DOI": "10.9999/c", "type": "correction", "source": "retraction-watch",
+                  "updated": {"date-parts": [[2023, 1]]}}
+    retraction = {"DOI": "10.9999/r", "type": "retraction", "source": "retraction-watch", "record-id": 7}
+    assert record([correction]).update_status == "CORRECTED"
+    assert record([correction, concern]).update_status == "EXPRESSION OF CONCERN"
+    assert record([correction, concern, retraction]).update_status == "RETRACTED"
+    assert record([concern]).updates == [{"date": "2024-02-01", "doi": "10.9999/eoc", "source": "publisher",
+                                          "type": "expression_of_concern"}]
+    assert record([correction]).updates[0]["date"] == "2023-01"
+    assert record([{"type": "new_version", "DOI": "10.9999/v2"}]).update_status is None
+    assert record([{"DOI": "10.9999/no-type"}]).updates == []           # an entry without a type is not read
+    notice = record([{"DOI": "10.9999/original", "type": "retraction", "source": "publisher"}], key="update-to")
+    assert notice.update_status is None                                 # the notice itself is not retracted
+    assert notice.verified["update_to"] == [{"doi": "10.9999/original", "source": "publisher", "type": "retraction"}]
