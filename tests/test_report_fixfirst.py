@@ -59,3 +59,15 @@ def test_a_consistency_failure_is_in_fix_first_and_raises_its_rows(tmp_path):
                                                                          "T-2-R02-C04"]
     assert "the chapter's own numbers disagree: K-1 (percent-of-baseline) in section 4" in rows[0]
     assert all("| high |" in r for r in rows[:3])
+
+
+def test_the_validator_allows_only_the_renderers_anchors():
+    from reports.validate import REQUIRED_HEADINGS
+
+    good = "\n\n".join(f"## {h}\n\ntext" for h in REQUIRED_HEADINGS)
+    assert validation_problems(good + '\n\n1. [C-1](#c-1)\n\n| <a id="c-1"></a>C-1 | x |\n|---|---|\n| a | b |\n') == []
+    assert validation_problems(good + "\n\n[C-2](#c-2)\n") == ["link to a missing anchor #c-2 at line 29"]
+    assert validation_problems(good + '\n\n<a id="c-1" onclick="x()"></a>\n')[0].startswith("raw inline HTML")
+    assert validation_problems(good + '\n\n<a id="c-1">text</a>\n')[0].startswith("raw inline HTML")
+    assert validation_problems(good + '\n\n<a href="https://x.example">x</a>\n')[0].startswith("raw inline HTML")
+    assert validation_problems(good + "\n\n[x](http://x.example/#c-1)\n")[0].startswith("non-https link")
