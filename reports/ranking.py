@@ -75,9 +75,11 @@ def table_line(table_id: str, cells: list[Any], all_cells: list[Any]) -> str:
             + (f" ({status_text})" if status_text else "") + f", {len(all_cells) - len(bound)} unbound")
     if above:
         text += f"; {above} listed in the table above (contradicted or flagged)"
-    first = cells[0].claim if cells else all_cells[0].claim
-    where = getattr(first, "where", "") or getattr(first, "location", "")
-    return text + (f" ({where.split('; table', 1)[0]})" if where else "")
+    first = (cells or all_cells)[0].claim
+    section = " › ".join(getattr(first, "section", ()) or ())
+    line = getattr(first, "line", 0)
+    where = "; ".join(p for p in (f"section: {section}" if section else "", f"line {line}" if line else "") if p)
+    return text + (f" ({where})" if where else "")
 
 
 def cell_line(a: Any) -> str:

@@ -109,7 +109,7 @@ def test_excerpt_pack_says_so(tmp_path):
             "table at line 32 (table-header) |") in context
     claims = text.split("## 2.")[1].split("## 3.")[0]
     assert "(section: Observe the price of the cap; paragraph 14, sentence 1; " in claims
-    assert "- T-1: 5 numeric cells — 0 bound, 5 unbound (section: State the resource before comparing methods)" \
+    assert "- T-1: 5 numeric cells — 0 bound, 5 unbound (section: State the resource before comparing methods; line 23)" \
         in claims
     assert "  - T-1-R03-C03 · MMR · Content cap = 1,200 characters — unbound" in claims
     # ranked: the two medium rows (a measured result, an attribution) lead; nothing that needs nothing is a row
