@@ -265,7 +265,7 @@ def ledger_metadata(s: Any) -> str:
             parts.append(f"venue: {venue}")
         if _year(s):
             parts.append(f"year: {_year(s)}")
-    identifiers = [source_label(s)] + [f"doi:{v['doi']}" for _ in [0] if v.get("doi") and s.kind != "doi"]
+    identifiers = [source_label(s)] + ([f"doi:{v['doi']}"] if v.get("doi") and s.kind != "doi" else [])
     if s.kind == "arxiv" and v.get("id"):
         identifiers.append(f"version read: {v['id']}")
     parts.append("identifiers: " + ", ".join(identifiers))
@@ -310,7 +310,7 @@ def source_notes(sources: list[Any], row_ids: dict[str, str]) -> str:
     """One note per source with an abstract (or a repository description), under the ledger."""
     notes = []
     for n, s in enumerate(sources, start=1):
-        text = s.verified.get("abstract") or s.verified.get("description") if s.status == "VERIFIED" else None
+        text = (s.verified.get("abstract") or s.verified.get("description")) if s.status == "VERIFIED" else None
         if text:
             what = "abstract" if s.verified.get("abstract") else "repository description"
             notes.append(f"S-{n} {source_label(s)} — {what} (as the record gives it, "
