@@ -74,6 +74,14 @@ def own_references(pack: Any, document: Any, claims: Sequence[Any], files: Seque
     keyed: dict[str, int] = {}
     for entry in bib:
         keyed[entry.key] = refs.add(entry.candidate, f"{entry.origin} @{entry.key}")
+    if not markdown:   # a flattened text chapter: a sentence holding "@key" cites that entry
+        from sources.references import CITE_KEY, Citation
+
+        for row in claims:
+            for m in CITE_KEY.finditer(str(getattr(row, "text", ""))):
+                if m.group(1) in keyed:
+                    refs.citations.append(Citation(row.claim_id, keyed[m.group(1)], int(getattr(row, "line", 0) or 0),
+                                                   f"citation key @{m.group(1)}"))
     if markdown:
         text = pack.chapter_text
         found = chapter_references(text, claims, getattr(pack, "chapter_text_line", 1), keyed=keyed)

@@ -40,7 +40,7 @@ REFERENCE_HEADINGS = re.compile(
     r"further reading|literature|reading list)\s*:?\s*$", re.I)
 _NUMERIC_MARKER = re.compile(r"\[(\d{1,3})\]")
 _ENTRY_NUMBER = re.compile(r"^\s*\[(\d{1,3})\]")
-_CITE_KEY = re.compile(r"(?<![\w@.])@([A-Za-z][\w:.#$%&+?<>~/-]*[\w])")
+CITE_KEY = re.compile(r"(?<![\w@.])@([A-Za-z][\w:.#$%&+?<>~/-]*[\w])")
 SECTION = "chapter references"
 
 
@@ -106,7 +106,7 @@ def _read_inline(token: Any, line: int) -> _Inline:
                     markers.append((length + start, "bare", value, value))
                 for m in _NUMERIC_MARKER.finditer(content):
                     markers.append((length + m.start(), "number", m.group(1), m.group(0)))
-                for m in _CITE_KEY.finditer(content):
+                for m in CITE_KEY.finditer(content):
                     markers.append((length + m.start(), "key", m.group(1), "@" + m.group(1)))
             text.append(content)
             entry.append(content)

@@ -224,3 +224,18 @@ def test_any_markdown_gives_valid_candidates_and_citations(text):
         assert citation.index == 0 and citation.marker.startswith("citation key") or \
             0 <= citation.index < len(refs.candidates)
     assert len(refs.origins) == len(refs.candidates)
+
+
+def test_a_text_pack_cites_a_bibliography_key(tmp_path):
+    from reports.build import ReportOptions, build_report_inputs
+
+    pack = tmp_path / "pack.txt"
+    pack.write_text("== 1. Identity ==\nBook: B\nChapter: C\n\n== 2. Chapter text ==\n"
+                    "BM25 was popularised by Robertson and Zaragoza [@robertson2009].\n", encoding="utf-8")
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    inputs = build_report_inputs(ReportOptions(pack=pack, output=tmp_path / "r.md", log=tmp_path / "l.jsonl",
+                                               references=(bib,), sources_cache=tmp_path / "c", offline=True,
+                                               search=False))
+    cites = [(l.claim_id, l.source_kind, l.source, l.reason) for l in inputs.links if l.kind == "cites"]
+    assert cites == [("C-001-01", "doi", "10.1561/1500000019", "cites it: citation key @robertson2009 at line 6")]
