@@ -63,3 +63,16 @@ def test_no_false_alarm_on_the_existing_pages():
     assert len(pages) >= 20
     for page in pages:
         assert outcome(page)["fail"] == [], page
+
+
+def test_the_real_percent_of_default_column_has_exactly_its_two_errors():
+    """A real results page (provenance in arithmetic/PROVENANCE.md): per-model baselines read from
+    the labels' stems; e5-base-v2 int8 and Cohere binary disagree with the table's own NDCG@10."""
+    report = check_results_page(ARITH / "hf_embedding_quantization_excerpt.md")
+    checks = [c for c in report.checks if c.group == "percent-of-baseline"]
+    assert [c.status for c in checks].count("pass") == 6
+    failed = [c for c in checks if c.status == "fail"]
+    assert [c.line for c in failed] == [12, 20]
+    assert "94.68% vs 100·47.54/50.77 = 93.638" in failed[0].arithmetic
+    assert "94.6% vs 100·52.3/55.0 = 95.091" in failed[1].arithmetic
+    assert not [c for c in report.checks if c.status == "fail" and c.group not in KINDS]

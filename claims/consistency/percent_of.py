@@ -8,7 +8,10 @@ or a ratio: ``ratio to BM25``, ``× BM25``, ``speed-up over fp32``, ``vs. float3
 
 **Which baseline.** The named baseline is a **row** when exactly one data row's label contains the
 name as a whole word (``float32`` → ``float32 d=1024``), else a **column** when exactly one other
-header does; otherwise the column is skipped (never failed) as ambiguous.
+header does. When neither exists (``Percentage of default performance``), rows whose labels share a
+stem before ``:`` form a group (``e5-base-v2: float32``, ``e5-base-v2: int8``) and the group's
+first row printing 100% is the baseline of the rows after it. Otherwise the column is skipped
+(never failed) as ambiguous.
 
 **Which value.** With a baseline row, the operand column is the numeric column the header names by
 its metric, else the nearest numeric column to the left that is not itself a percent or ratio
@@ -61,6 +64,38 @@ def names_baseline(header: str) -> bool:
     return _baseline(header) is not None
 
 
+def _stem(label: str) -> str | None:
+    """``mxbai-embed-large-v1`` of ``mxbai-embed-large-v1: int8`` (None without a ``:``)."""
+    return label.split(":", 1)[0].strip().lower() or None if ":" in label else None
+
+
+def _group_baselines(view: TableView, c: int, factor: float) -> dict[int, int]:
+    """Row → its group's baseline row: the first row with the same label stem (before ``:``) whose
+    cell in column ``c`` prints 100 (1 for a ratio), when it lies above the row."""
+    first: dict[str, int] = {}
+    out: dict[int, int] = {}
+    for r in view.data_rows():
+        stem, cell = _stem(view.row_label(r)), view.numbers[r][c]
+        if stem is None:
+            continue
+        if stem not in first:
+            if cell is not None and abs(cell.value - factor) <= cell.half_unit + EPS:
+                first[stem] = r
+            continue
+        out[r] = first[stem]
+    return out
+
+
+def _operand(view: TableView, c: int, numeric: list[int], special: dict) -> int | None:
+    """The column a percent column is computed from: the one its header's metric names, else the
+    nearest numeric column to its left that is not itself a percent or ratio column."""
+    operands = [o for o in numeric if o != c and o not in special]
+    wanted = label_metrics(view.header[c], 4)
+    named = [o for o in operands if wanted and label_metrics(view.header[o], 3) == wanted]
+    left = [o for o in operands if o < c]
+    return named[0] if len(named) == 1 else (left[-1] if left and not wanted else None)
+
+
 def _names(label: str, name: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(normalise_label(name))}(?![\w])", normalise_label(label)) is not None
 
@@ -83,14 +118,12 @@ def check_percent_of(view: TableView) -> list[Check]:
         factor = 100.0 if kind == KINDS[0] else 1.0
         column_id = f"{view.index}:{c}"
         rows = [r for r in view.data_rows() if _names(view.row_label(r), name)]
+        columns = [o for o in numeric if o != c and _names(view.header[o], name)]
+        grouped = _group_baselines(view, c, factor) if not rows and not columns else {}
+        operand = _operand(view, c, numeric, special)
         pairs: list[tuple[int, int, int, int]] = []    # (r, value col, baseline row, baseline col)
-        if len(rows) == 1:
+        if len(rows) == 1:                              # a named baseline row
             base_row = rows[0]
-            operands = [o for o in numeric if o != c and o not in special]
-            wanted = label_metrics(view.header[c], 4)
-            named = [o for o in operands if wanted and label_metrics(view.header[o], 3) == wanted]
-            left = [o for o in operands if o < c]
-            operand = named[0] if len(named) == 1 else (left[-1] if left and not wanted else None)
             if operand is None:
                 checks.append(make_check(kind, column_id, None, f"{view.name()}: column {view.header[c]!r} names "
                                          f"baseline row {view.row_label(base_row)!r} but which column it is a "
@@ -103,14 +136,13 @@ def check_percent_of(view: TableView) -> list[Check]:
                                          f"{view.header[c]!r}: another definition", view.table.line))
                 continue
             pairs = [(r, operand, base_row, operand) for r in view.data_rows() if r != base_row]
-        else:
-            columns = [o for o in range(len(view.header)) if o != c and _names(view.header[o], name)
-                       and o in numeric]
-            if len(columns) != 1 or rows:
-                checks.append(make_check(kind, column_id, None, f"{view.name()}: column {view.header[c]!r} names "
-                                         f"{name!r}, which is {'several rows' if rows else 'no single row or column'}",
-                                         view.table.line))
+        elif grouped:                                   # "% of default": each label group's 100% row
+            if operand is None:
+                checks.append(make_check(kind, column_id, None, f"{view.name()}: which column "
+                                         f"{view.header[c]!r} is a percent of is ambiguous", view.table.line))
                 continue
+            pairs = [(r, operand, b, operand) for r, b in grouped.items()]
+        elif len(columns) == 1 and not rows:            # a named baseline column
             base_col = columns[0]
             left = [o for o in numeric if o < c and o != base_col and o not in special]
             if not left:
@@ -118,6 +150,11 @@ def check_percent_of(view: TableView) -> list[Check]:
                                          f"{view.header[c]!r}", view.table.line))
                 continue
             pairs = [(r, left[-1], r, base_col) for r in view.data_rows()]
+        else:
+            checks.append(make_check(kind, column_id, None, f"{view.name()}: column {view.header[c]!r} names "
+                                     f"{name!r}, which is {'several rows' if rows else 'no single row or column'}",
+                                     view.table.line))
+            continue
         results = []
         for r, vc, br, bc in pairs:
             printed, v, b = view.numbers[r][c], view.numbers[r][vc], view.numbers[br][bc]
