@@ -406,19 +406,6 @@ class ExperimentRow:
 
 
 def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
-    """Section 6's rows (computed once per report: sections 5, 6 and 7 share them)."""
-    cached = getattr(inputs, "_experiment_rows", None)
-    if cached is not None:
-        return cached
-    rows = _experiment_rows(inputs)
-    try:
-        object.__setattr__(inputs, "_experiment_rows", rows)
-    except (AttributeError, TypeError):  # a frozen or slotted stand-in: recompute next time
-        pass
-    return rows
-
-
-def _experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     from claims.verify import find_run
 
     rows = []
@@ -623,7 +610,7 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
                 "binding needs the run's result key; citing needs a verified source", "revise",
                 "the number has no logged run and no verified source: bind it to a run or cite the source "
                 "that reports it, or mark it as the chapter's own unreproduced result")
-    for row in experiment_rows(inputs):
+    for row in shared_experiment_rows(inputs):
         if row.status.startswith(UNRUN):
             runnable = row.method.startswith("`")
             command = row.method.split("`")[1].split(" --", 1)[0] if runnable else ""
@@ -634,3 +621,16 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
                 "are bound" if runnable else
                 "no command of this toolkit measures it: it needs an experiment design before it can be run")
     return out
+
+
+def shared_experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
+    """:func:`experiment_rows`, computed once per report (sections 5, 6 and 7 share them)."""
+    cached = getattr(inputs, "_experiment_rows", None)
+    if cached is not None:
+        return cached
+    rows = experiment_rows(inputs)
+    try:
+        object.__setattr__(inputs, "_experiment_rows", rows)
+    except (AttributeError, TypeError):  # a frozen or slotted stand-in: recompute next time
+        pass
+    return rows

@@ -20,7 +20,7 @@ from typing import Any
 from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED,
                             ClaimAssessment, Fingerprint, Proposal, ReportInputs, assess_claim, attribute,
                             date_part, experiment_rows, format_value, identity_fields, link_key,
-                            metadata_text, metadata_value, notebook_run, proposals, run_citation, source_label,
+                            metadata_text, metadata_value, notebook_run, proposals, run_citation, shared_experiment_rows, source_label,
                             verdicts_by_claim)
 from reports.fixfirst import fix_first_items, render_fix_first
 from sources.records import notice_text
@@ -495,7 +495,7 @@ def section_upgrade(inputs: ReportInputs, props: list[Proposal]) -> str:
 
 
 def section_experiments(inputs: ReportInputs) -> str:
-    rows = [[r.name, r.tests, r.method, r.success, r.failure, r.status] for r in experiment_rows(inputs)]
+    rows = [[r.name, r.tests, r.method, r.success, r.failure, r.status] for r in shared_experiment_rows(inputs)]
     if not rows:
         return f"No experiment is bound or proposed. {UNRUN}: nothing was run for this chapter."
     return table(["Experiment", "What it tests", "Method", "Success criterion", "Failure criterion", "Status"],
