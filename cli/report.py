@@ -21,6 +21,8 @@ def register(app: typer.Typer) -> None:
         output: Path = typer.Option(..., "--output", "-o", help="Where to write the Markdown report."),
         log: Path = LogOption,
         claims: Optional[List[Path]] = typer.Option(None, "--claims", help="Claims TOML binding numbers to runs (repeatable)."),
+        references: Optional[List[Path]] = typer.Option(None, "--references",
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
         sources_cache: Path = typer.Option(Path(".chapter-audit") / "sources", "--sources-cache",
                                            help="On-disk cache of source records."),
         offline: bool = typer.Option(False, "--offline", help="Look nothing up; sources are UNVERIFIED unless cached."),
@@ -39,7 +41,7 @@ def register(app: typer.Typer) -> None:
 
         fmt = output_format(fmt)
 
-        path, inputs = write_report(ReportOptions(
+        path, inputs = write_report(ReportOptions(references=tuple(references or ()),
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
             offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
             search=not no_search))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List, Optional
 
 import typer
 
@@ -27,6 +28,8 @@ def register(app: typer.Typer) -> None:
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for "
                                             "the chapter's attributions and free-text citations."),
+        references: Optional[List[Path]] = typer.Option(None, "--references",
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
     ) -> None:
         """Identify and look up each candidate line of PACK (Crossref, arXiv, GitHub metadata),
         then search Crossref and arXiv for the chapter's attributions and free-text citations.
@@ -43,7 +46,12 @@ def register(app: typer.Typer) -> None:
 
         fmt = output_format(fmt)
         loaded = load_pack(pack)
-        check = check_sources(loaded.candidate_sources,
+        from claims.extract import claims_for_pack
+        from sources.check import own_references
+
+        document, claim_rows, _ = claims_for_pack(loaded)
+        own = own_references(loaded, document, claim_rows, tuple(references or ()))
+        check = check_sources(list(loaded.candidate_sources) + own.candidates,
                               [] if no_search else extract_claims(loaded), offline=offline,
                               cache_dir=sources_cache, endpoints=SourceEndpoints.from_env(),
                               client_config=ClientConfig.from_env(), refresh=refresh,

@@ -340,3 +340,52 @@ def exit_code(exc: BaseException) -> int:
     if isinstance(exc, InvalidRun):
         return EXIT_INVALID
     return EXIT_FAILED
+
+
+# ---------------------------------------------------------------------------------------------
+# What each experiment computes, so that a report proposes a command only for a claim or gap it
+# can answer (issue 22): the claim's metric must be one the command computes, its method one the
+# command runs (or a run the command is given), and no method the command cannot compute may be
+# named. Regular expressions, matched case-insensitively on whole words.
+
+@dataclass(frozen=True)
+class ClaimScope:
+    """The metric, method and data words an experiment's results answer."""
+
+    metrics: tuple[str, ...]      # a claim must name one of these to be reproduced by the command
+    methods: tuple[str, ...]      # a gap must name one of these (or a metric) to be answered by it
+    data: str                     # what the command needs, in words
+    excludes: tuple[str, ...] = ()  # methods or settings it does not compute: never proposed for them
+
+
+_NEURAL = (r"dense retriev\w*", r"DPR", r"ColBERT\w*", r"SPLADE\w*", r"(?:bi|cross)-encoders?", r"BERT\w*",
+           r"neural", r"embedding models?", r"LLMs?", r"GPT-?\d*\w*", r"T5", r"fine-?tun\w*", r"contriever",
+           r"E5", r"sentence-transformers?", r"ANCE", r"question answering", r"exact match", r"F1")
+
+CLAIM_SCOPES: dict[str, ClaimScope] = {
+    "sandbox run": ClaimScope(
+        metrics=(r"recall(?:@\d+)?", r"n?DCG(?:@\d+)?", r"nDCG(?:@\d+)?"),
+        methods=(r"BM25", r"hybrid", r"(?:min-max )?fusion", r"rerank\w*", r"cutoff", r"candidate depth",
+                 r"supplied (?:opaque )?run", r"frozen run", r"lexical"),
+        data="a judged collection (corpus, topics, qrels) and the supplied run the chapter fuses with BM25",
+        excludes=_NEURAL),
+    "evaluate": ClaimScope(
+        metrics=(r"n?DCG@\d+", r"nDCG@\d+", r"R@\d+", r"Recall@\d+", r"P@\d+", r"Precision@\d+", r"MRR(?:@\d+)?",
+                 r"RR@\d+", r"MAP", r"AP@\d+"),
+        methods=(r"TREC run", r"run files?", r"qrels", r"paired (?:bootstrap|randomi[sz]ation)"),
+        data="the qrels and the runs as TREC files (the runs themselves are not produced here)"),
+    "budget run": ClaimScope(
+        metrics=(r"characters?", r"units?", r"packets?", r"allowance", r"judged evidence", r"cap"),
+        methods=(r"budget\w*", r"allowance", r"MMR", r"redundancy", r"selector", r"unit cap", r"content cap",
+                 r"evidence packet"),
+        data="candidate documents, their ranked run and the judgements",
+        excludes=(r"tokens? budget of a consumer model", r"LLMs?", r"GPT-?\d*\w*", r"task outcomes?")),
+    "r03 evaluate": ClaimScope(
+        metrics=(r"coverage(?:@\d+)?", r"covers?", r"\d+/\d+ requirements", r"subsets? enumerated"),
+        methods=(r"coverage", r"oracle", r"typed baseline", r"requirement texts?", r"judged pools?"),
+        data="the R03 benchmark: tasks, pools, grades and agreed requirements",
+        excludes=(r"resource requirements?",)),
+    "notebook run": ClaimScope(
+        metrics=(r".",), methods=(r"notebook", r"colab", r"ipynb"),
+        data="the notebook file; what it prints is bound with pattern bindings"),
+}

@@ -58,6 +58,9 @@ class ReportInputs:
     claims_files: list[Any] = field(default_factory=list)
     sources: list[Any] = field(default_factory=list)
     links: list[Any] = field(default_factory=list)
+    reference_entries: set[str] = field(default_factory=set)   # claim ids that are reference-list entries
+    reference_origins: list[str] = field(default_factory=list)  # per chapter-reference record: its origin
+    pack_source_count: int | None = None   # sources[:n] are the pack's leads; the rest the chapter's own
     similarity_links: bool = False
     searches: list[Any] = field(default_factory=list)   # sources.search.SearchResult, by target
     search_enabled: bool = False
@@ -168,6 +171,20 @@ class ClaimAssessment:
     response: str
     verdicts: list[Any]
     links: list[Any]
+    flags: tuple[str, ...] = ()   # "RETRACTED source …" / "CORRECTED source …": the claim rests on it
+
+
+def proposed_text(text: str, printed: str, new: str) -> str:
+    """The sentence with the first occurrence of the printed number replaced by ``new``."""
+    import re as _re
+
+    match = _re.search(rf"(?<![\d.]){_re.escape(printed)}(?![\d])", text)
+    if match is None:
+        return text.replace(printed, new, 1)
+    return text[:match.start()] + new + text[match.end():]
+
+
+SUPPORT_KINDS = ("mention", "cites")   # a named source, or a reference the sentence cites by position
 
 
 def verdicts_by_claim(claims: list[Any], verdicts: list[Any]) -> tuple[dict[str, list[Any]], list[Any]]:
@@ -201,10 +218,73 @@ def link_text(link: Any, sources: dict[str, Any]) -> str:
     if link.kind == "similarity":
         return (f"{link_key(link)} ({link.reason}; source {state}; a candidate for a human check — "
                 "similarity alone supports nothing)")
-    return f"{link_key(link)} ({link.reason}; source {state})"
+    update = getattr(source, "update_status", None) if source is not None else None
+    return f"{link_key(link)} ({link.reason}; source {update or state})"
+
+
+def source_flags(links: list[Any], sources: dict[str, Any]) -> tuple[str, ...]:
+    """``RETRACTED source doi:X (retraction notice doi:N (retraction-watch, 2023-04-22))`` for each
+    supporting link whose verified record carries a Crossref update (retraction first)."""
+    from sources.records import notice_text
+
+    flags = []
+    for link in links:
+        if link.kind not in SUPPORT_KINDS:
+            continue
+        source = sources.get(link_key(link))
+        status = getattr(source, "update_status", None)
+        if status:
+            notices = "; ".join(notice_text(u) for u in source.update_notices(status))
+            flags.append(f"{status} source {link_key(link)} ({notices})")
+    return tuple(sorted(set(flags), key=lambda f: (not f.startswith("RETRACTED"), f)))
+
+
+def abstract_evidence(claim: Any, links: list[Any], sources: dict[str, Any]) -> str | None:
+    """``doi:X's abstract: “… 0.889 NDCG@3 …”`` when a verified, supporting source's abstract states
+    one of the claim's numbers with the same unit and names the claim's metric in the same
+    sentence (:func:`reports.numbers.stated_in`); else None."""
+    from reports.numbers import stated_in
+
+    for link in links:
+        if link.kind not in SUPPORT_KINDS:
+            continue
+        source = sources.get(link_key(link))
+        if getattr(source, "status", "") != "VERIFIED":
+            continue
+        abstract = (getattr(source, "verified", {}) or {}).get("abstract")
+        phrase = stated_in(claim, abstract) if isinstance(abstract, str) else None
+        if phrase:
+            return f"{link_key(link)}'s abstract: “{phrase}”"
+    return None
 
 
 def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
+                 search: Any = None) -> ClaimAssessment:
+    """:func:`assess_base`, then: a claim resting on a RETRACTED source is high priority with the
+    notice cited (CORRECTED or under an expression of concern: at least medium); a claim whose
+    linked, verified source's abstract states its number is ``reported by a source``."""
+    base = assess_base(claim, verdicts, links, sources, search)
+    flags = source_flags(links, sources)
+    quoted = abstract_evidence(claim, links, sources) if getattr(claim, "quantities", None) else None
+    if quoted and base.evidence_class in (NO_EVIDENCE, BACKGROUND):
+        base.evidence.insert(0, f"{REPORTED}: {quoted}")
+        base.evidence_class = REPORTED
+        if base.priority == "medium" and not verdicts:
+            base.priority = "low"
+            base.concern = ("the number is stated in a verified source's abstract; its full text was not read")
+            base.response = "keep; cite the source at this sentence"
+    if flags:
+        base.flags = flags
+        retracted = any(f.startswith("RETRACTED") for f in flags)
+        base.priority = "high" if retracted else ("high" if base.priority == "high" else "medium")
+        base.concern = "; ".join(flags) + ("; " + base.concern if base.concern and base.concern != "none" else "")
+        base.response = ("remove or replace the retracted source and re-check the claim" if retracted
+                         else "check the correction notice and cite the corrected version") + \
+            ("; " + base.response if base.response != "keep" else "")
+    return base
+
+
+def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
                  search: Any = None) -> ClaimAssessment:
     """Rule-based evidence, concern, priority and response for one claim row (``search``: the
     claim's primary-source search, whose hits are candidates and never support)."""
@@ -216,9 +296,10 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
                             f" — {v.status}")
         else:
             evidence.append(f"bound to experiment {v.binding.experiment}: {UNRUN} ({v.status})")
-    support = [l for l in links if l.kind == "mention"]  # only a named source can back a claim
+    support = [l for l in links if l.kind in SUPPORT_KINDS]  # only a named or cited source can back a claim
     for link in links:
-        evidence.append(link_text(link, sources))
+        if link.kind != "topical-only":   # topical nearness supports nothing: shown in section 3 only
+            evidence.append(link_text(link, sources))
     evidence.extend(search_evidence(search))
     kind = claim.kind
     statuses = {v.status for v in verdicts}
@@ -246,6 +327,16 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
     if not evidence:
         evidence.append("none recorded")
     if kind == "measured result":
+        if support:   # a named or cited source is a candidate until its record states the number
+            lead = link_key(support[0])
+            record = sources.get(lead)
+            state = ("its verified abstract does not state this number with its unit and metric"
+                     if getattr(record, "status", "") == "VERIFIED"
+                     else f"its record is {UNVERIFIED} ({getattr(record, 'reason', None) or 'not looked up'})")
+            return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                                   f"measured result with no logged run; it names or cites {lead}, a candidate: "
+                                   f"{state}", "medium",
+                                   f"check the number in {lead}, or bind it to a reproducible run", verdicts, links)
         return ClaimAssessment(claim, evidence, NO_EVIDENCE,
                                f"measured result with no logged run or verified source: {UNVERIFIED}", "medium",
                                "bind it to a reproducible run, or cite the source that reports it", verdicts, links)
@@ -256,6 +347,13 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
                                f"bind it with quote = {key!r} if it reports a result; keep if it is a setting",
                                verdicts, links)
     if kind == "attribution":
+        cited = [l for l in verified_support if l.kind == "cites"]
+        if cited:   # the sentence itself cites a verified record (a link, a footnote, a reference marker)
+            names = ", ".join(sorted({link_key(l) for l in cited}))
+            return ClaimAssessment(claim, evidence, REPORTED,
+                                   f"the sentence cites {names}, whose record is verified; its full text was not "
+                                   f"read, so what it says about this claim is {UNVERIFIED}", "low",
+                                   "keep; check the cited passage", verdicts, links)
         if verified_support:
             names = ", ".join(sorted({link_key(l) for l in verified_support}))
             return ClaimAssessment(claim, evidence, REPORTED,
@@ -263,6 +361,14 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
                                    f"about this claim is {UNVERIFIED}", "medium", f"add a citation to {names}",
                                    verdicts, links)
         named = ", ".join(getattr(claim, "cited_names", []) or []) or "a source"
+        unverified = [l for l in support if l.kind == "cites"]
+        if unverified:
+            lead = link_key(unverified[0])
+            why = getattr(sources.get(lead), "reason", None) or "not looked up"
+            return ClaimAssessment(claim, evidence, NO_EVIDENCE,
+                                   f"attributes to {named}; the sentence cites {lead}, whose record is {UNVERIFIED} "
+                                   f"({why})", "medium", f"verify {lead} (run the report online) or correct the "
+                                   "citation", verdicts, links)
         hits = search.hits if search is not None else []
         if hits:
             found = ", ".join(f"{h.record.kind}:{h.record.identifier}" for h in hits)
@@ -371,17 +477,33 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     notebook = notebook_material(inputs.pack, attribute)
     notebook_file = notebook[1].rstrip("/").rsplit("/", 1)[-1] if notebook else ""
     unbound = _unbound_measured(inputs)
+    unbound_ids = {id(c) for c in unbound}
     measured = [c for c in inputs.claims if c.kind == "measured result" and c.quantities]
     by_capability: dict[str, list[Any]] = defaultdict(list)      # every measured claim, bound or not
     for claim in measured:
-        capability = match_capability(claim.text)
+        capability = match_capability(claim.text, claim=True)
         if capability is not None:
             by_capability[capability.name].append(claim)
 
+    contradicted = {(v.binding.quote or "", v.claimed.text): v for v in inputs.verdicts
+                    if v.status == "MISMATCH" and v.run_id}
+
     def numbers(claims: list[Any]) -> list[str]:
+        """The printed numbers to reproduce; for one a logged run contradicts, the run's value (the
+        success criterion is never to reproduce a number shown to be wrong)."""
         from claims.suggest import printed_values
 
-        return [f"{p.claimed} ({c.claim_id})" for c in claims for p in printed_values(c)]
+        out = []
+        for c in claims:
+            for p in printed_values(c):
+                bad = next((v for (quote, claimed), v in contradicted.items()
+                            if claimed == p.claimed and normalise_quote(quote) in normalise_quote(c.text)), None)
+                if bad is not None:
+                    out.append(f"{same_precision(p.claimed, bad.reproduced)} ({c.claim_id}: run {bad.run_id} logs "
+                               f"{format_value(bad.reproduced)}; the printed {p.claimed} is contradicted)")
+                else:
+                    out.append(f"{p.claimed} ({c.claim_id})")
+        return out
 
     rows, covered = [], set()
     for index, gap in enumerate(attribute(inputs.pack, "unresolved_gaps", []) or [], start=1):
@@ -403,7 +525,7 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             tests=str(gap), method=found.method, success=found.success, failure=found.failure,
             status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
     for name, every in sorted(by_capability.items()):
-        claims = [c for c in every if c in unbound]
+        claims = [c for c in every if id(c) in unbound_ids]
         if name in covered or name == "notebook" or not claims:
             continue
         found = opportunity_for(capabilities[name], chapter_text, numbers(claims), notebook_file)
@@ -438,12 +560,22 @@ class Proposal:
 
 def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[Proposal]:
     out: list[Proposal] = []
+    inputs_sources = {source_label(s): s for s in inputs.sources}
 
     def add(claim_id: str, change: str, rationale: str, tradeoff: str, recommendation: str, reason: str) -> None:
         out.append(Proposal(f"P-{len(out) + 1}", claim_id, change, rationale, tradeoff, recommendation, reason))
 
     for a in assessments:
         cid = a.claim.claim_id
+        for flag in a.flags:
+            retracted = flag.startswith("RETRACTED")
+            add(cid, f"citation: {'remove or replace' if retracted else 'check and update'} the "
+                     f"{flag.split(' (', 1)[0]} at: {a.claim.text}", flag,
+                "the claim may need other support or rewording" if retracted else
+                "the corrected version may change the cited figure",
+                "accept" if retracted else "revise",
+                "a retracted work cannot support a claim" if retracted else
+                "cite the corrected version after reading the notice")
         mismatches = [v for v in a.verdicts if v.status == "MISMATCH"]
         if mismatches:
             v = mismatches[0]
@@ -458,16 +590,48 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
                 "the source's full text was not read: check the cited passage before publishing", "revise",
                 "metadata verified, content not read")
         elif a.claim.kind == "attribution" and a.priority == "medium":
-            add(cid, f"citation needed: {a.claim.text}", a.concern,
-                "an unverified citation could be wrong; verify before adding", "defer",
-                "no verified source record yet")
+            leads = [l for l in a.links if l.kind in SUPPORT_KINDS]
+            if leads:
+                lead = leads[0]
+                source = inputs_sources.get(link_key(lead))
+                why = getattr(source, "reason", None) or "not verified"
+                add(cid, f"citation needed: {a.claim.text}", a.concern,
+                    "an unverified citation could be wrong; verify before adding", "defer",
+                    f"until {link_key(lead)} is verified ({why}); run the report online to look it up")
+            elif "found by search" in a.concern:
+                add(cid, f"citation needed: {a.claim.text}", a.concern,
+                    "a search hit may be another work by the same authors", "revise",
+                    "confirm the found-by-search candidate and add its identifier to the pack")
+            else:
+                add(cid, f"citation needed: {a.claim.text}", a.concern,
+                    "an unverified citation could be wrong; verify before adding", "revise",
+                    "no lead in the pack or the chapter names this source: add the primary source")
         elif a.claim.kind == "measured result" and a.priority == "medium":
             add(cid, f"evidence: bind or cite the measured result: {a.claim.text}", a.concern,
-                "binding needs the run's result key; citing needs a verified source", "defer",
-                "no logged run or verified source holds this number")
-    for row in experiment_rows(inputs):
+                "binding needs the run's result key; citing needs a verified source", "revise",
+                "the number has no logged run and no verified source: bind it to a run or cite the source "
+                "that reports it, or mark it as the chapter's own unreproduced result")
+    for row in shared_experiment_rows(inputs):
         if row.status.startswith(UNRUN):
+            runnable = row.method.startswith("`")
+            command = row.method.split("`")[1].split(" --", 1)[0] if runnable else ""
             add("—", f"experiment: {row.tests}", f"{PROPOSED}; {row.status}",
-                "costs a run; the chapter stays as it is until results exist", "defer",
-                "proposed experiments are not results")
+                "costs a run; the chapter stays as it is until results exist",
+                "accept" if runnable else "defer",
+                f"runnable here with {command} once its inputs are supplied; no text changes until its numbers "
+                "are bound" if runnable else
+                "no command of this toolkit measures it: it needs an experiment design before it can be run")
     return out
+
+
+def shared_experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
+    """:func:`experiment_rows`, computed once per report (sections 5, 6 and 7 share them)."""
+    cached = getattr(inputs, "_experiment_rows", None)
+    if cached is not None:
+        return cached
+    rows = experiment_rows(inputs)
+    try:
+        object.__setattr__(inputs, "_experiment_rows", rows)
+    except (AttributeError, TypeError):  # a frozen or slotted stand-in: recompute next time
+        pass
+    return rows

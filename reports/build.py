@@ -27,6 +27,7 @@ class ReportOptions:
     output: Path
     log: Path
     claims_files: tuple[Path, ...] = ()
+    references: tuple[Path, ...] = ()   # BibTeX / CSL-JSON files: the chapter's bibliography
     sources_cache: Path = Path(".chapter-audit") / "sources"
     offline: bool = False
     report_date: str | None = None
@@ -54,7 +55,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from claims.consistency import check_chapter
     from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
-    from sources.check import check_sources
+    from sources.check import check_sources, report_candidates
     from sources.link import link_claims
 
     pack = load_pack(options.pack)
@@ -63,7 +64,9 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
-    found = check_sources(pack.candidate_sources, claims, offline=options.offline,
+    candidates, searchable, refs = report_candidates(pack, document, claims, options.references)
+    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}  # sources, not claims
+    found = check_sources(candidates, searchable, offline=options.offline,
                           cache_dir=options.sources_cache, endpoints=endpoints, search=options.search)
     sources = found.records
     encoder = None
@@ -71,9 +74,19 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         from engine.encoder.encode import EncoderConfig, load_encoder
 
         encoder = load_encoder(EncoderConfig())
-    links = link_claims(claims, sources, encoder=encoder)
+    # the pack's leads are linked by what a sentence mentions; the chapter's own references only by
+    # position (the sentence that holds the link or marker), never by word overlap
+    links = link_claims(claims, sources[:len(pack.candidate_sources)], encoder=encoder)
+    if refs.candidates:
+        from sources.references import citation_links
+
+        cited = citation_links(refs, sources, offset=len(pack.candidate_sources))
+        taken = {(l.claim_id, l.source_kind, l.source) for l in cited}
+        links = cited + [l for l in links if (l.claim_id, l.source_kind, l.source) not in taken
+                         and l.claim_id not in entry_rows]
     consistency = check_chapter(pack, claims).failed  # the chapter's own tables and prose
-    return ReportInputs(
+    return ReportInputs(reference_entries=entry_rows, reference_origins=refs.origins,
+                        pack_source_count=len(pack.candidate_sources),
         pack=pack, pack_path=Path(options.pack), pack_sha256=sha256_file(options.pack), claims=claims,
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,

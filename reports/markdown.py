@@ -11,8 +11,38 @@ from reports.escape import neutralise_schemes
 _INLINE_SPECIAL = re.compile(r"([\\`*_\[\]|#<>!])")
 
 
+class Raw(str):
+    """Markdown the renderer wrote itself (an anchor, an in-report link): never escaped again.
+
+    Only :func:`anchor` and :func:`anchor_link` make these, from ids of the form ``[a-z0-9-]+``,
+    so no chapter or source text can reach the output through them."""
+
+
+_ANCHOR_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def anchor_id(name: str) -> str:
+    """A row id as an HTML anchor id: ``C-004-01`` → ``c-004-01`` (anything else → ``-``)."""
+    value = re.sub(r"[^a-z0-9-]+", "-", name.lower()).strip("-")
+    return value or "row"
+
+
+def anchor(name: str, label: str) -> Raw:
+    """``<a id="c-004-01"></a>C-004-01``: the row's id, with an anchor a fix-first item links to."""
+    ident = anchor_id(name)
+    assert _ANCHOR_ID.match(ident)
+    return Raw(f'<a id="{ident}"></a>{escape_cell(label)}')
+
+
+def anchor_link(name: str, label: str) -> Raw:
+    """``[C-004-01](#c-004-01)``: a link to a row of this report (the label escaped as inline text)."""
+    return Raw(f"[{escape_inline(label)}](#{anchor_id(name)})")
+
+
 def escape_cell(text: object) -> str:
     """Escape text for one pipe-table cell (delegates to reports.escape when present)."""
+    if isinstance(text, Raw):
+        return str(text)
     try:
         from reports.escape import escape_cell as shared
     except ImportError:  # pragma: no cover - reports.escape ships with the package

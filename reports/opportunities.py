@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -57,6 +58,7 @@ def _number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
 
+@lru_cache(maxsize=8)
 def stated_parameters(text: str) -> dict[str, StatedParameter]:
     """Every parameter of :data:`PARAMETER_PATTERNS` the chapter states, with the words stating it."""
     found: dict[str, StatedParameter] = {}
@@ -107,12 +109,36 @@ CAPABILITIES: tuple[Capability, ...] = (
 )
 
 
-def match_capability(text: str) -> Capability | None:
-    """The first capability whose cues the text contains, unless it is out of reach."""
+SCOPE_OF = {"budget": "budget run", "r03": "r03 evaluate", "sandbox": "sandbox run", "notebook": "notebook run"}
+
+
+def answerable(capability: Capability, text: str, claim: bool = False) -> bool:
+    """Whether the command computes what ``text`` is about (``engine.experiments.CLAIM_SCOPES``): no
+    excluded method is named, and a claim names one of its metrics, a gap one of its methods or
+    metrics. A BM25 sandbox run does not reproduce a dense retriever's number; "resource
+    requirements" is not requirement coverage."""
+    from engine.experiments import CLAIM_SCOPES
+
+    scope = CLAIM_SCOPES.get(SCOPE_OF.get(capability.name, ""))
+    if scope is None:
+        return False
+
+    def names(patterns: tuple[str, ...]) -> bool:
+        return any(re.search(rf"(?<!\w){p}(?!\w)", text, re.I) for p in patterns)
+
+    if names(scope.excludes):
+        return False
+    return names(scope.metrics) if claim else (names(scope.methods) or names(scope.metrics))
+
+
+def match_capability(text: str, claim: bool = False) -> Capability | None:
+    """The first capability whose cues the text contains and whose scope answers it (``claim``:
+    the text is a measured-result sentence, which must name a metric the command computes),
+    unless it is out of reach."""
     if OUT_OF_REACH.search(text):
         return None
     for capability in CAPABILITIES:
-        if capability.cues.search(text):
+        if capability.cues.search(text) and answerable(capability, text, claim):
             return capability
     return None
 
@@ -171,7 +197,8 @@ def opportunity_for(capability: Capability, chapter_text: str, numbers: list[str
                    + (f"the chapter's {printed}" if printed else "the chapter's printed figures"))
         failure = "the run is logged failed (failing cell named), or a bound printed number differs"
     elif printed:
-        success = f"a logged ok run whose bound results reproduce the printed {printed} at their printed precision"
+        success = (f"a logged ok run whose bound results reproduce {printed} at their printed precision (the "
+                   "chapter's printed numbers, except where a logged run contradicts one: then the run's value)")
         failure = f"any of {printed} differs beyond its printed precision, or the run fails"
     else:
         success = "a logged ok run whose bound results answer the question"

@@ -10,6 +10,7 @@ does not hold.
 
 from __future__ import annotations
 
+import re
 import string
 from collections import defaultdict
 from importlib import resources
@@ -19,9 +20,11 @@ from typing import Any
 from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUCED, UNRUN, UNVERIFIED,
                             ClaimAssessment, Fingerprint, Proposal, ReportInputs, assess_claim, attribute,
                             date_part, experiment_rows, format_value, identity_fields, link_key,
-                            metadata_text, notebook_run, proposals, run_citation, source_label,
+                            metadata_text, metadata_value, notebook_run, proposals, run_citation, shared_experiment_rows, source_label,
                             verdicts_by_claim)
-from reports.markdown import bullets, escape_inline, table
+from reports.fixfirst import fix_first_items, render_fix_first
+from sources.records import notice_text
+from reports.markdown import Raw, anchor, bullets, escape_inline, table
 
 __all__ = ["Fingerprint", "ReportInputs", "render_report"]
 
@@ -135,13 +138,54 @@ def _material_text(item: Any, records: list[dict[str, Any]] | None = None) -> st
     return " — ".join(part for part in (label, url, note, recorded) if part)
 
 
-def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
-    rows = []
+def _where(c: Any) -> str:
+    return (attribute(c, "where") or attribute(c, "location")
+            or f"paragraph {c.paragraph}, sentence {c.sentence}")
+
+
+_LOCATION = re.compile(r"^table (\d+) \(line \d+\).*?, row '(.*)'(?: \[.*\])? × column '(.*)', line \d+$")
+
+
+def mark_consistency(assessments: list[ClaimAssessment], failed: list[Any]) -> None:
+    """A claim row a failed consistency check names (a prose row by its id, a table cell by its
+    table, row and column) becomes high priority, its concern citing the check (``K-n``)."""
+    by_claim: dict[str, list[str]] = defaultdict(list)
+    cells: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for n, check in enumerate(failed, start=1):
+        label = f"K-{n} ({check.group})"
+        for claim_id in re.findall(r"\b[CT]-\d+(?:-R\d+-C\d+|-\d+)\b", check.arithmetic.split(":", 1)[0]):
+            by_claim[claim_id].append(label)
+        for where in check.locations:
+            m = _LOCATION.match(where)
+            if m:
+                cells[(f"T-{m.group(1)}", m.group(2).split(" / ")[0], m.group(3))].append(label)
     for a in assessments:
         c = a.claim
-        where = (attribute(c, "where") or attribute(c, "location")
-                 or f"paragraph {c.paragraph}, sentence {c.sentence}")
-        rows.append([c.claim_id, f"{c.text} ({where})",
+        labels = by_claim.get(c.claim_id, []) + cells.get((attribute(c, "table", ""), attribute(c, "row_label", ""),
+                                                          attribute(c, "column", "")), [])
+        if labels:
+            a.priority = "high"
+            a.concern = (f"the chapter's own numbers disagree: {', '.join(sorted(set(labels)))} in section 4"
+                         + ("; " + a.concern if a.concern and not a.concern.startswith("none") else ""))
+            a.response = "correct the number or the numbers it is computed from (see section 4)" + (
+                "; " + a.response if a.response.split(";")[0] != "keep" else "")
+
+
+def reference_entry(claim: Any) -> ClaimAssessment:
+    """A row of the chapter's reference list or a footnote: a source (section 3), not a claim."""
+    return ClaimAssessment(claim, ["the chapter's own reference entry: a record in section 3"], "background",
+                           "none: a reference entry, looked up as a source", "low", "keep", [], [])
+
+
+def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
+    """Ranked rows (reports/ranking.py), then table values per table, then the rows needing nothing."""
+    from reports.ranking import cell_line, keep_line, split_rows, table_line
+
+    ranked, tables, keep = split_rows(assessments)
+    rows = []
+    for a in ranked:
+        c = a.claim
+        rows.append([anchor(c.claim_id, c.claim_id), f"{c.text} ({_where(c)})",
                      c.kind, "; ".join(a.evidence), a.evidence_class, a.concern, a.priority, a.response])
     head = ["ID", "Claim and location", "Kind", "Current evidence", "Evidence class", "Concern", "Priority",
             "Proposed response"]
@@ -149,8 +193,25 @@ def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> 
     for a in assessments:
         counts[a.priority] += 1
     summary = (f"{len(assessments)} claim rows: {counts['high']} high, {counts['medium']} medium, "
-               f"{counts['low']} low priority.")
-    return summary + "\n\n" + table(head, rows)
+               f"{counts['low']} low priority. Ranked by priority (high, medium, low; measured results, "
+               f"attributions and contradicted table values first within each); {len(ranked)} rows need "
+               f"attention below, {sum(len(v) for v in tables.values())} table values are listed per table "
+               f"and {len(keep)} rows need nothing (background / keep, listed last).")
+    parts = [summary, table(head, rows) if rows else "No row needs the author's attention."]
+    if tables:
+        every_cell: dict[str, list[ClaimAssessment]] = defaultdict(list)
+        for a in assessments:
+            if a.claim.kind == "table value":
+                every_cell[attribute(a.claim, "table", "") or a.claim.text.split(" · ", 1)[0]].append(a)
+        lines = []
+        for table_id, cells in tables.items():
+            lines.append(f"- {escape_inline(table_line(table_id, cells, every_cell[table_id]))}")
+            lines.extend(f"  - {escape_inline(cell_line(a))}" for a in cells)
+        parts.append("Table values (one line per table; its cells under it):\n\n" + "\n".join(lines))
+    if keep:
+        parts.append("Rows that need nothing (background / keep), in document order:\n\n"
+                     + bullets(escape_inline(keep_line(a)) for a in keep))
+    return "\n\n".join(parts)
 
 
 def _bears_on(link: Any) -> str:
@@ -162,30 +223,102 @@ def _bears_on(link: Any) -> str:
     return f"{link.claim_id}: {link.reason}"
 
 
-def _source_name(s: Any) -> str:
+def _source_name(s: Any, origin: str = "") -> str:
+    where = f"{origin} at line {s.line}: " if origin else ""
     if s.kind == "citation":
-        return f"citation (line {s.line}): {s.description}"
-    return f"{source_label(s)} — {s.description}"
+        return f"citation ({origin + ', ' if origin else ''}line {s.line}): {s.description}"
+    return f"{source_label(s)} — {where}{s.description}"
 
 
-def _pack_source_row(s: Any, links: list[Any]) -> list[str]:
+def _year(s: Any) -> str | None:
+    date = s.verified.get("issued") or s.verified.get("published") or s.verified.get("pushed_at")
+    return str(date)[:4] if date else None
+
+
+def _first_authors(authors: Any) -> str | None:
+    if not isinstance(authors, list) or not authors:
+        return None
+    return ", ".join(str(a) for a in authors[:3]) + (" et al." if len(authors) > 3 else "")
+
+
+def ledger_metadata(s: Any) -> str:
+    """Status, title, first authors, venue, year, identifiers (abstracts go to the notes below)."""
+    v = s.verified
+    update = getattr(s, "update_status", None)
+    if s.status != "VERIFIED":
+        return f"{UNVERIFIED}: {s.reason}"
+    status = "VERIFIED"
+    if update:
+        status = f"{update} ({'; '.join(notice_text(u) for u in s.update_notices(update))})"
+    parts = [f"status: {status}"]
+    if s.kind == "github":
+        parts.append(f"title: {v.get('full_name', s.identifier)}")
+        parts.append("venue: GitHub repository")
+        if v.get("pushed_at"):
+            parts.append(f"last push: {str(v['pushed_at'])[:10]}")
+        parts.append(f"archived: {metadata_value(v.get('archived'))}; license: {metadata_value(v.get('license'))}")
+    else:
+        parts.append(f"title: {s.title or 'none'}")
+        authors = _first_authors(v.get("authors"))
+        if authors:
+            parts.append(f"first authors: {authors}")
+        venue = v.get("container_title") or v.get("journal_ref") or ("arXiv preprint" if s.kind == "arxiv" else None)
+        if venue:
+            parts.append(f"venue: {venue}")
+        if _year(s):
+            parts.append(f"year: {_year(s)}")
+    identifiers = [source_label(s)] + ([f"doi:{v['doi']}"] if v.get("doi") and s.kind != "doi" else [])
+    if s.kind == "arxiv" and v.get("id"):
+        identifiers.append(f"version read: {v['id']}")
+    parts.append("identifiers: " + ", ".join(identifiers))
+    if v.get("update_to"):
+        parts.append("this record is itself a notice: " + "; ".join(
+            f"{u.get('type', 'update').replace('_', ' ')} of doi:{u.get('doi', '?')}" for u in v["update_to"]))
+    if s.renamed:
+        parts.append(f"renamed: {s.renamed}")
+    return "; ".join(parts)
+
+
+def _pack_source_row(s: Any, links: list[Any], row_id: str, origin: str = "") -> list[Any]:
     if s.status == "VERIFIED":
-        fields = metadata_text(s.verified)
-        if s.renamed:
-            fields += f"; renamed: {s.renamed}"
         verified_at = f"verified {date_part(s.accessed_at)}" + (" (from cache)" if s.from_cache else "")
     else:
-        fields = f"{UNVERIFIED}: {s.reason}"
         verified_at = UNVERIFIED
     accessed = f"accessed {date_part(s.accessed_at)}" if s.accessed_at else "not accessed"
     bears = "; ".join(_bears_on(l) for l in links) or "no claim linked"
+    reading = s.reading_status
+    if s.kind == "github" and reading == "abstract only":
+        reading = "abstract only (the repository's description and metadata; no code read)"
     limits = ["metadata record only: it identifies the source but cannot support a claim's content"
               if s.reading_status == "abstract only" else "nothing was read"]
     if s.status != "VERIFIED":
         limits.append("absence of a record is not evidence that the source is fabricated")
     limits += [f"DISCREPANCY: {d}" for d in s.discrepancies] + list(s.notes)
-    return [_source_name(s), fields, s.url or "none given", s.reading_status, bears, "; ".join(limits),
-            f"{verified_at}; {accessed}"]
+    label = _source_name(s, origin)
+    update = getattr(s, "update_status", None)
+    if update:
+        label = f"{update} — {label}"
+    return [Raw(anchor(row_id, row_id.upper()) + " " + escape_cell_text(label)), ledger_metadata(s),
+            s.url or "none given", reading, bears, "; ".join(limits), f"{verified_at}; {accessed}"]
+
+
+def escape_cell_text(text: str) -> str:
+    from reports.escape import escape_cell
+
+    return escape_cell(text)
+
+
+def source_notes(sources: list[Any], row_ids: dict[str, str]) -> str:
+    """One note per source with an abstract (or a repository description), under the ledger."""
+    notes = []
+    for n, s in enumerate(sources, start=1):
+        text = (s.verified.get("abstract") or s.verified.get("description")) if s.status == "VERIFIED" else None
+        if text:
+            what = "abstract" if s.verified.get("abstract") else "repository description"
+            notes.append(f"S-{n} {source_label(s)} — {what} (as the record gives it, "
+                         f"not the full text): {text}")
+    return ("Notes on the sources (abstracts from the verified records):\n\n"
+            + bullets(escape_inline(n) for n in notes)) if notes else ""
 
 
 SEARCH_LIMITS = ("found by search, not named by the pack: the link to the claim is a candidate for a human "
@@ -222,7 +355,13 @@ def section_sources(inputs: ReportInputs) -> str:
     by_source: dict[str, list[Any]] = defaultdict(list)
     for link in inputs.links:
         by_source[link_key(link)].append(link)
-    rows = [_pack_source_row(s, by_source.get(source_label(s), [])) for s in inputs.sources]
+    row_ids = source_row_ids(inputs.sources)
+    first_own = inputs.pack_source_count if inputs.pack_source_count is not None else len(inputs.sources)
+    origins = ["the pack"] * first_own + [f"the chapter's {o}" if not o.endswith(")") and "@" not in o else o
+                                          for o in inputs.reference_origins]
+    rows = [_pack_source_row(s, by_source.get(source_label(s), []), f"s-{n}",
+                             origins[n - 1] if n - 1 >= first_own and n - 1 < len(origins) else "")
+            for n, s in enumerate(inputs.sources, start=1)]
     pack_lines: dict[str, Any] = {}
     for s in inputs.sources:
         pack_lines.setdefault(source_label(s), s.line)
@@ -231,9 +370,21 @@ def section_sources(inputs: ReportInputs) -> str:
     head = ["Source", "Verified metadata", "URL", "Reading status", "Bears on", "Limitations",
             "Verification and access dates"]
     count = len(inputs.searches)
+    own = len(inputs.sources) - first_own
     intro = (f"{len(inputs.sources)} candidate lines, {len(inputs.sources)} records"
+             + (f" ({first_own} from the pack, {own} from the chapter's own references, footnotes and links"
+                " or its bibliography file)" if own else "")
              + (f"; then {count} primary-source search{'es' if count != 1 else ''}" if count else "") + ".")
-    return intro + "\n\n" + table(head, rows)
+    notes = source_notes(inputs.sources, row_ids)
+    return intro + "\n\n" + table(head, rows) + ("\n\n" + notes if notes else "")
+
+
+def source_row_ids(sources: list[Any]) -> dict[str, str]:
+    """``kind:identifier`` → ``s-N`` (the first row naming it), the anchors of section 3."""
+    ids: dict[str, str] = {}
+    for n, s in enumerate(sources, start=1):
+        ids.setdefault(source_label(s), f"s-{n}")
+    return ids
 
 
 def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], unplaced: list[Any]) -> str:
@@ -251,13 +402,18 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
                 unresolved.append(f"[{cid}] {v.binding.binding_id}: {v.status} — {v.note or UNRUN}.")
         if not a.verdicts and a.priority == "medium":
             unresolved.append(f"[{cid}] {a.evidence_class}: {a.concern}.")
+        for flag in a.flags:
+            (contradictory if flag.startswith("RETRACTED") else qualifying).append(
+                f"[{cid}] rests on a {flag}.")
+        if a.evidence_class == REPORTED and a.evidence and a.evidence[0].startswith(f"{REPORTED}: "):
+            supporting.append(f"[{cid}] {a.evidence[0]}; the full text was not read.")
         for link in a.links:
             if link.kind == "topical-only":
-                qualifying.append(f"[{cid}] {link_key(link)}: topical only — supports nothing.")
+                continue   # topical nearness is not a finding (section 3 shows it)
             elif link.kind == "similarity":
                 qualifying.append(f"[{cid}] {link_key(link)}: {link.reason}; a candidate for a human check, "
                                   "not support.")
-            elif a.evidence_class == REPORTED:
+            elif a.evidence_class == REPORTED and a.claim.kind == "attribution":
                 qualifying.append(f"[{cid}] {REPORTED}: {link_key(link)} is named ({link.reason}); its "
                                   f"metadata is verified but its full text was not read.")
     qualifying.extend(_discrepancy_findings(inputs))
@@ -267,9 +423,11 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
                               f"({h.service}, score {h.score:.1f}) — {CANDIDATE_NOTE}; not support.")
         if not search.hits:
             unresolved.append(f"[{search.target}] primary-source search: {search.summary}.")
-    for check in getattr(inputs, "consistency", []) or []:
-        contradictory.append(f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
-                             + (f" [chapter line {check.line}]" if check.line else ""))
+    consistency = []
+    for n, check in enumerate(getattr(inputs, "consistency", []) or [], start=1):
+        consistency.append(Raw(anchor(f"k-{n}", f"K-{n}") + " " + escape_inline(
+            f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
+            + (f" [chapter line {check.line}]" if check.line else ""))))
     for v in unplaced:
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")
@@ -280,7 +438,8 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
     parts = []
     for title, items in (("Supporting", supporting), ("Qualifying", qualifying),
                          ("Contradictory", contradictory), ("Unresolved", unresolved)):
-        parts.append(f"### {title}\n\n" + bullets(escape_inline(i) for i in items))
+        escaped = [escape_inline(i) for i in items] + (consistency if title == "Contradictory" else [])
+        parts.append(f"### {title}\n\n" + bullets(escaped))
     return "\n\n".join(parts)
 
 
@@ -315,14 +474,30 @@ def section_upgrade(inputs: ReportInputs, props: list[Proposal]) -> str:
     parts = [intro, table(["Proposal", "Claim", "Change", "Rationale", "Tradeoff"], rows) if rows
              else "No proposals."]
     material = attribute(inputs.pack, "associated_material", []) or []
-    if material:
-        parts.append("Associated resources: record a run of each associated notebook before citing what it "
-                     "prints; report any edit to it as a dependency of this chapter, not applied here.")
+    lines = []
+    for item in material:
+        label = (attribute(item, "label") or attribute(item, "description") or str(item)) if not isinstance(item, str) \
+            else item
+        url = attribute(item, "url") or "" if not isinstance(item, str) else ""
+        name = f"{label} ({url})" if url else label
+        notebook = url.endswith(".ipynb") or "notebook" in f"{label} {url}".lower() or "colab" in url.lower()
+        record = notebook_run(inputs.log_records, url) if url and notebook else None
+        if notebook:
+            lines.append(f"{name}: " + (f"recorded {run_citation(record)}; bind the numbers it prints before "
+                                        "citing them" if record else
+                                        "no logged run; run it with chapter-audit notebook run (section 6) "
+                                        "before citing what it prints") + "; any edit to it is a dependency of "
+                                                                          "this chapter, not applied here")
+        else:
+            lines.append(f"{name}: no logged run of it is cited here; any edit to it is a dependency of this "
+                         "chapter, not applied here")
+    if lines:
+        parts.append("Associated resources:\n\n" + bullets(escape_inline(line) for line in lines))
     return "\n\n".join(parts)
 
 
 def section_experiments(inputs: ReportInputs) -> str:
-    rows = [[r.name, r.tests, r.method, r.success, r.failure, r.status] for r in experiment_rows(inputs)]
+    rows = [[r.name, r.tests, r.method, r.success, r.failure, r.status] for r in shared_experiment_rows(inputs)]
     if not rows:
         return f"No experiment is bound or proposed. {UNRUN}: nothing was run for this chapter."
     return table(["Experiment", "What it tests", "Method", "Success criterion", "Failure criterion", "Status"],
@@ -352,8 +527,13 @@ def render_report(inputs: ReportInputs) -> str:
     searches = {s.target: s for s in inputs.searches}
     assessments = [assess_claim(c, placed.get(c.claim_id, []), links_by_claim.get(c.claim_id, []), sources,
                                 searches.get(c.claim_id))
+                   if c.claim_id not in (inputs.reference_entries or ()) else reference_entry(c)
                    for c in inputs.claims]
+    mark_consistency(assessments, inputs.consistency or [])
     props = proposals(inputs, assessments)
+    row_ids = {source_label(s): f"s-{n}" for n, s in reversed(list(enumerate(inputs.sources, start=1)))}
+    consistency_ids = [(f"k-{n}", check) for n, check in enumerate(inputs.consistency or [], start=1)]
+    first = render_fix_first(fix_first_items(inputs, assessments, row_ids, consistency_ids))
     identity = identity_fields(inputs.pack)
     title = identity.get("chapter") or inputs.pack_path.stem
     template = string.Template(resources.files("templates").joinpath("report.md").read_text(encoding="utf-8"))
@@ -361,7 +541,7 @@ def render_report(inputs: ReportInputs) -> str:
         title=escape_inline(title),
         date=inputs.report_date,
         classes=", ".join(EVIDENCE_CLASSES),
-        context=section_context(inputs),
+        context=first + "\n\n" + section_context(inputs),
         claims=section_claims(inputs, assessments),
         sources=section_sources(inputs),
         findings=section_findings(inputs, assessments, unplaced),

@@ -1,5 +1,8 @@
 """A pack's sources in one call: every candidate line looked up, then the primary-source search.
 
+:func:`own_references` adds the chapter's own references (a Markdown chapter's reference list,
+footnotes and links, and ``--references`` BibTeX / CSL-JSON files) as further candidates.
+
 :func:`check_sources` is what ``chapter-audit sources`` and the report use: one record per
 candidate line (in order; ``lines_read == len(records)`` is checked, so a lead can never vanish
 silently), then — unless ``search`` is off — one :class:`sources.search.SearchResult` per
@@ -96,6 +99,60 @@ def check_sources(candidates: Sequence[Any], claim_rows: Sequence[Any] = (), *, 
                                   refresh=refresh)
     return SourceCheck(len(candidates), records, searches, search,
                        dict(client_config.reachability.down))
+
+
+def own_references(pack: Any, document: Any, claims: Sequence[Any], files: Sequence[Path] = ()) -> Any:
+    """Reference list, footnotes and links of a Markdown chapter, then ``--references`` files
+    (:mod:`sources.references`, :mod:`sources.bibfile`)."""
+    from sources.references import ChapterReferences, chapter_references
+
+    markdown = getattr(document, "source_format", "") == "markdown"
+    bib = []
+    if files:
+        from sources.bibfile import read_bibliography
+
+        for path in files:
+            bib.extend(read_bibliography(path))
+    if not markdown and not bib:
+        return ChapterReferences()
+    refs = ChapterReferences()
+    keyed: dict[str, int] = {}
+    for entry in bib:
+        keyed[entry.key] = refs.add(entry.candidate, f"{entry.origin} @{entry.key}")
+    if not markdown:   # a flattened text chapter: a sentence holding "@key" cites that entry
+        from sources.references import CITE_KEY, Citation
+
+        for row in claims:
+            for m in CITE_KEY.finditer(str(getattr(row, "text", ""))):
+                if m.group(1) in keyed:
+                    refs.citations.append(Citation(row.claim_id, keyed[m.group(1)], int(getattr(row, "line", 0) or 0),
+                                                   f"citation key @{m.group(1)}"))
+    if markdown:
+        text = pack.chapter_text
+        found = chapter_references(text, claims, getattr(pack, "chapter_text_line", 1), keyed=keyed)
+        base = len(refs.candidates)
+        for candidate, origin in zip(found.candidates, found.origins):
+            refs.add(candidate, origin)
+        from dataclasses import replace
+
+        refs.citations = [replace(c, index=c.index + base) if c.marker[:12] != "citation key" else c
+                          for c in found.citations]
+        refs.prose_identifiers = found.prose_identifiers
+        refs.entry_lines = {(c.line, block) for c, origin in zip(found.candidates, found.origins)
+                            if not origin.startswith("link") for block in ("paragraph", "list_item", "footnote")}
+    return refs
+
+
+def report_candidates(pack: Any, document: Any, claims: Sequence[Any],
+                      files: Sequence[Path] = ()) -> tuple[list[Any], list[Any], Any]:
+    """(candidates, claim rows to search, the chapter's own references) exactly as the report
+    looks them up: the pack's leads, then :func:`own_references`; reference-list entries and
+    footnotes are sources, so they are not searched as claims. Anything that must reproduce the
+    report's look-ups (a book pass deciding whether a chapter's references changed) calls this."""
+    refs = own_references(pack, document, claims, files)
+    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}
+    searchable = [c for c in claims if c.claim_id not in entry_rows]
+    return list(pack.candidate_sources) + refs.candidates, searchable, refs
 
 
 def render_check_table(check: SourceCheck) -> str:

@@ -6,6 +6,15 @@ Response shape (https://api.crossref.org/swagger-ui/index.html, "works/{doi}"):
 present are recorded; ``issued`` is written ``YYYY``, ``YYYY-MM`` or ``YYYY-MM-DD`` as deep as given;
 JATS/HTML markup is stripped from titles and abstracts; an author's ``suffix`` ("Jr.") is kept.
 
+Updates (retractions, corrections, expressions of concern; Crossref's tutorial "Get Retraction
+Watch metadata from Crossref's API", https://crossref.gitlab.io/tutorials/get-rw-metadata/): a work
+that has been updated carries ``"updated-by": [{"DOI": NOTICE, "type": "retraction" | "correction"
+| "expression_of_concern" | ..., "label": "Retraction", "source": "publisher" | "retraction-watch",
+"updated": {"date-parts": [[y, m, d]], "date-time": ..., "timestamp": ...}, "record-id": ...}]``;
+the notice itself carries the same shape under ``"update-to"`` pointing at the updated work. Both
+are recorded as ``updated_by`` / ``update_to``: lists of ``{"type", "label", "source", "date",
+"doi", "record_id"}`` (fields absent from the response are left out), sorted.
+
 Search: ``GET {base}/works?query.bibliographic=...&rows=5`` answers
 ``{"status": "ok", "message-type": "work-list", "message": {"items": [work, ...]}}``; each item
 is read with the same rules (:func:`parse_search`).
@@ -103,7 +112,37 @@ def work_fields(message: dict[str, Any]) -> dict[str, Any]:
     abstract = message.get("abstract")
     if isinstance(abstract, str) and clean_abstract(abstract):
         verified["abstract"] = clean_abstract(abstract)
+    for field_name, key in (("updated-by", "updated_by"), ("update-to", "update_to")):
+        updates = [u for u in (update_fields(item) for item in message.get(field_name) or []
+                               if isinstance(message.get(field_name), list)) if u]
+        if updates:
+            verified[key] = sorted(updates, key=lambda u: (u.get("date", ""), u.get("type", ""),
+                                                           u.get("doi", ""), u.get("source", "")))
     return verified
+
+
+def update_fields(item: Any) -> dict[str, str] | None:
+    """One ``updated-by`` / ``update-to`` entry as ``{"type", "label", "source", "date", "doi",
+    "record_id"}`` (only fields present; ``date`` from ``updated.date-parts``, else the date of
+    ``updated.date-time``); None when the entry names no ``type``."""
+    if not isinstance(item, dict) or not isinstance(item.get("type"), str) or not item["type"].strip():
+        return None
+    out = {"type": item["type"].strip().lower()}
+    for name in ("label", "source"):
+        if isinstance(item.get(name), str) and item[name].strip():
+            out[name] = " ".join(item[name].split())
+    updated = item.get("updated")
+    date = format_date_parts(updated)
+    if date is None and isinstance(updated, dict) and isinstance(updated.get("date-time"), str):
+        date = updated["date-time"][:10]
+    if date:
+        out["date"] = date
+    if isinstance(item.get("DOI"), str) and item["DOI"].strip():
+        out["doi"] = item["DOI"].strip().lower()
+    record = item.get("record-id")
+    if isinstance(record, (str, int)) and not isinstance(record, bool) and str(record).strip():
+        out["record_id"] = str(record).strip()
+    return out
 
 
 def parse(body: bytes, doi: str) -> dict[str, Any]:

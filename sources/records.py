@@ -40,6 +40,14 @@ ABSTRACT_ONLY = "abstract only"
 NOT_ACCESSIBLE = "not accessible"
 READING_STATUSES = (FULL_TEXT, ABSTRACT_ONLY, NOT_ACCESSIBLE)
 
+# Crossref update types (``updated-by[].type``) by what they mean for a chapter citing the work.
+RETRACTED = "RETRACTED"
+CONCERN = "EXPRESSION OF CONCERN"
+CORRECTED = "CORRECTED"
+RETRACTION_TYPES = ("retraction", "partial_retraction", "withdrawal", "removal")
+CONCERN_TYPES = ("expression_of_concern",)
+CORRECTION_TYPES = ("correction", "erratum", "corrigendum", "addendum", "clarification")
+
 REASON_OFFLINE = "offline run: not looked up"
 REASON_NO_API = "no metadata API for this kind of URL: not looked up"
 REASON_CITATION = "free-text citation with no identifier (URL, DOI or arXiv id): not looked up"
@@ -107,6 +115,30 @@ class SourceRecord:
             return f"{self.identifier} → {full_name}"
         return None
 
+    @property
+    def updates(self) -> list[dict[str, str]]:
+        """The verified Crossref ``updated-by`` entries (retraction, correction, ... notices)."""
+        value = self.verified.get("updated_by") if self.status == VERIFIED else None
+        return [u for u in value if isinstance(u, dict)] if isinstance(value, list) else []
+
+    @property
+    def update_status(self) -> str | None:
+        """RETRACTED, EXPRESSION OF CONCERN or CORRECTED (the most serious update), else None."""
+        types = {u.get("type") for u in self.updates}
+        if types & set(RETRACTION_TYPES):
+            return RETRACTED
+        if types & set(CONCERN_TYPES):
+            return CONCERN
+        if types & set(CORRECTION_TYPES):
+            return CORRECTED
+        return None
+
+    def update_notices(self, status: str | None = None) -> list[dict[str, str]]:
+        """The update entries behind ``status`` (default: the record's own update status)."""
+        wanted = {RETRACTED: RETRACTION_TYPES, CONCERN: CONCERN_TYPES,
+                  CORRECTED: CORRECTION_TYPES}.get(status or self.update_status or "", ())
+        return [u for u in self.updates if u.get("type") in wanted]
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -132,3 +164,11 @@ class SourceRecord:
             return cls(**{k: v for k, v in data.items()})
         except (TypeError, ValueError) as exc:
             raise InputError(str(exc), path=path) from exc
+
+
+def notice_text(update: dict[str, str]) -> str:
+    """``retraction notice doi:10.x/y (retraction-watch, 2023-04-22)`` of one Crossref update."""
+    kind = update.get("label") or update.get("type", "update").replace("_", " ")
+    where = ", ".join(p for p in (update.get("source"), update.get("date")) if p)
+    notice = f"doi:{update['doi']}" if update.get("doi") else "no notice DOI given"
+    return f"{kind.lower()} notice {notice}" + (f" ({where})" if where else "")

@@ -8,7 +8,8 @@ Routes (all metadata below is invented for these tests — it describes no real 
   ``10.9999/malformed`` (broken JSON), ``10.9999/oversized`` (a body of ``OVERSIZED_BYTES`` with a
   Content-Length), ``10.9999/oversized-stream`` (the same, no Content-Length),
   ``10.9999/flaky`` (500, then the record), ``10.9999/redirect-http`` (301 to a non-loopback http
-  URL), ``10.9999/otherdoi`` (a record for a different DOI).
+  URL), ``10.9999/otherdoi`` (a record for a different DOI), ``10.9999/retracted.1`` (retracted:
+  ``updated-by`` from the publisher and from Retraction Watch) and ``10.9999/corrected.1`` (a correction).
 * arXiv ``/arxiv/api/query?id_list=ID`` — ``9999.00001`` (latest v2), ``9999.00001v1``,
   ``9999.99999`` (a feed with no entry), ``9999.00002`` (an error entry).
 * Crossref ``10.9999/markup`` — a title and abstract with JATS/HTML markup and an author with
@@ -117,6 +118,49 @@ CROSSREF_MARKUP_WORK = {
     "issued": {"date-parts": [[2003]]},
 }
 CROSSREF_MARKUP = _json({"status": "ok", "message-type": "work", "message": CROSSREF_MARKUP_WORK})
+
+
+# Updated works, shaped as Crossref documents them (tutorial "Get Retraction Watch metadata from
+# Crossref's API", https://crossref.gitlab.io/tutorials/get-rw-metadata/, and the real record of
+# 10.1016/S0140-6736(97)11096-0): ``updated-by`` entries with DOI, type, label, source, ``updated``
+# as date-parts/date-time/timestamp and ``record-id``; the notice carries ``update-to``.
+CROSSREF_RETRACTED = _json({
+    "status": "ok", "message-type": "work", "message-version": "1.0.0",
+    "message": {
+        "DOI": "10.9999/retracted.1",
+        "title": ["Invented gains from budgeted selection"],
+        "author": [{"given": "Ada", "family": "Quillfeather", "sequence": "first"}],
+        "container-title": ["Journal of Invented Results"],
+        "issued": {"date-parts": [[2019, 3, 2]]},
+        "abstract": "<jats:p>Budgeted selection lifts NDCG@10 to 0.512 on the invented collection.</jats:p>",
+        "updated-by": [
+            {"DOI": "10.9999/retraction-notice.1", "type": "retraction", "label": "Retraction",
+             "source": "publisher",
+             "updated": {"date-parts": [[2021, 5, 4]], "date-time": "2021-05-04T00:00:00Z",
+                         "timestamp": 1620086400000}},
+            {"DOI": "10.9999/retraction-notice.1", "type": "retraction", "label": "Retraction",
+             "source": "retraction-watch", "record-id": "40001",
+             "updated": {"date-parts": [[2021, 5, 4]], "date-time": "2021-05-04T00:00:00Z",
+                         "timestamp": 1620086400000}},
+        ],
+    },
+})
+CROSSREF_CORRECTED = _json({
+    "status": "ok", "message-type": "work", "message-version": "1.0.0",
+    "message": {
+        "DOI": "10.9999/corrected.1",
+        "title": ["Character allowances for evidence packets"],
+        "author": [{"given": "Bram", "family": "Oakhurst", "sequence": "first"}],
+        "container-title": ["Journal of Invented Results"],
+        "issued": {"date-parts": [[2020]]},
+        "updated-by": [
+            {"DOI": "10.9999/correction-notice.1", "type": "correction", "label": "Correction",
+             "source": "retraction-watch", "record-id": "40002",
+             "updated": {"date-parts": [[2022, 1, 15]], "date-time": "2022-01-15T00:00:00Z",
+                         "timestamp": 1642204800000}},
+        ],
+    },
+})
 
 
 def _work_list(items: list) -> bytes:
@@ -258,6 +302,10 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, CROSSREF_OTHER)
         if doi == "10.9999/markup":
             return self._send(200, CROSSREF_MARKUP)
+        if doi == "10.9999/retracted.1":
+            return self._send(200, CROSSREF_RETRACTED)
+        if doi == "10.9999/corrected.1":
+            return self._send(200, CROSSREF_CORRECTED)
         return self._send(404, NOT_FOUND)
 
     def _crossref_search(self, query: str) -> None:

@@ -104,3 +104,24 @@ def test_stated_parameters_and_capabilities():
     assert match_capability("Macro NDCG@3 was never re-run.").name == "sandbox"
     assert match_capability("The colab notebook was never executed.").name == "notebook"
     assert match_capability("Nothing about retrieval here.") is None
+
+
+def test_a_command_is_named_only_for_what_it_computes():
+    """Issue 22: the registry's CLAIM_SCOPES decide; a BM25 sandbox run never "reproduces" a dense
+    retriever's number, and "resource requirements" is not requirement coverage."""
+    assert match_capability("DPR reaches Recall@20 of 78.4 on Natural Questions.", claim=True) is None
+    assert match_capability("A dense retriever with hybrid fusion reaches NDCG@10 of 0.52.", claim=True) is None
+    assert match_capability("State the resource requirements before comparing methods.") is None
+    assert match_capability("BM25 reaches macro Recall@3 of 0.889.", claim=True).name == "sandbox"
+    assert match_capability("BM25 is fast on ten topics.", claim=True) is None      # names no metric it computes
+    assert match_capability("The dense top five covers 2/4 requirements.", claim=True).name == "r03"
+
+
+def test_a_contradicted_number_is_never_the_success_criterion(tmp_path, cli):
+    from cli.demo import run_demo
+
+    run_demo(tmp_path / "demo", report_date="2026-12-01")
+    text = (tmp_path / "demo" / "report.md").read_text(encoding="utf-8")
+    gap = rows(text)["proposed experiment: gap 1 (sandbox run)"]
+    assert "0.888 (C-004-01: run sandbox-run-" in gap[3] and "the printed 0.889 is contradicted)" in gap[3]
+    assert "0.889 (C-004-01)" not in gap[3] and "0.889 (C-004-01)" not in gap[4]

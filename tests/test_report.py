@@ -108,8 +108,15 @@ def test_excerpt_pack_says_so(tmp_path):
             "heading at line 26 (glued-heading); math at line 28 (formula); heading at line 31 (glued-heading); "
             "table at line 32 (table-header) |") in context
     claims = text.split("## 2.")[1].split("## 3.")[0]
-    assert "(section: Observe the price of the cap; paragraph 14, sentence 1)" in claims
-    assert "| T-1-R03-C03 | T-1 · MMR · Content cap = 1,200 characters (section: State the resource" in claims
+    assert "(section: Observe the price of the cap; paragraph 14, sentence 1; " in claims
+    assert "- T-1: 5 numeric cells — 0 bound, 5 unbound (section: State the resource before comparing methods; line 23)" \
+        in claims
+    assert "  - T-1-R03-C03 · MMR · Content cap = 1,200 characters — unbound" in claims
+    # ranked: the two medium rows (a measured result, an attribution) lead; nothing that needs nothing is a row
+    rows = [line.split("</a>", 1)[1].split(" |", 1)[0] for line in claims.splitlines() if line.startswith("| <a id=")]
+    assert rows == ["C-001-03", "C-010-01"]
+    for c in inputs.claims:   # every sentence and cell is still in section 2, with its id
+        assert c.claim_id in claims
 
 
 def test_report_cli_bad_pack_is_one_line_exit_2(tmp_path, cli):
@@ -177,10 +184,17 @@ def test_table_value_and_scientific_notation_bound_in_a_markdown_chapter(tmp_pat
     assert {v.binding.binding_id: v.status for v in inputs.verdicts} == {
         "bm25": "MATCH", "hybrid": "MISMATCH", "loss": "MATCH"}
     claims_section = text.split("## 2.")[1].split("## 3.")[0]
-    hybrid = next(line for line in claims_section.splitlines() if line.startswith("| T-1-R02-C02 |"))
+    hybrid = next(line for line in claims_section.splitlines()
+                  if line.startswith('| <a id="t-1-r02-c02"></a>T-1-R02-C02 |'))
     assert "T-1 · Hybrid · nDCG@3 = 0.889 (section: Toy chapter › Results; table T-1 (line 7)" in hybrid
     assert "correct 0.889 to 0.888" in hybrid and "| high |" in hybrid
-    assert "| C-001-01 | The loss fell to 2.5e-3 after tuning." in claims_section
+    # a reproduced, kept row is listed compactly after the ranked table; the matching cell under its table
+    assert ("- C-001-01 (section: Toy chapter › Results; paragraph 1, sentence 1; measured result; reproduced "
+            "locally by run sandbox-run-toy): The loss fell to 2.5e-3 after tuning.") in claims_section
+    assert "- T-1: 2 numeric cells — 2 bound (1 MATCH, 1 MISMATCH), 0 unbound; 1 listed in the table above" \
+        in claims_section
+    assert "  - T-1-R01-C02 · BM25 · nDCG@3 = 0.856 — MATCH (run sandbox-run-toy)" in claims_section
+    assert claims_section.index("T-1-R02-C02") < claims_section.index("- C-001-01")
     assert "not a claim" not in claims_section
     context = text.split("## 2.")[0]
     assert "| code examples read | code (python), lines 12–14 (section: Toy chapter › Results) |" in context

@@ -41,7 +41,7 @@ def pack(server, monkeypatch, tmp_path):
 
 def ledger_rows(text: str) -> list[str]:
     section = text.split("## 3. Source ledger")[1].split("## 4.")[0]
-    return [line for line in section.splitlines() if line.startswith("| doi:")]
+    return [line for line in section.splitlines() if line.startswith('| <a id="s-')]
 
 
 def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
@@ -56,15 +56,18 @@ def test_online_report_then_offline_from_cache(cli, server, pack, tmp_path):
     text = out.read_text(encoding="utf-8")
     assert validation_problems(text) == []
     verified, missing = ledger_rows(text)
-    assert "title: Budgeted Selection of Evidence Units" in verified and "issued: 2001-07" in verified
+    assert "status: VERIFIED; title: Budgeted Selection of Evidence Units" in verified and "year: 2001" in verified
     assert "| abstract only |" in verified and "C-001-01: mentions" in verified
     access = verified.rsplit("|", 2)[1]
     assert access.strip().startswith("verified 20") and "; accessed 20" in access
     assert "UNVERIFIED: Crossref returned 404" in missing and "| not accessible |" in missing
     assert "absence of a record is not evidence that the source is fabricated" in missing
+    # the dead reference is the last item of the fix-first list, linked to its ledger row
+    first = text.split("### Fix first")[1].split("| Field |")[0].strip().splitlines()
+    assert first[-1].endswith("[doi:10.9999/missing](#s-2) dead or mismatched reference: Crossref returned 404")
     # the attribution to a verified source becomes a citation proposal, flagged as metadata-only
     claims = text.split("## 2. Claim audit")[1].split("## 3.")[0]
-    row = next(line for line in claims.splitlines() if line.startswith("| C-001-01"))
+    row = next(line for line in claims.splitlines() if line.startswith('| <a id="c-001-01"></a>C-001-01'))
     assert "| reported by a source |" in row and "add a citation to doi:10.9999/test.1" in row
     # offline afterwards: no request, the cached verified record keeps its original access date
     hits = server.total_hits
@@ -107,26 +110,34 @@ def test_discrepancy_rename_and_markup_in_the_report(cli, server, monkeypatch, t
     assert validation_problems(text) == []
     ledger = text.split("## 3. Source ledger")[1].split("## 4.")[0]
     assert ledger.lstrip().startswith("3 candidate lines, 3 records; then 1 primary-source search.")
-    test1 = next(line for line in ledger.splitlines() if line.startswith("| doi:10.9999/test.1"))
+    test1 = next(line for line in ledger.splitlines() if line.startswith('| <a id="s-1"></a>S-1 doi:10.9999/test.1'))
     cells = [c.strip() for c in test1.strip("|").split(" | ")]
     assert cells[4] == "no claim linked"   # the description's name links nothing
     assert cells[5] == ("metadata record only: it identifies the source but cannot support a claim's content; "
                         "DISCREPANCY: the pack's description names 'Dimitrova', who is not among the verified "
                         "authors (Quillfeather, Oakhurst, The Example Consortium): the record is used and the "
                         "description's name links nothing")
-    moved = next(line for line in ledger.splitlines() if line.startswith("| github:old-owner/example-repo"))
-    assert "archived: no; description: An invented repository for the sources tests.; full_name: " \
-           "example-org/example-repo" in moved
+    moved = next(line for line in ledger.splitlines() if "S-2 github:old-owner/example-repo" in line)
+    assert "status: VERIFIED; title: example-org/example-repo; venue: GitHub repository" in moved
+    assert "archived: no; license: " in moved and "identifiers: github:old-owner/example-repo" in moved
+    # the repository's description is a note under the table, never a table cell
+    assert "An invented repository" not in moved
+    assert ("- S-2 github:old-owner/example-repo — repository description (as the record gives it, not the "
+            "full text): An invented repository for the sources tests.") in ledger
+    assert "abstract only (the repository's description and metadata; no code read)" in moved
     assert "; renamed: old-owner/example-repo → example-org/example-repo |" in moved
     assert "C-002-01: mentions 'example-repo'" in moved
-    markup = next(line for line in ledger.splitlines() if line.startswith("| doi:10.9999/markup"))
+    markup = next(line for line in ledger.splitlines() if "S-3 doi:10.9999/markup" in line)
     assert "title: Selecting with MMR under a budget &amp; a cap" in markup   # & escaped once, no tags
-    assert "authors: Rex Goldstein Jr., Ines Ålund" in markup
+    assert "first authors: Rex Goldstein Jr., Ines Ålund" in markup
     findings = text.split("## 4. Findings")[1].split("## 5.")[0]
     assert "- \\[line 11\\] doi:10.9999/test.1: DISCREPANCY — the pack's description names 'Dimitrova'" in findings
     assert ("- \\[C-001-01\\] names 'Dimitrova', whom the pack's lead doi:10.9999/test.1 credits, but the "
             "verified record does not list that author: not linked.") in findings
     assert "&lt;i&gt;" not in text and "&lt;b&gt;" not in text
+    first = text.split("### Fix first")[1].split("| Field |")[0]
+    assert "[doi:10.9999/test.1](#s-1) mismatched reference: DISCREPANCY — the pack's description names 'Dimitrova'" \
+        in first
 
 
 def test_a_hit_the_pack_already_names_says_so(cli, server, monkeypatch, tmp_path):

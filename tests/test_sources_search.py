@@ -101,7 +101,7 @@ def test_seed_002_online_finds_a_candidate_with_its_score(server, monkeypatch, t
            "summaries" in rows[1] and "score 75.0 of 100" in rows[1]
     assert "&lt;i&gt;" not in text and "<i>" not in text
     # never support: the claim stays without evidence, the candidate is to be confirmed
-    claim_row = next(line for line in text.splitlines() if line.startswith("| C-010-01"))
+    claim_row = next(line for line in text.splitlines() if line.startswith('| <a id="c-010-01"></a>C-010-01 |'))
     assert "| none held — UNVERIFIED |" in claim_row
     assert "confirm the found-by-search candidate (doi:10.9999/mmr.1, doi:10.9999/mmr.2)" in claim_row
     # an item without a DOI is never given one

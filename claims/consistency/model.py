@@ -9,7 +9,8 @@ GENERIC = "generic"
 R03_LAYOUT = "R03 layout"
 # kinds that relate two or more printed numbers; a range check alone is not a relation
 RELATION_KINDS = ("aggregate", "difference", "granularity", "repeated", "prose",
-                  "grim", "effect", "lost-gained")
+                  "grim", "effect", "lost-gained",
+                  "percent-of-baseline", "ratio-to-baseline", "prose-ratio", "prose-points", "code-count")
 STATUSES = ("pass", "fail", "skip")
 
 

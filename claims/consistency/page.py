@@ -16,6 +16,9 @@ from claims.consistency.difference import check_differences
 from claims.consistency.granularity import check_granularity
 from claims.consistency.model import ConsistencyReport
 from claims.consistency.prose import check_prose
+from claims.consistency.percent_of import check_percent_of
+from claims.consistency.prose_ratio import check_prose_ratios
+from claims.consistency.code_counts import check_code_counts
 from claims.consistency.r03_layout import run_layout
 from claims.consistency.ranges import check_ranges
 from claims.consistency.repeated import check_repeated
@@ -43,10 +46,13 @@ def check_text(text: str, path: str, *, claims: list | None = None, tasks: dict[
         checks += check_differences(view, quiet=view.table.line in covered)
         checks += check_granularity(view, page_n)
         checks += check_ranges(view)
+        checks += check_percent_of(view)
     checks += check_repeated(views)
     prose = [c for c in claims or [] if getattr(c, "block", "paragraph") != "table"]
     if prose:
         checks += check_prose(prose, views)
+        checks += check_prose_ratios(prose, views)
+        checks += check_code_counts(text, prose, offset)
     return ConsistencyReport(path, layout.tasks, layout.requirements, layout.count_sources, layout.tables,
                              checks, n_tables=len(tables))
 
