@@ -61,7 +61,7 @@ def counts_of(inputs: Any, records: list[dict[str, Any]]) -> dict[str, int]:
     verdicts = list(inputs.verdicts)
     unrun = sum(1 for cf in inputs.claims_files for e in cf.experiments.values()
                 if find_run(records, e, pins=identity_pins(e, cf.path)) is None)
-    retracted = sum(1 for s in inputs.sources if "RETRACT" in str(getattr(s, "status", "")).upper())
+    retracted = sum(1 for s in inputs.sources if getattr(s, "update_status", None) == "RETRACTED")
     return {
         "contradicted": sum(1 for v in verdicts if v.status == "MISMATCH"),
         "unchecked": sum(1 for v in verdicts if v.status not in ("MATCH", "MISMATCH", "NO RUN")),
@@ -108,11 +108,12 @@ def audit_chapter(task: ChapterTask) -> dict[str, Any]:
     if previous_key is not None and not changed:
         # the cheap parts agree: the references decide (the same look-ups the report makes)
         from claims.extract import claims_for_pack
-        from sources.check import check_sources
+        from sources.check import check_sources, report_candidates
 
         pack = load_pack(chapter.file)
-        _, rows, _ = claims_for_pack(pack)
-        found = check_sources(pack.candidate_sources, rows, offline=task.offline,
+        document, rows, _ = claims_for_pack(pack)
+        candidates, searchable, _ = report_candidates(pack, document, rows)
+        found = check_sources(candidates, searchable, offline=task.offline,
                               cache_dir=task.sources_cache, search=task.search)
         key["references"] = references_digest(found.records, found.searches)
         if key["references"] == previous_key.get("references"):

@@ -28,7 +28,7 @@ BOOK = Path(__file__).parent / "data" / "book"
 DATE = "2026-12-01"
 
 EXPECTED = {  # file: (status, contradicted, unverified, unrun, retracted, inconsistent)
-    "01-why-measure.md": ("NO-FLAGS", 0, 0, 0, 0, 0),
+    "01-why-measure.md": ("UNVERIFIED", 0, 2, 0, 0, 0),
     "02-bm25-baseline.txt": ("UNVERIFIED", 0, 2, 0, 0, 0),
     "03-candidate-recall.txt": ("CONTRADICTED", 1, 5, 1, 0, 0),
     "04-fusion.md": ("CONTRADICTED", 1, 0, 0, 0, 0),
@@ -301,3 +301,20 @@ def test_a_bad_chapter_is_one_line_before_anything_runs(book, name, content, mes
         run_book(book)
     assert str(caught.value).endswith(message) and "\n" not in str(caught.value)
     assert not book.output.exists() and book.log.read_text().count("\n") == lines_before   # not a run: not logged
+
+
+def test_a_retracted_source_is_counted_from_its_crossref_update():
+    """The index's retracted count reads the record's Crossref update (sources.records), not its status."""
+    from types import SimpleNamespace
+
+    from books.chapter import counts_of
+    from sources.records import VERIFIED, SourceRecord
+
+    def record(updates):
+        return SourceRecord(kind="doi", identifier="10.1/x", description="d", url="https://doi.org/10.1/x",
+                            status=VERIFIED, verified={"updated_by": updates})
+
+    sources = [record([{"type": "retraction", "DOI": "10.1/notice"}]), record([{"type": "correction"}]), record([])]
+    inputs = SimpleNamespace(verdicts=[], claims_files=[], sources=sources, consistency=[])
+    counts = counts_of(inputs, [])
+    assert counts["retracted"] == 1 and counts["unverified"] == 0
