@@ -68,6 +68,8 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
+from claims.attribution import credits
+from claims.kinds import measured_cue, not_measured, refine_roles
 
 MEASURED = "measured result"
 TABLE_VALUE = "table value"
@@ -376,8 +378,8 @@ RESULT_ROLES = ("value", "p-value")
 def classify(sentence: str, quantities: list[Quantity], person_citation: bool) -> tuple[str, str]:
     """``(kind, cue)`` by the first firing rule (module docstring)."""
     results = [q for q in quantities if q.role in RESULT_ROLES]
-    if results:
-        cue = _measurement_cue(sentence, results)
+    if results and not not_measured(sentence):
+        cue = _measurement_cue(sentence, results) or measured_cue(sentence, results)
         if cue:
             return MEASURED, f"{cue} + quantity {results[0].text!r}"
     if person_citation:
@@ -453,9 +455,14 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         sentence = block.text[start:end]
         math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans
                      if s < end and e > start)
-        quantities = quantity_roles(sentence, find_quantities(sentence), math)
+        quantities = refine_roles(sentence, quantity_roles(sentence, find_quantities(sentence), math))
         names, person = cited_names(sentence)
-        kind, cue = classify(sentence, quantities, person)
+        credit = credits(sentence)  # claims/attribution.py: roles, organisations, papers
+        if credit is not None:
+            names = names + [n for n in credit.names if n not in names]
+        kind, cue = classify(sentence, quantities, person or credit is not None)
+        if kind == MEASURED and (person or credit is not None):
+            cue += f"; credited to {', '.join(names) or 'a source'}"
         label = "paragraph" if block.kind == "paragraph" else block.kind.replace("_", " ")
         location = f"paragraph {paragraph}, sentence {index}"
         if label != "paragraph":

@@ -28,10 +28,11 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
 
 Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities.
 
-Spelled-out numbers are quantities only in two result shapes: a multiplier before a comparison
-(``twice as much``, ``half as long``, ``three times faster``: ``is_multiplier``) and a point
+Spelled-out numbers are quantities only in three result shapes: a multiplier before a comparison
+(``twice as much``, ``half as long``, ``three times faster``: ``is_multiplier``), a point
 difference after by/than/to/of/about/nearly/almost/only (``less than one point``: unit
-``point``). Other number words (``three units``) are not quantities.
+``point``) and a duration after an approximator (``around twenty minutes``, ``about half an
+hour``: unit ``minute``/``hour``, value 20 / 0.5). Other number words (``three units``) are not quantities.
 
 A number glued to a letter before it (``R02``, ``final36``, ``L2``, ``BM25``, ``e5``, ``v2``),
 after ``@`` (``nDCG@10``) or after a word of two or more letters and a hyphen (``GPT-4``,
@@ -74,12 +75,12 @@ GLUED_UNITS = ("KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "
 """Unit symbols and magnitude suffixes glued to a number (``5.2GB``, ``41M``, ``10k``, ``250ms``):
 the unit is the suffix as printed and the value stays as printed (``41M`` → 41, unit ``M``)."""
 _GLUED = "|".join(sorted(GLUED_UNITS, key=len, reverse=True))
-ORDINAL = re.compile(r"(?<![\w.,/@])(?<![A-Za-z]{2}-)(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)")
+ORDINAL = re.compile(r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)")
 _NOT_A_QUANTITY = re.compile(
     r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?)(?!\d)")
 """Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities."""
 QUANTITY = re.compile(
-    r"(?<![\w.,/@])(?<![A-Za-z]{2}-)"
+    r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)"
     r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
     r"|(?P<mant>\d+(?:\.\d+)?)(?:(?P<e>[eE])(?P<eexp>[-+\u2212]?\d+)"
     r"|\s?[×x*·]\s?10(?:\^|\*\*)(?P<texp>[-+\u2212]?\d+))(?![\w.])"
@@ -234,6 +235,14 @@ _SPELLED_POINTS = re.compile(
     rf"\b(?:by|than|to|of|about|nearly|almost|only)\s(?P<q>(?P<n>{_WORDS})\s+(?:percentage\s+)?points?)\b", re.I)
 
 
+DURATION_WORDS = dict(NUMBER_WORDS, eleven=11, twelve=12, fifteen=15, twenty=20, thirty=30, forty=40,
+                      fifty=50, sixty=60, ninety=90)
+_DURATION_NUMBERS = "|".join(sorted((w for w in DURATION_WORDS if not w.startswith("a ")), key=len, reverse=True))
+_SPELLED_DURATION = re.compile(
+    rf"\b(?:about|around|roughly|approximately|only|just|under|over|in|takes?|took)\s"
+    rf"(?P<q>(?P<n>{_DURATION_NUMBERS}|half\s+an?)\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?))\b", re.I)
+
+
 def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
     """Spelled-out result numbers: multipliers (``twice as much``, ``three times faster``) and
     point differences after by/than/to/of/about (``less than one point``). Other number words
@@ -245,6 +254,11 @@ def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
         word = (match.group("twice") or match.group("n")).lower()
         value = {"twice": 2.0, "half": 0.5}.get(word, float(NUMBER_WORDS.get(word, 0)))
         out.append(Quantity(match.group(0), value, "×", 0, False, match.span(), is_multiplier=True))
+    for match in _SPELLED_DURATION.finditer(sentence):
+        words = match.group("n").lower()
+        value = 0.5 if words.startswith("half") else float(DURATION_WORDS[words])
+        out.append(Quantity(match.group("q"), value, match.group("unit").lower().rstrip("s"), 0, False,
+                            match.span("q")))
     for match in _SPELLED_POINTS.finditer(sentence):
         out.append(Quantity(match.group("q"), float(NUMBER_WORDS[match.group("n").lower()]), "point", 0,
                             False, match.span("q")))
