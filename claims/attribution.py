@@ -42,7 +42,7 @@ _SOURCE_WORDS = r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studie
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
 _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
                 r"published|defined|detailed|suggested|established)")
-_ACCORDING = re.compile(rf"\baccording\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}|{_QUOTED})")
+_ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}|{_QUOTED})")
 _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:showed|show|reported|report|found|find|"
@@ -58,6 +58,7 @@ _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|
 _OWN_SUBJECT = re.compile(r"^\W*(?:our|we)\b.*\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?paper\b")
+_TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
 _AUTHORS = re.compile(r"\bthe\s+authors\b", re.I)
 _OWN = re.compile(r"\b(?:our|we|us)\b", re.I)
 _IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure)s?\s+(?:by|from|courtesy\s+of)\b|"
@@ -125,7 +126,8 @@ def credits(sentence: str) -> Credit | None:
         if (_OWN.search(m.group(0)) or re.search(r"\bwe\s+$", before, re.I)
                 or _SELF_REFERENCE.search(m.group("src")) or _OWN_SUBJECT.search(sentence[:m.start()])):
             continue
-        add(m, _source_name(m), f"credit verb {m.group(0).split()[0]!r}")
+        title = _TITLE_AFTER.match(sentence, m.end())
+        add(m, title.group("title").strip() if title else _source_name(m), f"credit verb {m.group(0).split()[0]!r}")
     for m in _SUBJECT_VERB.finditer(sentence):
         src = m.group("src")
         if src.split()[0] in NOT_SOURCES and not src.lower().startswith("the authors"):
