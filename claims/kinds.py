@@ -20,7 +20,7 @@ shapes of real pages, each for a quantity whose role is still ``value``:
 :func:`claims.extract.classify` (metric and change words, result-shaped numbers):
 a percentage of a baseline (``retains 90% of``, ``87.4% as performant as``, ``within 15% of``,
 ``60% of the total``), a duration said with an approximator (``takes just 30 seconds``, ``in about 4
-days``, ``around twenty minutes``), a rank (``ranking 1st``), a share in parentheses after a
+days``, ``around twenty minutes``) or as a time per unit (``30 minutes per epoch``, ``every 13 ms``), a rank (``ranking 1st``), a share in parentheses after a
 count (``All 39 misalignments (24.4%)``), an outcome verb (:data:`OUTCOME_WORDS`: observe,
 report, reach, retain, save …) or a speed unit (``13 qps``).
 
@@ -48,6 +48,7 @@ model models file files line lines node nodes worker workers instance instances 
 label labels pair pairs query queries categories category component components
 feature features channel channels entry entries row rows column columns shot shots
 item items candidate candidates text texts sentence sentences embedding embeddings scenario scenarios
+vcpu vcpus cpu cpus test tests kloc loc
 """.split())
 """Nouns that count the parts of a setup (data, hardware, model shape), not an outcome."""
 
@@ -56,7 +57,8 @@ METRIC_NAMES = frozenset("""
 recall precision accuracy ndcg map mrr f1 auc bleu rouge perplexity loss error score latency
 throughput speedup cost
 """.split())
-OUTCOME_WORDS = ("observe", "observed", "observes", "report", "reports", "reported", "reach", "reaches",
+OUTCOME_WORDS = ("observe", "observed", "observes", "report", "reports", "reported", "reach", "reaches", "clocked",
+                 "reduce", "improve", "boost", "boosts", "boosted", "lower", "shorten", "shortened",
                  "reached", "reaching", "retain", "retains", "retained", "retaining", "lose", "loses",
                  "losing", "save", "saves", "saved", "saving", "cutting", "speed-up", "speed-ups", "gets",
                  "got", "outperforms", "outforms", "beats", "matches", "ranking", "ranked")
@@ -83,7 +85,9 @@ MAGNITUDES = frozenset({"M", "K", "k", "B", "G"})
 MEMORY_UNITS = frozenset({"KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "G"})
 SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
-                             r"server|servers|laptop|per\b)", re.I)
+                             r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
+_HASH_BEFORE = re.compile(r"#$")
+_COUNT_LABEL_BEFORE = re.compile(r"\b([A-Za-z]+)\s*:\s*$")
 _INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|down\s+from|up\s+from)\s+$", re.I)
 _RATE_AFTER = re.compile(r"^\s+per\b", re.I)
 
@@ -111,6 +115,11 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
         return "step"
     if _COMPARATOR_BEFORE.search(before):
         return "parameter"
+    if _HASH_BEFORE.search(before):
+        return "identifier"  # an issue or pull-request number: #7162
+    label = _COUNT_LABEL_BEFORE.search(before)
+    if plain and label and label.group(1).lower() in COUNT_NOUNS:
+        return "count"  # "Average input tokens: 202"
     previous = _WORD.findall(before[-30:])
     if previous and previous[-1].lower() in PARAMETER_WORDS and re.search(r"[A-Za-z]\s+$", before):
         return "parameter"
@@ -170,6 +179,8 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"rank {q.text!r}"
         if unit in TIME_UNITS and _APPROX.search(sentence[:start].rstrip()):
             return f"duration {q.text!r}"
+        if unit in TIME_UNITS and (_RATE_AFTER.match(sentence[end:]) or re.search(r"\bevery\s+$", sentence[:start])):
+            return f"time per unit {q.text!r}"
         if _SPEED_UNIT.match(sentence[end:]):
             return f"speed {q.text!r}"
         if q.is_percent and _OF_BASELINE.search(sentence[end - 1:end + 40]):

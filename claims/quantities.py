@@ -26,12 +26,14 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
   the suffix, value as printed), or by a per-period ``/ mo`` (``$543 / mo``: unit ``/ mo``);
 * an **ordinal** ``1st``, ``2nd``, ``23rd`` (unit ``ordinal``).
 
-Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities.
+Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
+(``3:50 hours`` is a duration: its numbers stay).
 
-Spelled-out numbers are quantities only in three result shapes: a multiplier before a comparison
+Spelled-out numbers are quantities only in four result shapes: a multiplier before a comparison
 (``twice as much``, ``half as long``, ``three times faster``: ``is_multiplier``), a point
 difference after by/than/to/of/about/nearly/almost/only (``less than one point``: unit
-``point``) and a duration after an approximator (``around twenty minutes``, ``about half an
+``point``), a doubling, tripling or halving (``doubled``, ``double the``, ``in half``:
+``is_multiplier``, 2 / 3 / 0.5) and a duration after an approximator (``around twenty minutes``, ``about half an
 hour``: unit ``minute``/``hour``, value 20 / 0.5). Other number words (``three units``) are not quantities.
 
 A number glued to a letter before it (``R02``, ``final36``, ``L2``, ``BM25``, ``e5``, ``v2``),
@@ -77,8 +79,9 @@ the unit is the suffix as printed and the value stays as printed (``41M`` → 41
 _GLUED = "|".join(sorted(GLUED_UNITS, key=len, reverse=True))
 ORDINAL = re.compile(r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)")
 _NOT_A_QUANTITY = re.compile(
-    r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?)(?!\d)")
-"""Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities."""
+    r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?!\s*(?:hours?|h)\b))(?!\d)")
+"""Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
+(``3:50 hours`` is a duration: its numbers stay)."""
 QUANTITY = re.compile(
     r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)"
     r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
@@ -231,6 +234,8 @@ _WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _SPELLED_MULTIPLIER = re.compile(
     rf"\b(?:(?P<twice>twice|half)|(?P<n>{_WORDS})\s+times)(?=\s+(?:as\s+)?(?:much|many|long|large|fast|slow|"
     r"high|low|more|less|fewer|faster|slower|larger|smaller|higher|lower|longer|shorter)\b)", re.I)
+_SPELLED_CHANGE = re.compile(r"\b(?P<q>doubled|doubling|tripled|halved|(?:to|can|could|will)\s+double|double\s+the|"
+                             r"triple\s+the|halve\s+the|in\s+half)\b", re.I)
 _SPELLED_POINTS = re.compile(
     rf"\b(?:by|than|to|of|about|nearly|almost|only)\s(?P<q>(?P<n>{_WORDS})\s+(?:percentage\s+)?points?)\b", re.I)
 
@@ -254,6 +259,10 @@ def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
         word = (match.group("twice") or match.group("n")).lower()
         value = {"twice": 2.0, "half": 0.5}.get(word, float(NUMBER_WORDS.get(word, 0)))
         out.append(Quantity(match.group(0), value, "×", 0, False, match.span(), is_multiplier=True))
+    for match in _SPELLED_CHANGE.finditer(sentence):
+        word = match.group("q").lower()
+        value = 0.5 if "hal" in word else 3.0 if "tripl" in word else 2.0
+        out.append(Quantity(match.group("q"), value, "×", 0, False, match.span("q"), is_multiplier=True))
     for match in _SPELLED_DURATION.finditer(sentence):
         words = match.group("n").lower()
         value = 0.5 if words.startswith("half") else float(DURATION_WORDS[words])

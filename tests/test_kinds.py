@@ -107,3 +107,20 @@ def test_a_measured_result_keeps_its_credit_in_the_cue():
     assert "LMSYS" in r.cited_names
     r = row("Yamada et al. (2021) introduced a rescore step to boost the performance.")
     assert (r.kind, r.cited_names) == ("attribution", ["Yamada et al."])
+
+
+@pytest.mark.parametrize("sentence", [
+    "We clocked the same job at 3 hours and 30 minutes per epoch.",
+    "Llama3 8B can generate 1 token every 13 ms under light load.",
+    "We were able to reduce the build times from 50 minutes to 18 minutes.",
+    "The throughput of data redistribution was almost doubled.",
+])
+def test_rates_reductions_and_doubling_are_results(sentence):
+    assert row(sentence).kind == MEASURED, row(sentence).cue
+
+
+def test_issue_numbers_and_labelled_counts_are_not_results():
+    assert roles("We create an object cache (#7162) to hold these objects.") == [("7162", "identifier")]
+    assert roles("Average input tokens: 202, average output tokens: 179") == [("202", "count"), ("179", "count")]
+    assert roles("Each content node has 72 vcpus, 128 GB memory, 400 GB disk.") == [
+        ("72", "count"), ("128 GB", "parameter"), ("400 GB", "parameter")]

@@ -89,3 +89,10 @@ def test_ratios_and_p_values_unchanged():
         ("121/160", 121, 160)]
     q = one("p < 0.05")
     assert (q.is_p_value, q.comparator, q.value) == (True, "<", 0.05)
+
+
+def test_spelled_doubling_and_durations_in_hours():
+    assert [(q.text, q.value, q.is_multiplier) for q in find_quantities(
+        "We doubled the throughput, cutting the time in half.")] == [("doubled", 2.0, True), ("in half", 0.5, True)]
+    assert find_quantities("double quantization saves memory") == []
+    assert [q.text for q in find_quantities("The whole process took 3:50 hours.")] == ["3", "50 hours"]
