@@ -142,3 +142,19 @@ def credits(sentence: str) -> Credit | None:
     if not cues:
         return None
     return Credit(tuple(name for _, name in sorted(found)), cues[0])
+
+
+CREDIT_NOUNS = frozenset("""
+work works paper papers method methods study studies finding findings result results analysis analyses law
+algorithm algorithms approach approaches theorem rule rules measure measures test tests index coefficient
+experiment experiments dataset datasets data survey model models definition formula formulation argument
+proof critique observation observations account theory framework procedure criterion principle
+""".split())
+"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product."""
+
+
+def possessive_credits(sentence: str, end: int) -> bool:
+    """Whether the possessive ending at ``end`` (``Name’s``) credits a contribution: a word of
+    :data:`CREDIT_NOUNS` within the next three words."""
+    words = re.findall(r"[A-Za-z]+", sentence[end:end + 60])[:3]
+    return any(w.lower() in CREDIT_NOUNS for w in words)

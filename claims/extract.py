@@ -68,7 +68,7 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
-from claims.attribution import credits
+from claims.attribution import credits, possessive_credits
 from claims.kinds import measured_cue, not_measured, refine_roles
 
 MEASURED = "measured result"
@@ -310,7 +310,7 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
     for m in _POSSESSIVE.finditer(sentence):
         word = m.group(1)
         if word not in NAME_STOPLIST and word not in CONTRACTIONS and m.start(1) != first_start:
-            add(m.start(1), m.end(1), word, True)
+            add(m.start(1), m.end(1), word, possessive_credits(sentence, m.end()))
     for m in _ACRONYM.finditer(sentence):
         word = m.group(1)
         capitals = sum(1 for c in word if c.isupper())

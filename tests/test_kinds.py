@@ -124,3 +124,9 @@ def test_issue_numbers_and_labelled_counts_are_not_results():
     assert roles("Average input tokens: 202, average output tokens: 179") == [("202", "count"), ("179", "count")]
     assert roles("Each content node has 72 vcpus, 128 GB memory, 400 GB disk.") == [
         ("72", "count"), ("128 GB", "parameter"), ("400 GB", "parameter")]
+
+
+def test_a_product_possessive_is_no_attribution():
+    assert row("This result was obtained by using Screwdriver’s configurable resource management.").kind != "attribution"
+    r = row("Today we follow Robertson’s method for the weights.")
+    assert (r.kind, r.cited_names) == ("attribution", ["Robertson"])
