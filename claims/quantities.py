@@ -34,7 +34,7 @@ Spelled-out numbers are quantities only in four result shapes: a multiplier befo
 difference after by/than/to/of/about/nearly/almost/only (``less than one point``: unit
 ``point``), a doubling, tripling or halving (``doubled``, ``double the``, ``in half``:
 ``is_multiplier``, 2 / 3 / 0.5) and a duration after an approximator (``around twenty minutes``, ``about half an
-hour``: unit ``minute``/``hour``, value 20 / 0.5). Other number words (``three units``) are not quantities.
+hour``, ``around an hour``: unit ``minute``/``hour``, value 20 / 0.5 / 1). Other number words (``three units``) are not quantities.
 
 A number glued to a letter before it (``R02``, ``final36``, ``L2``, ``BM25``, ``e5``, ``v2``),
 after ``@`` (``nDCG@10``) or after a word of two or more letters and a hyphen (``GPT-4``,
@@ -245,7 +245,7 @@ DURATION_WORDS = dict(NUMBER_WORDS, eleven=11, twelve=12, fifteen=15, twenty=20,
 _DURATION_NUMBERS = "|".join(sorted((w for w in DURATION_WORDS if not w.startswith("a ")), key=len, reverse=True))
 _SPELLED_DURATION = re.compile(
     rf"\b(?:about|around|roughly|approximately|only|just|under|over|in|takes?|took)\s"
-    rf"(?P<q>(?P<n>{_DURATION_NUMBERS}|half\s+an?)\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?))\b", re.I)
+    rf"(?P<q>(?P<n>{_DURATION_NUMBERS}|half\s+an?|an?)\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?))\b", re.I)
 
 
 def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
@@ -265,7 +265,7 @@ def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
         out.append(Quantity(match.group("q"), value, "×", 0, False, match.span("q"), is_multiplier=True))
     for match in _SPELLED_DURATION.finditer(sentence):
         words = match.group("n").lower()
-        value = 0.5 if words.startswith("half") else float(DURATION_WORDS[words])
+        value = 0.5 if words.startswith("half") else 1.0 if words in ("a", "an") else float(DURATION_WORDS[words])
         out.append(Quantity(match.group("q"), value, match.group("unit").lower().rstrip("s"), 0, False,
                             match.span("q")))
     for match in _SPELLED_POINTS.finditer(sentence):

@@ -96,3 +96,8 @@ def test_spelled_doubling_and_durations_in_hours():
         "We doubled the throughput, cutting the time in half.")] == [("doubled", 2.0, True), ("in half", 0.5, True)]
     assert find_quantities("double quantization saves memory") == []
     assert [q.text for q in find_quantities("The whole process took 3:50 hours.")] == ["3", "50 hours"]
+
+
+def test_a_spelled_single_duration():
+    assert [(q.text, q.value, q.unit) for q in find_quantities("indexing takes around an hour")] == [
+        ("an hour", 1.0, "hour")]
