@@ -29,7 +29,9 @@ citation (``(2005)``, ``in 1998``), an identifier or index (after ``claim``, ``t
 ``section``, ``step(s)``, ``figure``, ``table``, ``version``, … : :data:`IDENTIFIER_WORDS`),
 a parameter setting (``k1 = 1.2``, ``--lr 3e-4``, ``top 100``, ``alpha of 0.5``, a number near
 a training setting such as ``learning rate`` or ``batch size``: :data:`PARAMETER_PHRASES`), or
-inside inline math. The rest keep role ``value`` (or ``p-value``).
+inside inline math; :func:`claims.kinds.refine_roles` then adds ``step``, ``identifier``,
+``parameter`` and ``count`` for the shapes of real pages. The rest keep role ``value`` (or
+``p-value``).
 
 **Kinds**, first rule that fires wins:
 
@@ -38,8 +40,10 @@ inside inline math. The rest keep role ``value`` (or ``p-value``).
    (:data:`METRIC_WORDS`: error, loss, recall, latency, rate, gain, mistakes …), a change verb
    (:data:`CHANGE_WORDS`: rose, fell, cut, outperformed, improved …), a comparison (more than,
    better, faster …), or a result-shaped number (a p-value, ``N of M``, a ratio, a multiplier,
-   ``±``). Any verb may carry it; the verb list of earlier versions is gone;
-2. ``attribution``: it cites a named source (a person-name citation, see *cited names*);
+   ``±``), or a cue of :func:`claims.kinds.measured_cue`; never a question, speculation or a
+   plan (:func:`claims.kinds.not_measured`). Any verb may carry it;
+2. ``attribution``: it cites a named source (a person-name citation, see *cited names*) or
+   credits one (:func:`claims.attribution.credits`: citation roles, organisations, papers);
 3. ``recommendation``: a modal of advice (:data:`RECOMMENDATION_CUES`: should, must, recommend…);
 4. ``scope or limitation``: a negation/limit cue (:data:`SCOPE_CUES`: does not, cannot, only,
    outside, not measured…);
