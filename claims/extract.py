@@ -340,6 +340,7 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
                    math_spans: tuple[tuple[int, int], ...] = ()) -> list[Quantity]:
     """The quantities with ``role`` refined from the words around them (module docstring)."""
     out = []
+    phrases = [m.span() for m in _PARAMETER_PHRASE.finditer(sentence)]  # once: linear in the sentence
     for q in quantities:
         start, end = q.span
         before = sentence[max(0, start - 60):start]  # the context rules look at most this far back
@@ -357,7 +358,7 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
             role = "year"
         elif previous in IDENTIFIER_WORDS or previous.rstrip(".") in IDENTIFIER_WORDS:
             role = "identifier"
-        elif _near_parameter_phrase(sentence, start, end):
+        elif _near_parameter_phrase(sentence, start, end, phrases):
             role = "parameter"
         elif (_ASSIGNMENT_BEFORE.search(before) or _FLAG_BEFORE.search(before)
               or previous in PARAMETER_WORDS or _PARAMETER_OF_BEFORE.search(before)):
@@ -366,12 +367,15 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
     return out
 
 
-def _near_parameter_phrase(sentence: str, start: int, end: int) -> bool:
+def _near_parameter_phrase(sentence: str, start: int, end: int,
+                           phrases: list[tuple[int, int]] | None = None) -> bool:
     """A parameter phrase ends at most 4 words before the number or starts right after it."""
-    for match in _PARAMETER_PHRASE.finditer(sentence):
-        if match.end() <= start and len(sentence[match.end():start].split()) <= 4:
+    if phrases is None:
+        phrases = [m.span() for m in _PARAMETER_PHRASE.finditer(sentence)]
+    for p_start, p_end in phrases:
+        if p_end <= start and start - p_end <= 200 and len(sentence[p_end:start].split()) <= 4:
             return True
-        if match.start() >= end and not sentence[end:match.start()].strip(" -"):
+        if p_start >= end and p_start - end <= 3 and not sentence[end:p_start].strip(" -"):
             return True
     return False
 

@@ -82,6 +82,9 @@ _COMPARATOR_BEFORE = re.compile(r"(?:^|[\s(A-Za-z])(?:>=|<=|[<>≤≥])\s?$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
 _OF_TOTAL_BEFORE = re.compile(r"(?<![\w@.,])\d[\d,]*\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?$")
 MAGNITUDES = frozenset({"M", "K", "k", "B", "G"})
+WINDOW = 80
+"""How far (characters) the rules look before and after a number: keeps every rule linear in the
+sentence length (a sentence of 20,000 percentages must not take minutes)."""
 MEMORY_UNITS = frozenset({"KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "G"})
 SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
@@ -107,7 +110,7 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
 
 def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
     start, end = q.span
-    before, after = sentence[:start], sentence[end:]
+    before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
     plain = q.unit is None and not q.is_percent and not q.is_multiplier and q.denominator is None
     if plain and q.decimals == 0 and q.value <= 20 and _STEP_AFTER.match(after):
         return "step"
@@ -174,20 +177,21 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
     """Evidence of a measurement beyond the cues of :func:`claims.extract.classify` ('' when none)."""
     for q in results:
         start, end = q.span
+        before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
         unit = (q.unit or "").lower().rstrip("s") if q.unit not in ("ms", "s") else q.unit
         if q.unit == "ordinal" and _RANK.search(sentence):
             return f"rank {q.text!r}"
-        if unit in TIME_UNITS and _APPROX.search(sentence[:start].rstrip()):
+        if unit in TIME_UNITS and _APPROX.search(before.rstrip()):
             return f"duration {q.text!r}"
-        if unit in TIME_UNITS and (_RATE_AFTER.match(sentence[end:]) or re.search(r"\bevery\s+$", sentence[:start])):
+        if unit in TIME_UNITS and (_RATE_AFTER.match(after) or re.search(r"\bevery\s+$", before)):
             return f"time per unit {q.text!r}"
-        if _SPEED_UNIT.match(sentence[end:]):
+        if _SPEED_UNIT.match(after):
             return f"speed {q.text!r}"
         if q.is_percent and _OF_BASELINE.search(sentence[end - 1:end + 40]):
             return f"share of a baseline {q.text!r}"
-        if q.is_percent and _WITHIN_BEFORE.search(sentence[:start]):
+        if q.is_percent and _WITHIN_BEFORE.search(before):
             return f"share of a baseline {q.text!r}"
-        if q.unit in MEMORY_UNITS and re.search(r"\b(?:only|just)\s+(?:\w+\s+)?$", sentence[:start], re.I):
+        if q.unit in MEMORY_UNITS and re.search(r"\b(?:only|just)\s+(?:\w+\s+)?$", before, re.I):
             return f"resource use {q.text!r}"
     if _SHARE_AFTER_COUNT.search(sentence):
         return "count with its share"
