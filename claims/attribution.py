@@ -55,7 +55,8 @@ _ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
                              r"equation|eq\.|above|below|notebook)\b", re.I)
-_OWN_SUBJECT = re.compile(r"^\W*(?:our|we)\b.*\b(?:is|are|was|were|been)\s+$", re.I)
+_OWN_START = re.compile(r"^\W*(?:our|we)\b", re.I)
+_BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?paper\b")
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
@@ -124,7 +125,8 @@ def credits(sentence: str) -> Credit | None:
     for m in _AS_VERB.finditer(sentence):
         before = sentence[max(0, m.start() - 12):m.start()]
         if (_OWN.search(m.group(0)) or re.search(r"\bwe\s+$", before, re.I)
-                or _SELF_REFERENCE.search(m.group("src")) or _OWN_SUBJECT.search(sentence[:m.start()])):
+                or _SELF_REFERENCE.search(m.group("src"))
+                or (_OWN_START.match(sentence) and _BE_BEFORE.search(sentence[max(0, m.start() - 20):m.start()]))):
             continue
         title = _TITLE_AFTER.match(sentence, m.end())
         add(m, title.group("title").strip() if title else _source_name(m), f"credit verb {m.group(0).split()[0]!r}")
@@ -134,7 +136,7 @@ def credits(sentence: str) -> Credit | None:
             continue
         add(m, None if src.lower().startswith("the authors") else src, "a source as the subject")
     for m in _IN_PAPER.finditer(sentence):
-        if _OWN.search(sentence[max(0, m.start() - 30):m.end()]):
+        if _OWN.search(sentence[max(0, m.start() - 30):m.end()]):  # bounded window
             continue
         add(m, _source_name(m), "a paper as the source")
     if not cues and _AUTHORS.search(sentence):

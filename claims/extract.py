@@ -287,16 +287,16 @@ def split_sentences(paragraph: str) -> list[str]:
 def cited_names(sentence: str) -> tuple[list[str], bool]:
     """``(names, has_person_citation)`` for one sentence (see module docstring)."""
     found: list[tuple[int, str]] = []
-    covered: list[tuple[int, int]] = []
+    covered: set[int] = set()  # character positions inside an earlier name (spans never overlap)
     person = False
     first_word = re.match(r"\W*(\w+)", sentence)
     first_start = first_word.start(1) if first_word else -1
 
     def add(start: int, end: int, name: str, is_person: bool) -> None:
         nonlocal person
-        if any(s <= start < e or s < end <= e for s, e in covered):
+        if start in covered or end - 1 in covered:  # its start or its end inside an earlier name
             return
-        covered.append((start, end))
+        covered.update(range(start, end))
         found.append((start, name))
         person = person or is_person
 
