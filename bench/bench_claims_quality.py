@@ -247,15 +247,17 @@ def corpus_rows(document: dict, reading: str) -> list:
 
 
 def _number_spans(text: str, numbers: list[dict]) -> list[tuple[dict, tuple[int, int] | None]]:
-    """Each labelled number with its span in ``text`` (occurrences taken in order)."""
+    """Each labelled number with its span in ``text``: whole-number occurrences (not inside a
+    longer number: the ``1`` of ``10`` is not a ``1``), taken in order."""
     out, cursor = [], {}
     for number in numbers:
-        start = text.find(number["text"], cursor.get(number["text"], 0))
-        if start < 0:
+        pattern = re.compile(r"(?<![\d.,])" + re.escape(number["text"]) + r"(?![\d]|[.,]\d)")
+        match = pattern.search(text, cursor.get(number["text"], 0))
+        if match is None:
             out.append((number, None))
             continue
-        cursor[number["text"]] = start + 1
-        out.append((number, (start, start + len(number["text"]))))
+        cursor[number["text"]] = match.start() + 1
+        out.append((number, match.span()))
     return out
 
 

@@ -8,7 +8,8 @@ shapes of real pages, each for a quantity whose role is still ``value``:
 * ``step`` — an enumeration marker: a small integer followed by ``)`` (``used 1) for retrieval
   or 2) for …``) or a sentence that opens with ``1.`` / ``2)`` (a numbered lead-in);
 * ``identifier`` — a bare number right after a capitalised word that is not the sentence's
-  first word and not a metric (``Llama 3``, ``Platinum 8168``, ``Issue 28``, ``PyTorch 2.0``);
+  first word and not a metric (``Llama 3``, ``Platinum 8168``, ``Issue 28``, ``PyTorch 2.0``), a
+  model size after a model name (``Llama 70B``, ``GPT-2 (124M)``) or an issue number (``#7162``);
 * ``parameter`` — an alternative setting (``instead of 256``, ``down from 200``), a threshold written with a comparator glued to it (``CUDA>=11.2``, ``>8 GB``),
   a confidence level (``CI 95%``) or a number after :data:`PARAMETER_WORDS` (``limit 50``);
 * ``count`` — the size of a setup rather than an outcome: a whole number (or magnitude ``41M``,
@@ -139,6 +140,9 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
         return "parameter"
     if unit in MAGNITUDES and re.search(r"[A-Za-z0-9]\s*\($", before) and after.startswith(")"):
         return "identifier"  # a model size after its name: GPT-2 (124M)
+    if unit in MAGNITUDES and re.search(r"(?:^|\s)[A-Za-z][\w.-]*[A-Z0-9][\w.-]*\s+$", before) and \
+            re.search(r"[A-Z]", before.split()[-1] if before.split() else ""):
+        return "identifier"  # a model size after a model name: Llama 70B, Llama3 8B, T-Few 3B
     if q.decimals == 0 and (plain or unit in MAGNITUDES or unit.lower().rstrip("s") in COUNT_NOUNS):
         if unit.lower() in COUNT_NOUNS or unit.lower().rstrip("s") in COUNT_NOUNS:
             if not _RATE_AFTER.match(after):
