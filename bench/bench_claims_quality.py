@@ -27,8 +27,12 @@ documents were written while the rules were developed, so their figures are opti
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import subprocess
 import sys
+import time
 import tomllib
 from collections import Counter
 from pathlib import Path
@@ -37,8 +41,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from audit.document import document_from_pack  # noqa: E402
-from audit.pack import load_pack  # noqa: E402
-from claims.extract import KINDS, MEASURED, extract_claims, sentence_spans  # noqa: E402
+from audit.pack import load_pack, parse_pack  # noqa: E402
+from claims.extract import KINDS, MEASURED, TABLE_VALUE, extract_claims, sentence_spans  # noqa: E402
+from sources.names import fold  # noqa: E402
 
 LABELLED = REPO / "tests" / "data" / "labelled"
 SEEDS = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR", REPO.parent.parent / "shared" / "seeds"))
@@ -143,6 +148,257 @@ def seed_checks() -> list[str]:
             f"table-value rows: {sum(1 for r in rows if r.kind == 'table value')}"]
 
 
+# ---------------------------------------------------------------------------------------------
+# The labelled corpus of real documents (tests/data/corpus/, issue 19).
+
+CORPUS = REPO / "tests" / "data" / "corpus"
+HELD_OUT_LOG = REPO / "bench" / "data" / "claims_quality_heldout.log"
+_ROLE = re.compile(r"(?::[\w:+-]+:|\{[\w:+-]+\})`?[^\s`]*`?")
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def corpus_manifest() -> dict:
+    return json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
+
+
+def corpus_documents(part: str) -> list[dict]:
+    """The manifest entries of one part (``development`` or ``held-out``), in id order."""
+    return [d for d in corpus_manifest()["documents"] if d["part"] == part]
+
+
+def corpus_labels(document: dict) -> list[dict]:
+    return tomllib.loads((CORPUS / document["labels"]).read_text(encoding="utf-8"))["sentence"]
+
+
+def normalise(text: str) -> str:
+    """The text a sentence is matched on: role markup (``:cite:`x```, ``{cite}`x```) and
+    backticks removed, whitespace collapsed."""
+    return " ".join(_ROLE.sub(" ", text).replace("`", "").split())
+
+
+def _inline_flat(children) -> str:
+    """Rendered text of inline tokens as a browser shows it: tags and images dropped, inline
+    code and math by their content, line breaks as spaces."""
+    parts = []
+    for child in children or ():
+        if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts)
+
+
+def flatten_markdown(text: str) -> str:
+    """A Markdown page flattened the way research packs are (docs/audit.md "Pack format", the
+    seeds): one block per line, no markup; a heading glued to the first line after it; a table
+    as one line of its header and body cells; a code, math or HTML block as one line of its
+    text (tags dropped); images and front matter dropped."""
+    from audit.document import _parser
+
+    tokens = _parser().parse(text, {})
+    lines: list[str] = []
+    heading: list[str] = []
+
+    def emit(line: str) -> None:
+        line = " ".join(_HTML_TAG.sub(" ", line).split())
+        if line:
+            lines.append(" ".join(heading + [line]))
+            heading.clear()
+
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "heading_open":
+            if heading:
+                lines.append(" ".join(heading))
+                heading.clear()
+            heading.append(" ".join(_inline_flat(tokens[index + 1].children).split()))
+            index += 3
+            continue
+        if token.type == "table_open":
+            cells = []
+            while tokens[index].type != "table_close":
+                if tokens[index].type == "inline":
+                    cells.append(_inline_flat(tokens[index].children))
+                index += 1
+            emit(" ".join(cells))
+        elif token.type == "inline":
+            emit(_inline_flat(token.children))
+        elif token.type in ("fence", "code_block", "math_block", "html_block"):
+            emit(token.content)
+        index += 1
+    if heading:
+        lines.append(" ".join(heading))
+    return "\n".join(lines)
+
+
+def flattened_pack(document: dict) -> str:
+    """The excerpt as a research pack whose chapter text is the flattened page."""
+    markdown = (CORPUS / document["excerpt"]).read_text(encoding="utf-8")
+    return ("== 1. Identity ==\nBook: Labelled corpus\nChapter: " + document["id"]
+            + "\n\n== 2. Chapter text ==\n" + flatten_markdown(markdown) + "\n")
+
+
+def corpus_rows(document: dict, reading: str) -> list:
+    """Claim rows of one excerpt read as its Markdown file or as a flattened pack."""
+    if reading == "markdown":
+        return extract_claims(load_pack(CORPUS / document["excerpt"]))
+    return extract_claims(parse_pack(flattened_pack(document), source_path=f"{document['id']}.pack"))
+
+
+def _number_spans(text: str, numbers: list[dict]) -> list[tuple[dict, tuple[int, int] | None]]:
+    """Each labelled number with its span in ``text``: whole-number occurrences (not inside a
+    longer number: the ``1`` of ``10`` is not a ``1``), taken in order."""
+    out, cursor = [], {}
+    for number in numbers:
+        pattern = re.compile(r"(?<![\d.,])" + re.escape(number["text"]) + r"(?![\d]|[.,]\d)")
+        match = pattern.search(text, cursor.get(number["text"], 0))
+        if match is None:
+            out.append((number, None))
+            continue
+        cursor[number["text"]] = match.start() + 1
+        out.append((number, match.span()))
+    return out
+
+
+def score_corpus(part: str, reading: str) -> dict:
+    """Counts for one part and reading (module docstring of :func:`print_corpus`)."""
+    c = Counter()
+    errors: dict[str, list[str]] = {k: [] for k in (
+        "dropped", "split", "merged", "contaminated", "non_prose", "measured_fp", "measured_fn",
+        "attribution_fp", "attribution_fn", "number_fp")}
+    for document in corpus_documents(part):
+        gold = corpus_labels(document)
+        rows = [r for r in corpus_rows(document, reading) if r.kind != TABLE_VALUE]
+        texts = [normalise(r.text) for r in rows]
+        gold_texts = [normalise(g["text"]) for g in gold]
+        c["rows"] += len(rows)
+        c["table_rows"] += 0
+        for i, row_text in enumerate(texts):
+            inside = [g for g in gold_texts if g == row_text or g in row_text]
+            part_of = [g for g in gold_texts if row_text in g]
+            if not inside and not part_of:
+                c["non_prose"] += 1
+                errors["non_prose"].append(f"{document['id']}: {rows[i].text[:90]!r}")
+            elif inside and (len(inside) > 1 or inside[0] != row_text):
+                extra = row_text
+                for g in inside:
+                    extra = extra.replace(g, " ")
+                if len(inside) > 1:
+                    c["merged"] += 1
+                    errors["merged"].append(f"{document['id']}: {rows[i].text[:90]!r}")
+                if extra.strip(" .;:,"):
+                    c["contaminated"] += 1
+                    errors["contaminated"].append(f"{document['id']}: {rows[i].text[:90]!r}")
+        for label, text in zip(gold, gold_texts):
+            c["gold"] += 1
+            exact = [i for i, t in enumerate(texts) if t == text]
+            holder = [i for i, t in enumerate(texts) if text in t and t != text]
+            pieces = [i for i, t in enumerate(texts) if t in text and t != text and len(t) > 3]
+            if exact:
+                c["kept"] += 1
+                chosen = exact[:1]
+            elif holder:
+                chosen = holder[:1]
+            elif pieces:
+                c["split"] += 1
+                errors["split"].append(f"{document['id']}: {label['text'][:90]!r}")
+                chosen = pieces
+            else:
+                c["dropped"] += 1
+                errors["dropped"].append(f"{document['id']}: {label['text'][:90]!r}")
+                chosen = []
+            predicted_measured = any(rows[i].kind == MEASURED for i in chosen)
+            predicted_attribution = any(is_attributed(rows[i]) for i in chosen)
+            where = f"{document['id']}: {label['text'][:90]!r}"
+            for kind, gold_flag, flag in (("measured", label["measured"], predicted_measured),
+                                          ("attribution", label["attribution"], predicted_attribution)):
+                c[f"{kind}_gold"] += gold_flag
+                c[f"{kind}_predicted"] += flag
+                c[f"{kind}_correct"] += gold_flag and flag
+                if flag and not gold_flag:
+                    errors[f"{kind}_fp"].append(where)
+                if gold_flag and not flag:
+                    errors[f"{kind}_fn"].append(where)
+            if label["attribution"] and label["cited"]:
+                names = [fold(n) for i in chosen for n in rows[i].cited_names]
+                for name in label["cited"]:
+                    c["names_gold"] += 1
+                    c["names_found"] += any(fold(name).replace(" et al.", "") in n or n in fold(name)
+                                            for n in names if n)
+            # numbers: a labelled number is called measured when its row is a measured result
+            # and a quantity of role value/p-value overlaps it
+            for number in label["numbers"]:
+                called = False
+                for i in chosen:
+                    if rows[i].kind != MEASURED:
+                        continue
+                    for num, span in _number_spans(rows[i].text, [number]):
+                        if span and any(q.role in ("value", "p-value") and q.span[0] < span[1]
+                                        and span[0] < q.span[1] for q in rows[i].quantities):
+                            called = True
+                key = "result" if number["result"] else "nonresult"
+                c[f"{key}_numbers"] += 1
+                c[f"{key}_called"] += called
+                if called and not number["result"]:
+                    errors["number_fp"].append(f"{document['id']}: {number['text']!r} in {label['text'][:70]!r}")
+    return {"counts": c, "errors": errors}
+
+
+def is_attributed(row) -> bool:
+    """A row credits its claim to a source: kind attribution, or a measured result whose cue
+    names the credit (``… credited to …``)."""
+    return row.kind == "attribution" or "credited to" in row.cue
+
+
+def _ratio(a: int, b: int) -> str:
+    return f"{a / b:.3f} ({a}/{b})" if b else "n/a (0/0)"
+
+
+def corpus_summary(part: str, reading: str) -> dict[str, str]:
+    c = score_corpus(part, reading)["counts"]
+    return {
+        "prose coverage": _ratio(c["kept"], c["gold"]),
+        "dropped sentences": str(c["dropped"]),
+        "split sentences": str(c["split"]),
+        "merged rows": str(c["merged"]),
+        "non-prose rows": f"{c['non_prose']} of {c['rows']}",
+        "contaminated rows": str(c["contaminated"]),
+        "measured precision": _ratio(c["measured_correct"], c["measured_predicted"]),
+        "measured recall": _ratio(c["measured_correct"], c["measured_gold"]),
+        "attribution precision": _ratio(c["attribution_correct"], c["attribution_predicted"]),
+        "attribution recall": _ratio(c["attribution_correct"], c["attribution_gold"]),
+        "cited names found": _ratio(c["names_found"], c["names_gold"]),
+        "non-result numbers called measured": _ratio(c["nonresult_called"], c["nonresult_numbers"]),
+        "result numbers called measured": _ratio(c["result_called"], c["result_numbers"]),
+    }
+
+
+def print_corpus(part: str, show: bool = False) -> dict[str, dict[str, str]]:
+    """Print the figures of one part for both readings; ``show`` lists every error."""
+    documents = corpus_documents(part)
+    print(f"\nCorpus, {part} part ({len(documents)} documents, "
+          f"{sum(len(corpus_labels(d)) for d in documents)} labelled sentences)")
+    summaries = {reading: corpus_summary(part, reading) for reading in ("markdown", "pack")}
+    print(f"  {'':<38} {'Markdown':>22} {'flattened pack':>22}")
+    for key in summaries["markdown"]:
+        print(f"  {key:<38} {summaries['markdown'][key]:>22} {summaries['pack'][key]:>22}")
+    if show:
+        for reading in ("markdown", "pack"):
+            for kind, lines in score_corpus(part, reading)["errors"].items():
+                for line in lines:
+                    print(f"    [{reading}] {kind}: {line}")
+    return summaries
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):  # pragma: no cover - not a checkout
+        return "unknown"
+
+
 def main() -> int:
     result = score()
     print("Claim rows on the labelled set "
@@ -176,6 +432,19 @@ def main() -> int:
     met = not result["non_prose"] and p and c / p >= 0.95 and g and c / g >= 0.90
     print(f"goals (0 non-prose rows; measured result precision >= 0.95, recall >= 0.90): "
           f"{'met' if met else 'NOT met'}")
+    show = "--errors" in sys.argv
+    print_corpus("development", show)
+    if "--held-out" in sys.argv:
+        # scored only when a change is finished; every scoring is appended to the log
+        summaries = print_corpus("held-out", show)
+        HELD_OUT_LOG.parent.mkdir(parents=True, exist_ok=True)
+        with HELD_OUT_LOG.open("a", encoding="utf-8") as log:
+            log.write(json.dumps({"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                  "commit": _commit(), "note": os.environ.get("HELD_OUT_NOTE", ""),
+                                  "held_out": summaries}, sort_keys=True) + "\n")
+    else:
+        print("\nheld-out part not scored (run with --held-out when a change is finished; "
+              f"each scoring is appended to {HELD_OUT_LOG.relative_to(REPO)})")
     return 0 if met else 1
 
 

@@ -31,7 +31,9 @@ citation (``(2005)``, ``in 1998``), an identifier or index (after ``claim``, ``t
 ``section``, ``step(s)``, ``figure``, ``table``, ``version``, … : :data:`IDENTIFIER_WORDS`),
 a parameter setting (``k1 = 1.2``, ``--lr 3e-4``, ``top 100``, ``alpha of 0.5``, a number near
 a training setting such as ``learning rate`` or ``batch size``: :data:`PARAMETER_PHRASES`), or
-inside inline math. The rest keep role ``value`` (or ``p-value``).
+inside inline math; :func:`claims.kinds.refine_roles` then adds ``step``, ``identifier``,
+``parameter`` and ``count`` for the shapes of real pages. The rest keep role ``value`` (or
+``p-value``).
 
 **Kinds**, first rule that fires wins:
 
@@ -40,8 +42,10 @@ inside inline math. The rest keep role ``value`` (or ``p-value``).
    (:data:`METRIC_WORDS`: error, loss, recall, latency, rate, gain, mistakes …), a change verb
    (:data:`CHANGE_WORDS`: rose, fell, cut, outperformed, improved …), a comparison (more than,
    better, faster …), or a result-shaped number (a p-value, ``N of M``, a ratio, a multiplier,
-   ``±``). Any verb may carry it; the verb list of earlier versions is gone;
-2. ``attribution``: it cites a named source (a person-name citation, see *cited names*);
+   ``±``), or a cue of :func:`claims.kinds.measured_cue`; never a question, speculation or a
+   plan (:func:`claims.kinds.not_measured`). Any verb may carry it;
+2. ``attribution``: it cites a named source (a person-name citation, see *cited names*) or
+   credits one (:func:`claims.attribution.credits`: citation roles, organisations, papers);
 3. ``recommendation``: a modal of advice (:data:`RECOMMENDATION_CUES`: should, must, recommend…);
 4. ``scope or limitation``: a negation/limit cue (:data:`SCOPE_CUES`: does not, cannot, only,
    outside, not measured…);
@@ -72,6 +76,8 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
+from claims.attribution import credits, possessive_credits
+from claims.kinds import measured_cue, not_measured, refine_roles
 
 MEASURED = "measured result"
 TABLE_VALUE = "table value"
@@ -319,16 +325,16 @@ def split_sentences(paragraph: str) -> list[str]:
 def cited_names(sentence: str) -> tuple[list[str], bool]:
     """``(names, has_person_citation)`` for one sentence (see module docstring)."""
     found: list[tuple[int, str]] = []
-    covered: list[tuple[int, int]] = []
+    covered: set[int] = set()  # character positions inside an earlier name (spans never overlap)
     person = False
     first_word = re.match(r"\W*(\w+)", sentence)
     first_start = first_word.start(1) if first_word else -1
 
     def add(start: int, end: int, name: str, is_person: bool) -> None:
         nonlocal person
-        if any(s <= start < e or s < end <= e for s, e in covered):
+        if start in covered or end - 1 in covered:  # its start or its end inside an earlier name
             return
-        covered.append((start, end))
+        covered.update(range(start, end))
         found.append((start, name))
         person = person or is_person
 
@@ -346,7 +352,7 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
     for m in _POSSESSIVE.finditer(sentence):
         word = m.group(1)
         if word not in NAME_STOPLIST and word not in CONTRACTIONS and m.start(1) != first_start:
-            add(m.start(1), m.end(1), word, True)
+            add(m.start(1), m.end(1), word, possessive_credits(sentence, m.end()))
     for m in _ACRONYM.finditer(sentence):
         word = m.group(1)
         capitals = sum(1 for c in word if c.isupper())
@@ -372,6 +378,7 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
                    math_spans: tuple[tuple[int, int], ...] = ()) -> list[Quantity]:
     """The quantities with ``role`` refined from the words around them (module docstring)."""
     out = []
+    phrases = [m.span() for m in _PARAMETER_PHRASE.finditer(sentence)]  # once: linear in the sentence
     for q in quantities:
         start, end = q.span
         before = sentence[max(0, start - 60):start]  # the context rules look at most this far back
@@ -389,7 +396,7 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
             role = "year"
         elif previous in IDENTIFIER_WORDS or previous.rstrip(".") in IDENTIFIER_WORDS:
             role = "identifier"
-        elif _near_parameter_phrase(sentence, start, end):
+        elif _near_parameter_phrase(sentence, start, end, phrases):
             role = "parameter"
         elif (_ASSIGNMENT_BEFORE.search(before) or _FLAG_BEFORE.search(before)
               or previous in PARAMETER_WORDS or _PARAMETER_OF_BEFORE.search(before)):
@@ -398,12 +405,15 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
     return out
 
 
-def _near_parameter_phrase(sentence: str, start: int, end: int) -> bool:
+def _near_parameter_phrase(sentence: str, start: int, end: int,
+                           phrases: list[tuple[int, int]] | None = None) -> bool:
     """A parameter phrase ends at most 4 words before the number or starts right after it."""
-    for match in _PARAMETER_PHRASE.finditer(sentence):
-        if match.end() <= start and len(sentence[match.end():start].split()) <= 4:
+    if phrases is None:
+        phrases = [m.span() for m in _PARAMETER_PHRASE.finditer(sentence)]
+    for p_start, p_end in phrases:
+        if p_end <= start and start - p_end <= 200 and len(sentence[p_end:start].split()) <= 4:
             return True
-        if match.start() >= end and not sentence[end:match.start()].strip(" -"):
+        if p_start >= end and p_start - end <= 3 and not sentence[end:p_start].strip(" -"):
             return True
     return False
 
@@ -414,8 +424,8 @@ RESULT_ROLES = ("value", "p-value")
 def classify(sentence: str, quantities: list[Quantity], person_citation: bool) -> tuple[str, str]:
     """``(kind, cue)`` by the first firing rule (module docstring)."""
     results = [q for q in quantities if q.role in RESULT_ROLES]
-    if results:
-        cue = _measurement_cue(sentence, results)
+    if results and not not_measured(sentence):
+        cue = _measurement_cue(sentence, results) or measured_cue(sentence, results)
         if cue:
             return MEASURED, f"{cue} + quantity {results[0].text!r}"
     if person_citation:
@@ -525,9 +535,14 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         sentence = block.text[start:end]
         math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans
                      if s < end and e > start)
-        quantities = quantity_roles(sentence, find_quantities(sentence), math)
+        quantities = refine_roles(sentence, quantity_roles(sentence, find_quantities(sentence), math))
         names, person = cited_names(sentence)
-        kind, cue = classify(sentence, quantities, person)
+        credit = credits(sentence)  # claims/attribution.py: roles, organisations, papers
+        if credit is not None:
+            names = names + [n for n in credit.names if n not in names]
+        kind, cue = classify(sentence, quantities, person or credit is not None)
+        if kind == MEASURED and (person or credit is not None):
+            cue += f"; credited to {', '.join(names) or 'a source'}"
         label = "paragraph" if block.kind == "paragraph" else block.kind.replace("_", " ")
         location = f"paragraph {paragraph}, sentence {index}"
         if label != "paragraph":

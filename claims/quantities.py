@@ -12,22 +12,35 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
   slash, ``32 / 2007``): value ``A/B``, ``numerator``/``denominator`` set; a zero denominator
   is not a ratio;
 * a **range** ``A–B`` (en dash, em dash or a hyphen with no spaces: ``2–4``, ``2-4``,
-  ``0.5–0.7``): ``value`` = A, ``upper`` = B;
+  ``0.5–0.7``), optionally followed by ``%``, a multiplier ``x``/``X``/``×`` or a glued unit
+  (``20-30%``, ``2-3X``), or written ``between A and B`` (``between 10 and 20 runs``):
+  ``value`` = A, ``upper`` = B;
 * a **number**: optional sign (``-``, ``+``, U+2212 ``−`` or ``±``, only directly before the
   digits and not after a letter or digit; ``±`` sets ``plus_minus``), an optional currency
   symbol (``$ € £ ¥``: ``currency``), digits with optional thousands groups (``1,298``,
   ``10,000``: commas only in groups of exactly three), an optional decimal part
   (``0.888889``), or a bare decimal part (``.7``); optionally followed by ``%`` or the word
   ``percent`` (``is_percent``; the value stays as printed: ``83.3%`` → 83.3) or by ``×``/``x``
-  (a multiplier, ``2.4×``: ``is_multiplier``, unit ``×``).
+  (a multiplier, ``2.4×``, ``3x``, ``2X``: ``is_multiplier``, unit ``×``), or by a glued unit
+  or magnitude suffix from :data:`GLUED_UNITS` (``5.2GB``, ``41M``, ``10k``, ``250ms``: unit
+  the suffix, value as printed), or by a per-period ``/ mo`` (``$543 / mo``: unit ``/ mo``);
+* an **ordinal** ``1st``, ``2nd``, ``23rd`` (unit ``ordinal``).
 
-Spelled-out numbers are quantities only in two result shapes: a multiplier before a comparison
-(``twice as much``, ``half as long``, ``three times faster``: ``is_multiplier``) and a point
+Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
+(``3:50 hours`` is a duration: its numbers stay).
+
+Spelled-out numbers are quantities only in four result shapes: a multiplier before a comparison
+(``twice as much``, ``half as long``, ``three times faster``: ``is_multiplier``), a point
 difference after by/than/to/of/about/nearly/almost/only (``less than one point``: unit
-``point``). Other number words (``three units``) are not quantities.
+``point``), a doubling, tripling or halving (``doubled``, ``double the``, ``in half``:
+``is_multiplier``, 2 / 3 / 0.5) and a duration after an approximator (``around twenty minutes``, ``about half an
+hour``, ``around an hour``: unit ``minute``/``hour``, value 20 / 0.5 / 1). Other number words (``three units``) are not quantities.
 
-A number glued to a letter (``R02``, ``final36``, ``L2``, ``BM25``) is an identifier, not a
-quantity; a version ``2.3.1`` is not a quantity either. ``decimals`` counts the printed digits
+A number glued to a letter before it (``R02``, ``final36``, ``L2``, ``BM25``, ``e5``, ``v2``),
+after ``@`` (``nDCG@10``) or after a word of two or more letters and a hyphen (``GPT-4``,
+``text-embedding-3-small``, ``LLaMA-7B``) is part of a name, not a quantity (``D-010`` after a
+single letter stays a quantity: identifiers of that shape are bound by ``bind``); a version
+``2.3.1`` is not a quantity either. ``decimals`` counts the printed digits
 after the decimal point (``.7`` → 1, ``0.888889`` → 6, ``1,298`` → 0) and is what rounding
 tolerances are derived from (:attr:`Quantity.half_unit`).
 
@@ -59,16 +72,29 @@ reference chapter claim test file character-budget
 
 _SIGN = "+\\-\u2212\u00b1"
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
+GLUED_UNITS = ("KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "GHz", "MHz",
+               "ms", "µs", "us", "ns", "px", "M", "K", "k", "B", "G")
+"""Unit symbols and magnitude suffixes glued to a number (``5.2GB``, ``41M``, ``10k``, ``250ms``):
+the unit is the suffix as printed and the value stays as printed (``41M`` → 41, unit ``M``)."""
+_GLUED = "|".join(sorted(GLUED_UNITS, key=len, reverse=True))
+ORDINAL = re.compile(r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)")
+_NOT_A_QUANTITY = re.compile(
+    r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?!\s*(?:hours?|h)\b))(?!\d)")
+"""Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
+(``3:50 hours`` is a duration: its numbers stay)."""
 QUANTITY = re.compile(
-    r"(?<![\w.,/])"
+    r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)"
     r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
     r"|(?P<mant>\d+(?:\.\d+)?)(?:(?P<e>[eE])(?P<eexp>[-+\u2212]?\d+)"
     r"|\s?[×x*·]\s?10(?:\^|\*\*)(?P<texp>[-+\u2212]?\d+))(?![\w.])"
     r"|(?P<num>\d+)(?P<slash>/|\s/\s)(?P<den>\d+)(?![\w/]|\.\d)"
-    r"|(?P<low>\d+(?:\.\d+)?)(?:[\u2013\u2014]|-(?=\d))(?P<high>\d+(?:\.\d+)?)(?![\w.\u2013-])"
+    r"|(?P<low>\d+(?:\.\d+)?)(?:[\u2013\u2014]|-(?=\d))(?P<high>\d+(?:\.\d+)?)"
+    r"(?:(?P<rpercent>\s?%)|(?P<rtimes>[×xX])(?!\w)|(?P<rglued>" + _GLUED + r")(?!\w))?(?![\w.\u2013-])"
+    r"|(?P<between>between\s+)(?P<blow>\d+(?:\.\d+)?)(?P<bpercent>\s?%)?\s+and\s+(?P<bhigh>\d+(?:\.\d+)?)"
+    r"(?P<bpercent2>\s?%)?(?![\w.])"
     r"|(?P<sign>[" + _SIGN + r"])?(?P<cur>[$€£¥])?(?P<number>" + _DIGITS + r"(?:\.\d+)?|\.\d+)"
-    r"(?:(?P<times>[×x])(?!\w)|(?![\w])(?!,\d{3}(?!\d))(?!\.\d)"
-    r"(?P<percent>\s?%|\s+percent\b)?))")
+    r"(?:(?P<times>[×xX])(?!\w)|(?P<glued>" + _GLUED + r")(?!\w)|(?![\w])(?!,\d{3}(?!\d))(?!\.\d)"
+    r"(?P<percent>\s?%|\s+percent\b)?(?P<per>\s?/\s?(?:mo|month|yr|year|day|hour|hr|h|iter|s|sec|query))?(?!\w)))")
 # a sign is accepted only at the start or after whitespace or an opening bracket
 _SIGN_OK = re.compile(r"(?:^|[\s(\[{])$")
 UNIT_AFTER = re.compile(r"(?P<sep>[ -])(?P<word>[A-Za-z][A-Za-z]*(?:-[a-z]+)?)")
@@ -128,7 +154,8 @@ def _decimals(digits: str) -> int:
 def find_quantities(sentence: str) -> list[Quantity]:
     """Every quantity in ``sentence``, left to right (see module docstring for the grammar)."""
     found: list[Quantity] = []
-    for match in QUANTITY.finditer(sentence):
+    masked = _NOT_A_QUANTITY.sub(lambda m: "_" * len(m.group(0)), sentence)
+    for match in QUANTITY.finditer(masked):
         start, end = match.span()
         group = match.group
         if group("pval") is not None:
@@ -152,12 +179,17 @@ def find_quantities(sentence: str) -> list[Quantity]:
             found.append(Quantity(sentence[start:end], num / den, unit, 0, False, (start, end),
                                   numerator=num, denominator=den))
             continue
-        if group("low") is not None:
-            low, high = group("low"), group("high")
-            unit, end = _trailing_unit(sentence, end)
+        if group("low") is not None or group("blow") is not None:
+            low = group("low") or group("blow")
+            high = group("high") or group("bhigh")
+            percent = bool(group("rpercent") or group("bpercent") or group("bpercent2"))
+            times = group("rtimes") is not None
+            unit = "%" if percent else ("×" if times else group("rglued"))
+            if unit is None:
+                unit, end = _trailing_unit(sentence, end)
             found.append(Quantity(sentence[start:end], float(low), unit,
-                                  max(_decimals(low), _decimals(high)), False, (start, end),
-                                  upper=float(high)))
+                                  max(_decimals(low), _decimals(high)), percent, (start, end),
+                                  upper=float(high), is_multiplier=times))
             continue
         sign = group("sign")
         if sign and not _SIGN_OK.search(sentence[:start]):
@@ -169,15 +201,31 @@ def find_quantities(sentence: str) -> list[Quantity]:
             value = -value
         percent = group("percent") is not None
         times = group("times") is not None
-        unit = "%" if percent else ("×" if times else None)
-        if unit is None:
+        unit = "%" if percent else ("×" if times else group("glued"))
+        if group("per"):
+            unit = f"{unit} / " if unit else "/ "
+            unit += group("per").strip(" /")
+        elif unit is None:
             unit, end = _trailing_unit(sentence, end)
         currency = CURRENCIES.get(group("cur") or "")
         found.append(Quantity(sentence[start:end], value, unit, _decimals(digits), percent, (start, end),
                               is_multiplier=times, plus_minus=sign == "\u00b1", currency=currency))
+    found.extend(_ordinals(masked, found))
     found.extend(_spelled_out(sentence, found))
     found.sort(key=lambda q: q.span)
     return found
+
+
+def _ordinals(sentence: str, found: list[Quantity]) -> list[Quantity]:
+    """Ordinals (``1st``, ``2nd``, ``23rd``): value the number, unit ``ordinal`` (a rank such as
+    "ranking 1st in MTEB" is a result; :mod:`claims.kinds` decides)."""
+    taken = [q.span for q in found]
+    out = []
+    for match in ORDINAL.finditer(sentence):
+        if any(s < match.end() and match.start() < e for s, e in taken):
+            continue
+        out.append(Quantity(match.group(0), float(match.group("n")), "ordinal", 0, False, match.span()))
+    return out
 
 
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -186,8 +234,18 @@ _WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _SPELLED_MULTIPLIER = re.compile(
     rf"\b(?:(?P<twice>twice|half)|(?P<n>{_WORDS})\s+times)(?=\s+(?:as\s+)?(?:much|many|long|large|fast|slow|"
     r"high|low|more|less|fewer|faster|slower|larger|smaller|higher|lower|longer|shorter)\b)", re.I)
+_SPELLED_CHANGE = re.compile(r"\b(?P<q>doubled|doubling|tripled|halved|(?:to|can|could|will)\s+double|double\s+the|"
+                             r"triple\s+the|halve\s+the|in\s+half)\b", re.I)
 _SPELLED_POINTS = re.compile(
     rf"\b(?:by|than|to|of|about|nearly|almost|only)\s(?P<q>(?P<n>{_WORDS})\s+(?:percentage\s+)?points?)\b", re.I)
+
+
+DURATION_WORDS = dict(NUMBER_WORDS, eleven=11, twelve=12, fifteen=15, twenty=20, thirty=30, forty=40,
+                      fifty=50, sixty=60, ninety=90)
+_DURATION_NUMBERS = "|".join(sorted((w for w in DURATION_WORDS if not w.startswith("a ")), key=len, reverse=True))
+_SPELLED_DURATION = re.compile(
+    rf"\b(?:about|around|roughly|approximately|only|just|under|over|in|takes?|took)\s"
+    rf"(?P<q>(?P<n>{_DURATION_NUMBERS}|half\s+an?|an?)\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?))\b", re.I)
 
 
 def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
@@ -201,6 +259,15 @@ def _spelled_out(sentence: str, found: list[Quantity]) -> list[Quantity]:
         word = (match.group("twice") or match.group("n")).lower()
         value = {"twice": 2.0, "half": 0.5}.get(word, float(NUMBER_WORDS.get(word, 0)))
         out.append(Quantity(match.group(0), value, "×", 0, False, match.span(), is_multiplier=True))
+    for match in _SPELLED_CHANGE.finditer(sentence):
+        word = match.group("q").lower()
+        value = 0.5 if "hal" in word else 3.0 if "tripl" in word else 2.0
+        out.append(Quantity(match.group("q"), value, "×", 0, False, match.span("q"), is_multiplier=True))
+    for match in _SPELLED_DURATION.finditer(sentence):
+        words = match.group("n").lower()
+        value = 0.5 if words.startswith("half") else 1.0 if words in ("a", "an") else float(DURATION_WORDS[words])
+        out.append(Quantity(match.group("q"), value, match.group("unit").lower().rstrip("s"), 0, False,
+                            match.span("q")))
     for match in _SPELLED_POINTS.finditer(sentence):
         out.append(Quantity(match.group("q"), float(NUMBER_WORDS[match.group("n").lower()]), "point", 0,
                             False, match.span("q")))

@@ -1,0 +1,205 @@
+"""Measured results decided from evidence: which numbers of a sentence are results, and when a
+sentence states one (docs/audit.md "How kinds are decided"; issue 19).
+
+:func:`claims.extract.quantity_roles` already sets the roles ``year``, ``identifier``,
+``parameter`` and ``math`` from the words before a number. :func:`refine_roles` adds the
+shapes of real pages, each for a quantity whose role is still ``value``:
+
+* ``step`` — an enumeration marker: a small integer followed by ``)`` (``used 1) for retrieval
+  or 2) for …``) or a sentence that opens with ``1.`` / ``2)`` (a numbered lead-in);
+* ``identifier`` — a bare number right after a capitalised word that is not the sentence's
+  first word and not a metric (``Llama 3``, ``Platinum 8168``, ``Issue 28``, ``PyTorch 2.0``), a
+  model size after a model name (``Llama 70B``, ``GPT-2 (124M)``) or an issue number (``#7162``);
+* ``parameter`` — an alternative setting (``instead of 256``, ``down from 200``), a threshold written with a comparator glued to it (``CUDA>=11.2``, ``>8 GB``),
+  a confidence level (``CI 95%``) or a number after :data:`PARAMETER_WORDS` (``limit 50``);
+* ``count`` — the size of a setup rather than an outcome: a whole number (or magnitude ``41M``,
+  ``100K``) followed within two words by a noun of :data:`COUNT_NOUNS` (``15 diverse
+  datasets``, ``4096 dimensional``, ``8 labeled examples``, ``24 A100(40G) GPUs``), and the total
+  of an ``N of M`` count (``7 of the 11 tasks``: 11).
+
+:func:`measured_cue` finds evidence of a measurement beyond the cues of
+:func:`claims.extract.classify` (metric and change words, result-shaped numbers):
+a percentage of a baseline (``retains 90% of``, ``87.4% as performant as``, ``within 15% of``,
+``60% of the total``), a duration said with an approximator (``takes just 30 seconds``, ``in about 4
+days``, ``around twenty minutes``) or as a time per unit (``30 minutes per epoch``, ``every 13 ms``), a rank (``ranking 1st``), a share in parentheses after a
+count (``All 39 misalignments (24.4%)``), an outcome verb (:data:`OUTCOME_WORDS`: observe,
+report, reach, retain, save …) or a speed unit (``13 qps``).
+
+:func:`not_measured` vetoes a sentence that cannot state a measurement: a question (it ends in
+``?``), speculation or a hypothetical (``could``, ``would``), or a plan (``will be added``,
+``we plan``). A numbered list marker, a setting, a year or a version is never evidence.
+
+Deterministic; no model. The rules were written on the development part of the labelled corpus
+(``tests/data/corpus``) only; the held-out part is scored when a change is finished
+(``bench/bench_claims_quality.py --held-out``, every scoring logged).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from claims.quantities import Quantity
+
+COUNT_NOUNS = frozenset("""
+dataset datasets language languages dimension dimensions dimensional dim vector vectors example examples
+thread threads core cores bit bits token tokens parameter parameters params gpu gpus tpu tpus
+layer layers head heads epoch epochs sample samples document documents doc docs passage passages
+model models file files line lines node nodes worker workers instance instances class classes
+label labels pair pairs query queries categories category component components
+feature features channel channels entry entries row rows column columns shot shots
+item items candidate candidates text texts sentence sentences embedding embeddings scenario scenarios
+vcpu vcpus cpu cpus test tests kloc loc
+""".split())
+"""Nouns that count the parts of a setup (data, hardware, model shape), not an outcome."""
+
+PARAMETER_WORDS = frozenset("limit ci oversampling threshold size k n m".split())
+METRIC_NAMES = frozenset("""
+recall precision accuracy ndcg map mrr f1 auc bleu rouge perplexity loss error score latency
+throughput speedup cost
+""".split())
+OUTCOME_WORDS = ("observe", "observed", "observes", "report", "reports", "reported", "reach", "reaches", "clocked",
+                 "reduce", "improve", "boost", "boosts", "boosted", "lower", "shorten", "shortened",
+                 "reached", "reaching", "retain", "retains", "retained", "retaining", "lose", "loses",
+                 "losing", "save", "saves", "saved", "saving", "cutting", "speed-up", "speed-ups", "gets",
+                 "got", "outperforms", "outforms", "beats", "matches", "ranking", "ranked")
+"""Verbs of an observed outcome (a number near one is a result unless it is a setting)."""
+_OUTCOME = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in OUTCOME_WORDS) + r")(?![\w-])", re.I)
+_OF_BASELINE = re.compile(r"%\s+(?:of\s+(?:the|its|their|our|a|an|all)\b|as\s+\w+\s+as\b)", re.I)
+_WITHIN_BEFORE = re.compile(r"\bwithin\s+[~≈]?$", re.I)
+_APPROX = re.compile(r"(?:about|around|roughly|approximately|just|only|under|over|in|~|≈)\s*[~≈]?$", re.I)
+TIME_UNITS = frozenset("second sec minute min hour day week ms s h".split())
+_SPEED_UNIT = re.compile(r"^\s*(?:qps|queries per second|sentences per second|tokens/s|it/s)\b", re.I)
+_RANK = re.compile(r"\b(?:rank|ranks|ranked|ranking|place|placed|places)\b", re.I)
+_SHARE_AFTER_COUNT = re.compile(r"\b\d[\d,]*\s+(?:[A-Za-z-]+\s+){0,2}\(\s*\d+(?:\.\d+)?\s?%\s*\)")
+_QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
+_SPECULATION = re.compile(r"\b(?:could|would|wouldn't|couldn't)\b", re.I)
+_PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the future|we plan|we intend|"
+                   r"we aim|stay tuned)\b", re.I)
+_STEP_AFTER = re.compile(r"^\)\s")
+_STEP_AT_START = re.compile(r"^\s*\(?\d{1,2}[.)]\s")
+_CAPITALISED_BEFORE = re.compile(r"(?:^|\s)([A-Z][A-Za-z]+)\s+$")
+_COMPARATOR_BEFORE = re.compile(r"(?:^|[\s(A-Za-z])(?:>=|<=|[<>≤≥])\s?$")
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+_OF_TOTAL_BEFORE = re.compile(r"(?<![\w@.,])\d[\d,]*\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?$")
+MAGNITUDES = frozenset({"M", "K", "k", "B", "G"})
+WINDOW = 80
+"""How far (characters) the rules look before and after a number: keeps every rule linear in the
+sentence length (a sentence of 20,000 percentages must not take minutes)."""
+MEMORY_UNITS = frozenset({"KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "G"})
+SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
+_HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
+                             r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
+_HASH_BEFORE = re.compile(r"#$")
+_COUNT_LABEL_BEFORE = re.compile(r"\b([A-Za-z]+)\s*:\s*$")
+_INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|down\s+from|up\s+from)\s+$", re.I)
+_RATE_AFTER = re.compile(r"^\s+per\b", re.I)
+
+
+def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
+    """The quantities with the roles of the module docstring added (others unchanged)."""
+    first = re.match(r"\W*(\w+)", sentence)
+    first_end = first.end(1) if first else 0
+    out = []
+    for q in quantities:
+        role = q.role
+        if role == "value":
+            role = _role(sentence, q, first_end) or role
+        out.append(replace(q, role=role) if role != q.role else q)
+    return out
+
+
+def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
+    start, end = q.span
+    before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
+    plain = q.unit is None and not q.is_percent and not q.is_multiplier and q.denominator is None
+    if plain and q.decimals == 0 and q.value <= 20 and _STEP_AFTER.match(after):
+        return "step"
+    if start < 4 and _STEP_AT_START.match(sentence[:end + 2]):
+        return "step"
+    if _COMPARATOR_BEFORE.search(before):
+        return "parameter"
+    if _HASH_BEFORE.search(before):
+        return "identifier"  # an issue or pull-request number: #7162
+    label = _COUNT_LABEL_BEFORE.search(before)
+    if plain and label and label.group(1).lower() in COUNT_NOUNS:
+        return "count"  # "Average input tokens: 202"
+    previous = _WORD.findall(before[-30:])
+    if previous and previous[-1].lower() in PARAMETER_WORDS and re.search(r"[A-Za-z]\s+$", before):
+        return "parameter"
+    name = _CAPITALISED_BEFORE.search(before)
+    if (plain and name and name.start(1) >= first_end and name.group(1).lower() not in METRIC_NAMES
+            and not after.lstrip().startswith(("%", "percent"))):
+        return "identifier"
+    if _OF_TOTAL_BEFORE.search(before) or _INSTEAD_OF_BEFORE.search(before):
+        return "count" if _OF_TOTAL_BEFORE.search(before) else "parameter"
+    if _SPEED_UNIT.match(after):
+        return None
+    unit = q.unit or ""
+    if unit in SPEC_UNITS or (unit in MEMORY_UNITS and _HARDWARE_AFTER.match(after)):
+        return "parameter"
+    if unit in MAGNITUDES and re.search(r"[A-Za-z0-9]\s*\($", before) and after.startswith(")"):
+        return "identifier"  # a model size after its name: GPT-2 (124M)
+    if unit in MAGNITUDES and re.search(r"(?:^|\s)[A-Za-z][\w.-]*[A-Z0-9][\w.-]*\s+$", before) and \
+            re.search(r"[A-Z]", before.split()[-1] if before.split() else ""):
+        return "identifier"  # a model size after a model name: Llama 70B, Llama3 8B, T-Few 3B
+    if q.decimals == 0 and (plain or unit in MAGNITUDES or unit.lower().rstrip("s") in COUNT_NOUNS):
+        if unit.lower() in COUNT_NOUNS or unit.lower().rstrip("s") in COUNT_NOUNS:
+            if not _RATE_AFTER.match(after):
+                return "count"
+        if any(word in COUNT_NOUNS for word in _following_words(after)):
+            return "count"
+    return None
+
+
+def _following_words(after: str) -> list[str]:
+    """The (lower-cased, hyphen-split) words of the next two tokens, stopping at a rate word
+    (``per query`` is a rate, not a count)."""
+    words: list[str] = []
+    for token in after.split()[:2]:  # "-billion-parameter" (glued) counts as one token
+        parts = [w.lower() for w in re.findall(r"[A-Za-z]+", token)]
+        if any(p in ("per", "each", "every", "a", "an") for p in parts[:1]):
+            break
+        words.extend(parts)
+    return words
+
+
+def not_measured(sentence: str) -> str:
+    """Why the sentence cannot state a measurement ('' when it can)."""
+    if _QUESTION.search(sentence):
+        return "a question"
+    speculation = _SPECULATION.search(sentence)
+    if speculation:
+        return f"speculation {speculation.group(0)!r}"
+    plan = _PLAN.search(sentence)
+    if plan:
+        return f"a plan {plan.group(0)!r}"
+    return ""
+
+
+def measured_cue(sentence: str, results: list[Quantity]) -> str:
+    """Evidence of a measurement beyond the cues of :func:`claims.extract.classify` ('' when none)."""
+    for q in results:
+        start, end = q.span
+        before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
+        unit = (q.unit or "").lower().rstrip("s") if q.unit not in ("ms", "s") else q.unit
+        if q.unit == "ordinal" and _RANK.search(sentence):
+            return f"rank {q.text!r}"
+        if unit in TIME_UNITS and _APPROX.search(before.rstrip()):
+            return f"duration {q.text!r}"
+        if unit in TIME_UNITS and (_RATE_AFTER.match(after) or re.search(r"\bevery\s+$", before)):
+            return f"time per unit {q.text!r}"
+        if _SPEED_UNIT.match(after):
+            return f"speed {q.text!r}"
+        if q.is_percent and _OF_BASELINE.search(sentence[end - 1:end + 40]):
+            return f"share of a baseline {q.text!r}"
+        if q.is_percent and _WITHIN_BEFORE.search(before):
+            return f"share of a baseline {q.text!r}"
+        if q.unit in MEMORY_UNITS and re.search(r"\b(?:only|just)\s+(?:\w+\s+)?$", before, re.I):
+            return f"resource use {q.text!r}"
+    if _SHARE_AFTER_COUNT.search(sentence):
+        return "count with its share"
+    outcome = _OUTCOME.search(sentence)
+    if outcome:
+        return f"outcome word {outcome.group(0)!r}"
+    return ""
