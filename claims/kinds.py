@@ -199,7 +199,24 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"resource use {q.text!r}"
     if _SHARE_AFTER_COUNT.search(sentence):
         return "count with its share"
-    outcome = _OUTCOME.search(sentence)
-    if outcome:
-        return f"outcome word {outcome.group(0)!r}"
+    for q in results:  # an outcome word counts for a number of its own clause only
+        clause = _clause_of(sentence, q.span)
+        outcome = _OUTCOME.search(clause)
+        if outcome:
+            return f"outcome word {outcome.group(0)!r}"
     return ""
+
+
+_CLAUSE_BREAK = re.compile(r";|\s[—–]\s|:\s")
+
+
+def _clause_of(sentence: str, span: tuple[int, int]) -> str:
+    """The clause (between semicolons, dashes or colons) that holds ``span``: "the word counts
+    retained here are diagnostics only; they do not justify converting 1,200 characters" has no
+    outcome word in the 1,200's clause."""
+    start = 0
+    for brk in _CLAUSE_BREAK.finditer(sentence):
+        if brk.start() >= span[0]:
+            return sentence[start:brk.start()]
+        start = brk.end()
+    return sentence[start:]

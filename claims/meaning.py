@@ -124,7 +124,7 @@ def number_metric(sentence: str, start: int, end: int, clause_end: int, previous
     """The metric the number at ``sentence[start:end]`` is a value of (module docstring): one
     named right after it (``0.132 in nDCG@10``), else the nearest named before it (a mention that
     follows the previous number directly, at ``previous_end``, is that number's), else the first
-    named after it in its clause."""
+    named after it in its clause, else one named in the parenthesis that follows it."""
     attached = _attached(sentence[end:clause_end])
     if attached is not None:
         return attached
@@ -137,7 +137,22 @@ def number_metric(sentence: str, start: int, end: int, clause_end: int, previous
     if before:
         return before[-1][1]
     after = mentions(sentence[end:clause_end])
-    return after[0][1] if after else None
+    if after:
+        return after[0][1]
+    return _parenthesised(sentence[end:])
+
+
+_PARENTHESIS = re.compile(r"\(([^()]*)\)")
+
+
+def _parenthesised(rest: str) -> Metric | None:
+    """A metric named in the first parenthesis after the number, with no other number between
+    (``80% of the topics (Success@1)``): the clause ends at the parenthesis, the naming does not."""
+    paren = _PARENTHESIS.search(rest)
+    if paren is None or re.search(r"\d", rest[:paren.start()]):
+        return None
+    inside = mentions(paren.group(1))
+    return inside[0][1] if inside else None
 
 
 def key_metric(key: str) -> Metric | None:
