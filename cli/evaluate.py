@@ -17,15 +17,19 @@ from engine.experiments import run_experiment
 
 @cli_errors
 def evaluate(
-    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels: topic iteration doc grade."),
-    run: list[Path] = typer.Option(..., "--run", help="TREC run (repeatable); the first is the comparison's baseline."),
+    qrels: Path = typer.Option(..., "--qrels", help="TREC qrels: topic iteration doc grade (gzip read as is, '-' for stdin)."),
+    run: list[Path] = typer.Option(..., "--run", help="TREC run, or NAME=PATH (repeatable; gzip read as is, '-' for "
+                                                      "stdin); named by its run tag unless NAME= is given; the first "
+                                                      "is the comparison's baseline."),
     measures: str = typer.Option("nDCG@10,R@100,P@10,RR@10,AP@1000", "--measures",
-                                 help="Measures in ir_measures notation, comma separated "
-                                      "(nDCG@k, R@k, P@k, RR[@k], AP[@k], Rprec, Success@k, Judged@k)."),
+                                 help="Measures in ir_measures notation with ir_measures' meaning, comma "
+                                      "separated (nDCG@k linear gain, nDCG(dcg='exp-log2')@k, P(rel=2)@k, R@k, "
+                                      "RR[@k], AP[@k], Rprec, Success@k, Judged@k)."),
     output: Path = typer.Option(..., "--output", help="Output directory (written whole or not at all)."),
-    ties: str = typer.Option("id_ascending", "--ties",
-                             help="Order of equal scores: id_ascending (the project's rule) or trec_eval "
-                                  "(document id descending, as trec_eval sorts)."),
+    ties: str = typer.Option("trec_eval", "--ties",
+                             help="Score comparison and order of equal scores: trec_eval (default: scores as "
+                                  "trec_eval 9 holds them, single-precision; ties by document id descending) or "
+                                  "ours (scores as read; ties by document id ascending)."),
     seed: int = typer.Option(129300, "--seed", help="Seed of the bootstrap and randomisation draws."),
     draws: int = typer.Option(10000, "--draws", help="Bootstrap and randomisation draws."),
     log: Path = LogOption,

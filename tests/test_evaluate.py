@@ -18,12 +18,15 @@ RUN_ONE = ("q1 Q0 a 1 3.0 one\nq1 Q0 b 2 2.0 one\nq1 Q0 c 3 1.0 one\n"
            "q2 Q0 y 1 1.0 one\nq2 Q0 x 2 0.5 one\n")
 RUN_TWO = ("q1 Q0 c 1 3.0 two\nq1 Q0 a 2 2.0 two\n"
            "q2 Q0 x 1 1.0 two\nq2 Q0 z 2 0.5 two\n")
-MEASURES = "P@2,RR,AP,nDCG@3,R@1,Rprec,Success@1,Judged@2"
+MEASURES = "P@2,RR,AP,nDCG@3,R@1,Rprec,Success@1,Judged@2,nDCG(dcg='exp-log2')@3"
 
 
-def ndcg_q1_one() -> float:
-    dcg = 3.0 / math.log2(2) + 0.0 + 1.0 / math.log2(4)
-    ideal = 3.0 / math.log2(2) + 1.0 / math.log2(3)
+def ndcg_q1_one(exponential: bool = False) -> float:
+    """nDCG@3 of run one on q1 (a: grade 2, b: 0, c: 1): linear gain (ir_measures' nDCG@3) or
+    exponential gain 2**g - 1 (nDCG(dcg='exp-log2')@3)."""
+    top = 3.0 if exponential else 2.0
+    dcg = top / math.log2(2) + 0.0 + 1.0 / math.log2(4)
+    ideal = top / math.log2(2) + 1.0 / math.log2(3)
     return dcg / ideal
 
 
@@ -44,21 +47,22 @@ def test_hand_computed_measures_and_the_printed_table(cli, files):
     result = run_evaluate(cli, files)
     assert result.exit_code == 0, result.stderr
     metrics = json.loads((files / "out" / "metrics.json").read_text())
-    one, two = metrics["runs"]["one"], metrics["runs"]["two_run"]
+    one, two = metrics["runs"]["one"], metrics["runs"]["two"]
     assert one["per_topic"]["q1"]["P@2"] == 0.5 and one["per_topic"]["q2"]["P@2"] == 0.5
     assert one["macro"]["RR"] == 0.75                                   # 1 and 1/2
     assert one["per_topic"]["q1"]["AP"] == pytest.approx((1 + 2 / 3) / 2, abs=1e-15)
     assert one["macro"]["AP"] == pytest.approx(((1 + 2 / 3) / 2 + 0.5) / 2, abs=1e-15)
     assert one["per_topic"]["q1"]["nDCG@3"] == pytest.approx(ndcg_q1_one(), abs=1e-15)
+    assert one["per_topic"]["q1"]["nDCG(dcg='exp-log2')@3"] == pytest.approx(ndcg_q1_one(True), abs=1e-15)
     assert one["per_topic"]["q2"]["Rprec"] == 0.0 and one["per_topic"]["q1"]["Rprec"] == 0.5
     assert one["per_topic"]["q2"]["Judged@2"] == 0.5
     # run two: q2 lists z (grade −1) second: judged, non-relevant, gain 0
     assert two["per_topic"]["q2"]["nDCG@3"] == 1.0 and two["per_topic"]["q2"]["Judged@2"] == 1.0
     assert two["per_topic"]["q1"]["R@1"] == 0.5 and two["per_topic"]["q1"]["Success@1"] == 1.0
     lines = result.stdout.splitlines()
-    assert lines[1].split()[0] == "run" and lines[2].split()[0] == "one" and lines[3].split()[0] == "two_run"
+    assert lines[1].split()[0] == "run" and lines[2].split()[0] == "one" and lines[3].split()[0] == "two"
     assert f"{one['macro']['AP']:.6f}" in lines[2]
-    assert any("two_run-minus-one" in line and "AP" in line for line in lines)
+    assert any("two-minus-one" in line and "AP" in line for line in lines)
 
 
 def test_paired_comparison_values(cli, files):
@@ -66,9 +70,9 @@ def test_paired_comparison_values(cli, files):
     metrics = json.loads((files / "out" / "metrics.json").read_text())
     comparison = json.loads((files / "out" / "comparison.json").read_text())
     assert comparison["baseline"] == "one" and comparison["draws"] == 2000 and comparison["seed"] == 129300
-    pair = comparison["pairs"]["two_run-minus-one"]
+    pair = comparison["pairs"]["two-minus-one"]
     for key in ("P@2", "AP", "nDCG@3"):
-        per_topic = [metrics["runs"]["two_run"]["per_topic"][t][key] - metrics["runs"]["one"]["per_topic"][t][key]
+        per_topic = [metrics["runs"]["two"]["per_topic"][t][key] - metrics["runs"]["one"]["per_topic"][t][key]
                      for t in ("q1", "q2")]
         assert pair[key]["difference"] == pytest.approx(sum(per_topic) / 2, abs=1e-15)
         assert pair[key]["ci_low"] <= pair[key]["difference"] <= pair[key]["ci_high"]
@@ -87,7 +91,7 @@ def test_printed_metrics_bind_and_verify_through_a_claims_file(cli, files):
 command = "evaluate"
 result = "metrics"
 [experiment.eval.match]
-ties = "id_ascending"
+ties = "trec_eval"
 
 [[binding]]
 id = "ap-one"

@@ -63,8 +63,9 @@ def read_qrels(path: str | Path, *, topics: Iterable[str] | None = None,
 
 
 def read_run(path: str | Path, *, topics: Iterable[str] | None = None,
-             docs: Iterable[str] | None = None) -> Run:
-    """Read a TREC run into best-first lists per topic (score desc, doc_id asc)."""
+             docs: Iterable[str] | None = None, tags: dict[str, None] | None = None) -> Run:
+    """Read a TREC run into best-first lists per topic (score desc, doc_id asc); the distinct run
+    tags (column 6) are added to ``tags`` when it is given."""
     path = Path(path)
     known_topics = set(topics) if topics is not None else None
     known_docs = set(docs) if docs is not None else None
@@ -73,7 +74,9 @@ def read_run(path: str | Path, *, topics: Iterable[str] | None = None,
         if len(fields) != 6:
             raise InputError(f"run row needs 6 fields (topic Q0 doc rank score tag), got {len(fields)}",
                              path=path, line=number)
-        topic, _, doc, rank_text, score_text, _tag = fields
+        topic, _, doc, rank_text, score_text, tag = fields
+        if tags is not None:
+            tags.setdefault(tag, None)
         if not rank_text.lstrip("-").isdigit():
             raise InputError(f"non-integer rank {rank_text!r}", path=path, line=number)
         score = parse_number(score_text, "score", path, number)

@@ -63,13 +63,15 @@ def loads_json(text: str, path: str | Path | None = None, line: int | None = Non
 
 
 def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
-    """A whole UTF-8 text file; unreadable or undecodable files are InputErrors naming the file."""
+    """A whole UTF-8 text file (gzip decompressed, a leading BOM removed with a warning:
+    :mod:`engine.runs.opener`); unreadable or undecodable files are InputErrors naming the file."""
     from engine.runs.errors import InputError
+    from engine.runs.opener import read_text
 
     require_regular_file(path)
     path = Path(path)
     try:
-        return path.read_text(encoding=encoding)
+        return read_text(path, encoding=encoding)
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", path=path)
     except UnicodeDecodeError:
@@ -82,13 +84,15 @@ def read_json_file(path: str | Path) -> Any:
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error."""
+    """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error.
+    gzip files are decompressed and a leading BOM removed with a warning (:mod:`engine.runs.opener`)."""
     from engine.runs.errors import InputError
+    from engine.runs.opener import open_text
 
     require_regular_file(path)
     path = Path(path)
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open_text(path, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", path=path)
     with handle:
