@@ -54,6 +54,7 @@ def sandbox_run(
     typer.echo(f"{'method':<42} {'recall@' + str(k):>10} {'ndcg@' + str(k):>10}")
     for method, values in summary["metrics"]["macro"].items():
         typer.echo(f"{summary['labels'][method]:<42} {values[f'recall@{k}']:>10.6f} {values[f'ndcg@{k}']:>10.6f}")
+    typer.echo(summary["legend"])
 
 
 @sandbox.command("ledger")

@@ -109,6 +109,19 @@ class Measure:
         return grades > 0 if self.family in SANDBOX_FAMILIES else grades >= self.rel
 
 
+def definition(measure: Measure, ranking: str) -> str:
+    """One line saying what a result key means: its ir_measures name and conventions, and the
+    ranking it was computed on (``ranking`` describes the tie rule)."""
+    if measure.family == "ndcg":
+        name = f"nDCG(dcg='exp-log2')@{measure.cutoff}"
+        return f"{name} (gain 2**g - 1, relevant = grade > 0; the sandbox's W03 measure) over {ranking}"
+    if measure.family == "recall":
+        return f"R@{measure.cutoff} with relevant = grade > 0 (the sandbox's W03 measure) over {ranking}"
+    gain = {"nDCG": "; linear gain (the grade)" if measure.dcg == "log2" else "; gain 2**g - 1"}.get(measure.family, "")
+    level = "" if measure.family in ("nDCG", "Judged") else f"; relevant = grade >= {measure.rel}"
+    return f"ir_measures' {measure.key}{gain}{level}, over {ranking}"
+
+
 def _literal(node: ast.AST, text: str, option: str):
     try:
         return ast.literal_eval(node)

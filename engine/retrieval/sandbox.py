@@ -36,12 +36,13 @@ from engine.runs.errors import InputError
 from engine.runs.hashing import LazyMapping, write_json
 from engine.retrieval.index import InvertedIndex
 from engine.runs.manifest import build_manifest, input_hashes, manifest_differences
-from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures,
+from engine.retrieval.measures import (JudgedHits, Measure, definition, evaluate_hits, macro, parse_measures,
                                        topic_judgments)
 from engine.retrieval.metrics import relevant_set
 from engine.retrieval.ranked import RankedList
 from engine.runs.csvcells import neutralise_cell
 from engine.runs.outdir import check_target, publish, staged_directory
+from engine.retrieval.ranking import order_by_written_score
 from engine.retrieval.rerank import rerank
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, recorded_run
 from engine.retrieval.text import TOKEN_PATTERN, tokenizer_description
@@ -54,6 +55,10 @@ METHODS = ("bm25", "frozen_dense", "hybrid", "reranked")
 RUN_FILES = {method: f"runs/{method}.tsv" for method in METHODS}
 NDCG_ONE_TOLERANCE = 1e-12
 DEFAULT_RUN_DEPTH = 1000
+
+# the ranking every sandbox measure reads (engine.retrieval.ranking; docs/sandbox.md)
+SANDBOX_RANKING = ("the sandbox's ranking: score as written (9 decimals) descending, equal scores by "
+                   "document id ascending; `evaluate --ties ours` on the written run gives the same values")
 
 DIAGNOSIS_NOT_RETRIEVED = "not retrieved"
 DIAGNOSIS_CUTOFF_MISS = "candidate miss at cutoff"
@@ -198,7 +203,9 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
         candidates = runs["hybrid"][tid][:params.candidate_depth] if depth >= params.candidate_depth \
             else _listed(lists["hybrid"], params.candidate_depth, index.doc_ids)
         present = presence.lookup(query, [position[doc] for doc, _ in candidates], index.doc_ids)
-        reranked = rerank(candidates, query, present, params.candidate_depth, params.rerank_weight)
+        # ranked on the scores as written (engine.retrieval.ranking), like every written list
+        reranked = order_by_written_score(
+            rerank(candidates, query, present, params.candidate_depth, params.rerank_weight))
         runs["reranked"][tid] = reranked[:depth]
         for method in METHODS:
             if method == "reranked":
@@ -331,7 +338,8 @@ def evaluate(runs: dict[str, Run], qrels: Qrels, topic_ids: list[str], k: int,
         lists = {m.key: values[m.key].tolist() for m in measures}
         per_topic[method] = {tid: {key: lists[key][t] for key in lists} for t, tid in enumerate(topic_ids)}
         macro_values[method] = {m.key: macro(values[m.key]) for m in measures}
-    return {"macro": macro_values, "per_topic": per_topic}
+    return {"macro": macro_values, "per_topic": per_topic,
+            "measure_definitions": {m.key: definition(m, SANDBOX_RANKING) for m in measures}}
 
 
 def diagnose(rank_of_relevant: dict[str, int | None], ndcg: float, k: int) -> str:
@@ -660,7 +668,10 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
                           "index_summary": str(root / "index_summary.json"),
                           "rankings": str(root / "rankings.json"),
                           "stage_boundary": str(root / "stage_boundary.json")}
-    return {"run_id": run_id, "output": str(output), "metrics": result.metrics, "labels": result.labels}
+    return {"run_id": run_id, "output": str(output), "metrics": result.metrics, "labels": result.labels,
+            "legend": f"ndcg@{params.k} = nDCG(dcg='exp-log2')@{params.k} (gain 2**g - 1), recall@{params.k} = "
+                      f"R@{params.k} (relevant = grade > 0); ties: score as written desc, doc id asc "
+                      "(the sandbox's rule; metrics.json measure_definitions)"}
 
 
 def run_sandbox_experiment(*, corpus: Path, topics: Path, qrels: Path, dense_run: Path,

@@ -19,9 +19,7 @@ from typing import IO
 
 from engine.runs.errors import InputError
 from engine.runs.jsonl import parse_number, read_text_file
-from engine.retrieval.ranking import order_by_score
-
-SCORE_DECIMALS = 9
+from engine.retrieval.ranking import SCORE_DECIMALS, order_by_score
 
 Qrels = dict[str, dict[str, float]]   # topic -> doc -> grade
 Run = dict[str, list[tuple[str, float]]]  # topic -> [(doc, score)] best first
