@@ -191,3 +191,165 @@ def test_document_order_is_python_string_order_with_and_without_nul():
     assert codes.tolist() == [2, 1, 3, 1, 0, 4] and distinct == ["B", "a", "b", "c", "é"]
     codes, distinct = sorted_codes(np.array(["b", "a\x00", "a"], dtype=object))
     assert codes.tolist() == [2, 1, 0] and distinct == ["a", "a\x00", "b"]
+
+
+# ---- files as the field ships them (issue 21) -------------------------------------------------
+
+def _macro(out):
+    return {name: run["macro"] for name, run in json.loads((out / "metrics.json").read_text())["runs"].items()}
+
+
+def test_gzip_inputs_give_the_plain_files_metrics(cli, files):
+    import gzip
+
+    assert run_evaluate(cli, files).exit_code == 0
+    (files / "qrels.gz").write_bytes(gzip.compress(QRELS.encode()))
+    (files / "one.tsv.gz").write_bytes(gzip.compress(RUN_ONE.encode()))
+    (files / "two-no-suffix").write_bytes(gzip.compress(RUN_TWO.encode()))   # gzip recognised by content
+    result = cli("evaluate", "--qrels", files / "qrels.gz", "--run", files / "one.tsv.gz", "--run",
+                 files / "two-no-suffix", "--measures", MEASURES, "--output", files / "gz", "--log",
+                 files / "log.jsonl", "--draws", "2000")
+    assert result.exit_code == 0, result.stderr
+    assert _macro(files / "gz") == _macro(files / "out")
+    (files / "bad.gz").write_bytes(gzip.compress(RUN_ONE.encode())[:30])     # truncated
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "bad.gz", "--output",
+                 files / "bad", "--log", files / "log.jsonl")
+    assert result.exit_code == 2 and "bad.gz" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_stdin_is_read_where_one_input_is(files):
+    from typer.testing import CliRunner
+
+    from cli import app
+
+    runner = CliRunner()
+    base = ["evaluate", "--qrels", str(files / "qrels.txt"), "--measures", MEASURES, "--log", str(files / "log.jsonl")]
+    plain = runner.invoke(app, base + ["--run", str(files / "one.tsv"), "--output", str(files / "plain")])
+    piped = runner.invoke(app, base + ["--run", "-", "--output", str(files / "piped")], input=RUN_ONE)
+    assert plain.exit_code == 0 and piped.exit_code == 0, piped.stderr
+    assert _macro(files / "piped") == _macro(files / "plain")
+    manifest = json.loads((files / "piped" / "manifest.json").read_text())
+    assert manifest["inputs"]["run 1"]["path"] == "-"
+    assert manifest["run_id"] == json.loads((files / "plain" / "manifest.json").read_text())["run_id"]
+    both = runner.invoke(app, ["evaluate", "--qrels", "-", "--run", "-", "--output", str(files / "x"), "--log",
+                               str(files / "log.jsonl")], input=RUN_ONE)
+    assert both.exit_code == 2 and "stdin" in both.stderr
+
+
+def test_a_byte_order_mark_is_removed_with_a_warning(cli, files):
+    assert run_evaluate(cli, files).exit_code == 0
+    (files / "qrels.txt").write_bytes(b"\xef\xbb\xbf" + QRELS.encode())
+    (files / "one.tsv").write_bytes(b"\xef\xbb\xbf" + RUN_ONE.encode())
+    result = cli(
+        "evaluate", "--qrels", files / "qrels.txt", "--run", files / "one.tsv", "--run", files / "two.run.tsv",
+        "--measures", MEASURES, "--output", files / "bom", "--log", files / "log.jsonl", "--draws", "2000")
+    assert result.exit_code == 0, result.stderr
+    assert "qrels.txt: UTF-8 byte-order mark removed" in result.stderr
+    assert "one.tsv: UTF-8 byte-order mark removed" in result.stderr
+    metrics = json.loads((files / "bom" / "metrics.json").read_text())
+    assert sorted(metrics["runs"]["one"]["per_topic"]) == ["q1", "q2"]       # no phantom "\ufeffq1"
+    assert _macro(files / "bom") == _macro(files / "out")
+
+
+def test_runs_are_named_by_their_tag_or_explicitly(cli, files):
+    (files / "a").mkdir()
+    (files / "b").mkdir()
+    (files / "a" / "run.txt").write_text(RUN_ONE)
+    (files / "b" / "run.txt").write_text(RUN_TWO)
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "a" / "run.txt", "--run",
+                 files / "b" / "run.txt", "--output", files / "tags", "--log", files / "log.jsonl", "--draws", "200")
+    assert result.exit_code == 0, result.stderr
+    assert set(json.loads((files / "tags" / "metrics.json").read_text())["runs"]) == {"one", "two"}
+    (files / "b" / "run.txt").write_text(RUN_ONE)                            # the same tag twice
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "a" / "run.txt", "--run",
+                 files / "b" / "run.txt", "--output", files / "same", "--log", files / "log.jsonl")
+    assert result.exit_code == 2 and "NAME=PATH" in result.stderr
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", f"base={files / 'a' / 'run.txt'}", "--run",
+                 f"again={files / 'b' / 'run.txt'}", "--output", files / "named", "--log", files / "log.jsonl",
+                 "--draws", "200")
+    assert result.exit_code == 0, result.stderr
+    comparison = json.loads((files / "named" / "comparison.json").read_text())
+    assert comparison["baseline"] == "base" and list(comparison["pairs"]) == ["again-minus-base"]
+
+
+# ---- no number without a meaning (issue 20) ---------------------------------------------------
+
+@pytest.mark.parametrize("top", ["1023.5", "1100", "5000", "1e300"])
+def test_huge_grades_give_numbers_never_nan(cli, files, top):
+    (files / "qrels.txt").write_text(f"q1 0 a {top}\nq1 0 b 1\n")
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "one.tsv", "--measures",
+                 "nDCG@3,nDCG(dcg='exp-log2')@3,AP", "--output", files / "huge", "--log", files / "log.jsonl")
+    assert result.exit_code == 0, result.stderr
+    text = (files / "huge" / "metrics.json").read_text()
+    assert "NaN" not in text and "Infinity" not in text
+    q1 = json.loads(text)["runs"]["one"]["per_topic"]["q1"]
+    assert q1["nDCG(dcg='exp-log2')@3"] == pytest.approx(1.0, abs=1e-12)    # a first: the ideal order
+    assert q1["nDCG@3"] == 1.0 and q1["AP"] == 1.0
+
+
+def test_sandbox_and_evaluate_agree_on_a_supplied_run_tied_at_nine_decimals(cli, tmp_path):
+    """Issue 20: scores that differ only beyond the ninth decimal are written alike; the sandbox
+    ranks on the written values, so evaluate --ties ours on its written runs gives its metrics."""
+    import shutil
+    from pathlib import Path
+
+    fixture = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "l03"
+    data = tmp_path / "l03"
+    shutil.copytree(fixture, data, ignore=shutil.ignore_patterns("acquisition"))
+    supplied = (data / "supplied_run.tsv").read_text().splitlines()
+    # T-01: D-007 (not relevant) above D-002 (0.92) and D-001 (grade 3) in memory; written alike
+    # (0.920000000), so by id: D-001, D-002, D-007
+    supplied[1] = "T-01 Q0 D-001 2 0.9200000001 authored"
+    supplied[3] = "T-01 Q0 D-007 4 0.9200000004 authored"
+    (data / "supplied_run.tsv").write_text("\n".join(supplied) + "\n")
+    out = tmp_path / "sandbox"
+    result = cli("sandbox", "run", "--corpus", data / "corpus.jsonl", "--topics", data / "topics.jsonl", "--qrels",
+                 data / "qrels.txt", "--dense-run", data / "supplied_run.tsv", "--dense-metadata",
+                 data / "supplied_run_metadata.json", "--output", out, "--log", tmp_path / "log.jsonl")
+    assert result.exit_code == 0, result.stderr
+    sandbox = json.loads((out / "metrics.json").read_text())
+    assert (out / "runs" / "frozen_dense.tsv").read_text().splitlines()[:2] == [
+        "T-01 Q0 D-001 1 0.920000000 frozen_dense", "T-01 Q0 D-002 2 0.920000000 frozen_dense",
+        "T-01 Q0 D-007 3 0.920000000 frozen_dense"][:2]
+    for method in ("bm25", "frozen_dense", "hybrid", "reranked"):
+        target = tmp_path / f"eval-{method}"
+        result = cli("evaluate", "--qrels", data / "qrels.txt", "--run", out / "runs" / f"{method}.tsv", "--measures",
+                     "nDCG(dcg='exp-log2')@3,R@3", "--ties", "ours", "--output", target, "--log", tmp_path / "log.jsonl")
+        assert result.exit_code == 0, result.stderr
+        evaluated = json.loads((target / "metrics.json").read_text())["runs"][method]
+        for topic, values in sandbox["per_topic"][method].items():
+            assert evaluated["per_topic"][topic]["nDCG(dcg='exp-log2')@3"] == values["ndcg@3"], (method, topic)
+            assert evaluated["per_topic"][topic]["R@3"] == values["recall@3"], (method, topic)
+
+
+def test_sandbox_reads_a_gzipped_beir_corpus_with_id_fields(cli, tmp_path):
+    """BEIR's ``_id`` (and ``id``) name a document as ``doc_id`` does; a gzip corpus is read as is:
+    the metrics are W03's."""
+    import gzip
+    import shutil
+    from pathlib import Path
+
+    fixture = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "l03"
+    data = tmp_path / "l03"
+    shutil.copytree(fixture, data, ignore=shutil.ignore_patterns("acquisition"))
+    lines = []
+    for i, line in enumerate((data / "corpus.jsonl").read_text().splitlines()):
+        record = json.loads(line)
+        record["_id" if i % 2 else "id"] = record.pop("doc_id")
+        record.pop("license"), record.pop("source_type")
+        lines.append(json.dumps(record))
+    (data / "beir.jsonl.gz").write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+
+    def sandbox(corpus, out):
+        return cli("sandbox", "run", "--corpus", corpus, "--topics", data / "topics.jsonl", "--qrels",
+                   data / "qrels.txt", "--dense-run", data / "supplied_run.tsv", "--dense-metadata",
+                   data / "supplied_run_metadata.json", "--output", out, "--log", tmp_path / "log.jsonl")
+
+    assert sandbox(data / "corpus.jsonl", tmp_path / "plain").exit_code == 0
+    result = sandbox(data / "beir.jsonl.gz", tmp_path / "beir")
+    assert result.exit_code == 0, result.stderr
+    assert (json.loads((tmp_path / "beir" / "metrics.json").read_text())
+            == json.loads((tmp_path / "plain" / "metrics.json").read_text()))
+    (data / "both.jsonl").write_text('{"_id": "D-001", "doc_id": "D-002", "text": "x"}\n')
+    result = sandbox(data / "both.jsonl", tmp_path / "both")
+    assert result.exit_code == 2 and "both.jsonl:1" in result.stderr and "disagree" in result.stderr

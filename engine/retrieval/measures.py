@@ -54,6 +54,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.retrieval.metrics import gain
 from engine.runs.errors import InputError
 
 # family → (cutoff: "required" | "optional" | "none", parameters it takes besides the cutoff)
@@ -282,12 +283,8 @@ class _Discounts:
 def exponential_gain(grade: float, scale_exponent: float = 0.0) -> float:
     """``(2**g − 1) · 2**-s`` for g > 0 (0 otherwise), as ``2**(g − s) − 2**-s`` when s > 0, so
     that no power overflows (``s`` is the topic's largest grade when that exceeds
-    :data:`EXP_SCALE_ABOVE`, else 0)."""
-    if grade <= 0:
-        return 0.0
-    if scale_exponent == 0.0:
-        return 2.0 ** grade - 1.0
-    return 2.0 ** (grade - scale_exponent) - 2.0 ** -scale_exponent
+    :data:`EXP_SCALE_ABOVE`, else 0): :func:`engine.retrieval.metrics.gain`."""
+    return gain(grade, scale_exponent)
 
 
 def gains(measure: Measure, grades: np.ndarray, topics: np.ndarray, max_grade: np.ndarray) -> np.ndarray:

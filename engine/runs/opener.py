@@ -22,7 +22,9 @@ from __future__ import annotations
 import atexit
 import gzip
 import io
+import os
 import shutil
+import stat
 import sys
 import tempfile
 import zlib
@@ -33,7 +35,25 @@ GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 STDIN = "-"
 
-_stdin_copy: Path | None = None
+_stdin_copy: tuple[int, Path] | None = None   # (id of the stdin object copied, the copy)
+
+
+def require_regular_file(path: str | Path) -> None:
+    """InputError unless ``path`` is an existing regular file (a FIFO, device or directory would
+    block or fail on open; NUL bytes in the name are refused by name)."""
+    from engine.runs.errors import InputError
+
+    text = os.fspath(path)
+    if "\x00" in str(text):
+        raise InputError("file name contains a NUL byte", path=repr(str(text)))
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path=path)
+    if stat.S_ISDIR(mode):
+        raise InputError("is a directory, expected a file", path=path)
+    if not stat.S_ISREG(mode):
+        raise InputError("is not a regular file (a FIFO, socket or device is never read)", path=path)
 
 
 def is_stdin(path: str | Path | None) -> bool:
@@ -41,9 +61,9 @@ def is_stdin(path: str | Path | None) -> bool:
 
 
 def stdin_as_file() -> Path:
-    """Standard input copied (once per process) into a private file; the same path on every call."""
+    """Standard input copied (once per stdin stream) into a private file; the same path on every call."""
     global _stdin_copy
-    if _stdin_copy is None:
+    if _stdin_copy is None or _stdin_copy[0] != id(sys.stdin) or not _stdin_copy[1].exists():
         directory = Path(tempfile.mkdtemp(prefix="chapter-audit-stdin-"))
         atexit.register(shutil.rmtree, directory, True)
         target = directory / "stdin"
@@ -53,8 +73,8 @@ def stdin_as_file() -> Path:
                 shutil.copyfileobj(source, handle)
             else:  # a text stream without a buffer (e.g. a test runner's): its text as UTF-8
                 handle.write(sys.stdin.read().encode("utf-8"))
-        _stdin_copy = target
-    return _stdin_copy
+        _stdin_copy = (id(sys.stdin), target)
+    return _stdin_copy[1]
 
 
 def resolve_input(path: str | Path) -> Path:
@@ -101,8 +121,6 @@ class _CheckedGzip(io.RawIOBase):
 
 def open_binary(path: str | Path) -> BinaryIO:
     """The file's bytes, decompressed when it is gzip (buffered, with ``peek``)."""
-    from engine.runs.jsonl import require_regular_file
-
     require_regular_file(path)
     try:
         if is_gzip(path):
