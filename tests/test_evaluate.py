@@ -353,3 +353,44 @@ def test_sandbox_reads_a_gzipped_beir_corpus_with_id_fields(cli, tmp_path):
     (data / "both.jsonl").write_text('{"_id": "D-001", "doc_id": "D-002", "text": "x"}\n')
     result = sandbox(data / "both.jsonl", tmp_path / "both")
     assert result.exit_code == 2 and "both.jsonl:1" in result.stderr and "disagree" in result.stderr
+
+
+def test_t_test_and_corrections_in_the_comparison_agree_with_scipy(cli, tmp_path):
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(4)
+    qrels, runs = [], {"base": [], "up": [], "same": []}
+    for t in range(12):
+        for d in range(6):
+            qrels.append(f"t{t} 0 d{d} {int(rng.integers(0, 3))}")
+        for name, runs_rows in runs.items():
+            scores = rng.permutation(6) if name != "same" else np.arange(6)[::-1]
+            runs_rows.extend(f"t{t} Q0 d{d} 1 {float(s) + (0.5 if name == 'up' and d < 2 else 0)} {name}"
+                             for d, s in enumerate(scores))
+    (tmp_path / "qrels").write_text("\n".join(qrels) + "\n")
+    for name, rows in runs.items():
+        (tmp_path / name).write_text("\n".join(rows) + "\n")
+    result = cli("evaluate", "--qrels", tmp_path / "qrels", "--run", tmp_path / "base", "--run", tmp_path / "up",
+                 "--run", tmp_path / "same", "--measures", "nDCG@3,AP", "--output", tmp_path / "out", "--log",
+                 tmp_path / "log.jsonl", "--draws", "500")
+    assert result.exit_code == 0, result.stderr
+    metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    comparison = json.loads((tmp_path / "out" / "comparison.json").read_text())
+    assert "Holm" in comparison["corrections"] and "2 compared pair" in comparison["corrections"]
+    assert "paired Student t-test, two-sided" in comparison["t_test"]
+    for key in ("nDCG@3", "AP"):
+        p_values = []
+        for name in ("up", "same"):
+            a = [metrics["runs"][name]["per_topic"][t][key] for t in sorted(metrics["runs"]["base"]["per_topic"])]
+            b = [metrics["runs"]["base"]["per_topic"][t][key] for t in sorted(metrics["runs"]["base"]["per_topic"])]
+            expected = scipy_stats.ttest_rel(a, b)
+            v = comparison["pairs"][f"{name}-minus-base"][key]
+            assert v["t"] == pytest.approx(float(expected.statistic), rel=1e-9)
+            assert v["t_test_p"] == pytest.approx(float(expected.pvalue), rel=1e-9)
+            p_values.append(v["t_test_p"])
+        low, high = sorted(p_values)
+        holm_expected = {low: min(1.0, 2 * low), high: max(min(1.0, 2 * low), high)}
+        for name, p in zip(("up", "same"), p_values):
+            v = comparison["pairs"][f"{name}-minus-base"][key]
+            assert v["t_test_p_holm"] == pytest.approx(holm_expected[p], abs=1e-15)
+            assert v["t_test_p_bonferroni"] == pytest.approx(min(1.0, 2 * p), abs=1e-15)
+    assert "t-test p=" in result.stdout and "Holm" in result.stdout

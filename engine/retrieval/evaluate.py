@@ -48,7 +48,9 @@ from engine.runs.opener import is_stdin, resolve_input
 from engine.runs.outdir import check_target, publish, staged_directory
 from engine.runs.runlog import DEFAULT_LOG, recorded_run
 from engine.stats.bootstrap import LEVEL, PERCENTILE_METHOD, blocked_intervals
+from engine.stats.corrections import bonferroni, holm
 from engine.stats.randomisation import randomisation_p
+from engine.stats.ttest import paired_t_test
 
 COMMAND = "evaluate"
 MANIFEST_NAME = "manifest.json"
@@ -216,7 +218,8 @@ def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Meas
 
 def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], draws: int,
             seed: int) -> dict[str, Any]:
-    """Each run against the first, per measure: difference, bootstrap interval, randomisation p."""
+    """Each run against the first, per measure: difference, bootstrap interval, randomisation p,
+    paired t-test, and Bonferroni and Holm corrections of both p-values over the compared pairs."""
     if len(evaluations) < 2:
         return {}
     base = evaluations[0]
@@ -224,13 +227,28 @@ def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], dra
     for other in evaluations[1:]:
         diffs = [other.per_topic[m.key] - base.per_topic[m.key] for m in measures]
         intervals = blocked_intervals(diffs, draws=draws, seed=seed)
-        pairs[f"{other.name}-minus-{base.name}"] = {
-            m.key: {"difference": interval[0], "ci_low": interval[1], "ci_high": interval[2],
-                    "randomisation_p": randomisation_p(diff, draws=draws, seed=seed)}
-            for m, diff, interval in zip(measures, diffs, intervals)}
+        entry: dict[str, Any] = {}
+        for m, diff, interval in zip(measures, diffs, intervals):
+            test = paired_t_test(diff)
+            entry[m.key] = {"difference": interval[0], "ci_low": interval[1], "ci_high": interval[2],
+                            "randomisation_p": randomisation_p(diff, draws=draws, seed=seed),
+                            "t": test.t, "t_test_p": test.p, "t_test_df": test.df}
+            if test.reason:
+                entry[m.key]["t_test_note"] = test.reason
+        pairs[f"{other.name}-minus-{base.name}"] = entry
+    for m in measures:                    # one family per measure: its p-values over the pairs
+        for test_name in ("randomisation_p", "t_test_p"):
+            family = [pairs[pair][m.key][test_name] for pair in pairs]
+            for pair, b, h in zip(pairs, bonferroni(family), holm(family)):
+                pairs[pair][m.key][f"{test_name}_bonferroni"] = b
+                pairs[pair][m.key][f"{test_name}_holm"] = h
     return {"baseline": base.name, "draws": draws, "seed": seed, "level": LEVEL,
             "interval": f"paired percentile bootstrap over topics ({PERCENTILE_METHOD} percentiles)",
             "p_value": "two-sided paired randomisation (sign-flip) test, Monte-Carlo with +1 correction",
+            "t_test": "paired Student t-test, two-sided, on the per-topic differences (df = topics - 1); "
+                      "null with a note when undefined (fewer than two topics, or differences that do not vary)",
+            "corrections": f"Bonferroni and Holm, over the {len(pairs)} compared pair(s), per measure and per "
+                           "test (*_bonferroni, *_holm); uncorrected values as randomisation_p and t_test_p",
             "pairs": pairs}
 
 
@@ -259,11 +277,14 @@ def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
     if comparison:
         lines.append("")
         lines.append(f"paired over {metrics['topics']} topics against {comparison['baseline']}: difference "
-                     f"[95% bootstrap CI, {comparison['draws']} draws] randomisation-test p")
+                     f"[95% bootstrap CI, {comparison['draws']} draws], randomisation-test p, paired t-test p; "
+                     f"Holm-corrected over the {len(comparison['pairs'])} compared pair(s) in brackets")
         for pair, per_measure in comparison["pairs"].items():
             for key, v in per_measure.items():
+                t_p = "undefined" if v["t_test_p"] is None else f"{v['t_test_p']:.4f} (Holm {v['t_test_p_holm']:.4f})"
                 lines.append(f"{pair:<{width}} {key:>12} {v['difference']:+.6f} "
-                             f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}] p={v['randomisation_p']:.4f}")
+                             f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}] randomisation p={v['randomisation_p']:.4f} "
+                             f"(Holm {v['randomisation_p_holm']:.4f}) t-test p={t_p}")
     return "\n".join(lines) + "\n"
 
 
