@@ -108,7 +108,8 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
          _p("dense_metadata", "path"), _p("output", "path"), _p("k", "int", 3),
          _p("candidate_depth", "int", 5), _p("hybrid_alpha", "float", 0.55),
          _p("rerank_weight", "float", 0.25), _p("k1", "float", 1.2), _p("b", "float", 0.75),
-         _p("frozen_manifest", "path", None), _p("run_depth", "int", 1000), _p("measures", "str", None)),
+         _p("frozen_manifest", "path", None), _p("run_depth", "int", 1000), _p("measures", "str", None),
+         _p("fusion", "str", "minmax"), _p("rrf_k", "int", 60)),
         results=("metrics", "rankings", "index_summary", "stage_boundary", "manifest")),
     Experiment(
         "evaluate", "engine.retrieval.evaluate:run_evaluate_experiment",
