@@ -8,6 +8,7 @@ its table. Errors map to exit codes via :func:`cli.common.cli_errors`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -32,11 +33,14 @@ def evaluate(
                                   "ours (scores as read; ties by document id ascending)."),
     seed: int = typer.Option(129300, "--seed", help="Seed of the bootstrap and randomisation draws."),
     draws: int = typer.Option(10000, "--draws", help="Bootstrap and randomisation draws."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Also draw each compared pair's sorted per-topic "
+                                                             "differences with the bootstrap interval into FILE.svg "
+                                                             "(needs the 'plot' extra: matplotlib)."),
     log: Path = LogOption,
 ) -> None:
     """Evaluate TREC runs; with two or more, a paired comparison against the first (logged)."""
     out = run_experiment("evaluate", dict(qrels=qrels, run=run, measures=measures, output=output, ties=ties,
-                                          seed=seed, draws=draws), log=log)
+                                          seed=seed, draws=draws, plot=plot), log=log)
     typer.echo(f"run {out['run_id']} -> {out['output']}")
     typer.echo(out["table"], nl=False)
 

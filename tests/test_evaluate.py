@@ -394,3 +394,35 @@ def test_t_test_and_corrections_in_the_comparison_agree_with_scipy(cli, tmp_path
             assert v["t_test_p_holm"] == pytest.approx(holm_expected[p], abs=1e-15)
             assert v["t_test_p_bonferroni"] == pytest.approx(min(1.0, 2 * p), abs=1e-15)
     assert "t-test p=" in result.stdout and "Holm" in result.stdout
+
+
+def test_plot_draws_the_logged_differences_deterministically(cli, files, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from engine.retrieval.comparison_plot import pair_differences
+
+    first = run_evaluate(cli, files, "--plot", files / "a.svg")
+    assert first.exit_code == 0, first.stderr
+    second = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "one.tsv", "--run", files / "two.run.tsv",
+                 "--measures", MEASURES, "--output", files / "out2", "--log", files / "log.jsonl", "--draws", "2000",
+                 "--plot", files / "b.svg")
+    assert second.exit_code == 0, second.stderr
+    svg = (files / "a.svg").read_bytes()
+    assert svg == (files / "b.svg").read_bytes() and svg.startswith(b"<?xml") and b"<dc:date>" not in svg
+    metrics = json.loads((files / "out" / "metrics.json").read_text())
+    comparison = json.loads((files / "out" / "comparison.json").read_text())
+    panels = pair_differences(metrics, comparison)
+    assert [(p["pair"], p["measure"]) for p in panels] == [("two-minus-one", m) for m in MEASURES.split(",")]
+    ap = next(p for p in panels if p["measure"] == "AP")
+    one, two = metrics["runs"]["one"]["per_topic"], metrics["runs"]["two"]["per_topic"]
+    assert ap["differences"] == sorted(two[t]["AP"] - one[t]["AP"] for t in ("q1", "q2"))
+    assert ap["ci_low"] == comparison["pairs"]["two-minus-one"]["AP"]["ci_low"]
+    logged = read_records(files / "log.jsonl")
+    assert any(str((files / "a.svg").resolve()) in r["outputs"] for r in logged)
+    # an existing plot is never replaced; without matplotlib, one line and nothing written
+    again = run_evaluate(cli, files, "--plot", files / "a.svg")
+    assert again.exit_code == 3 and "never replaced" in again.stderr
+    import sys
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    missing = run_evaluate(cli, files, "--plot", files / "c.svg")
+    assert missing.exit_code == 2 and "--plot" in missing.stderr and "chapter-audit[plot]" in missing.stderr
+    assert not (files / "c.svg").exists()

@@ -41,8 +41,9 @@ import numpy as np
 from engine.retrieval.measures import JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments
 from engine.retrieval.trec import Qrels, read_qrels
 from engine.retrieval.trec_arrays import RunArrays, read_run_arrays
-from engine.runs.errors import InputError
-from engine.runs.hashing import dump_json
+from engine.retrieval.comparison_plot import require_matplotlib, write_plot
+from engine.runs.errors import InputError, RefusalError
+from engine.runs.hashing import dump_json, sha256_file
 from engine.runs.manifest import build_manifest, input_hashes
 from engine.runs.opener import is_stdin, resolve_input
 from engine.runs.outdir import check_target, publish, staged_directory
@@ -293,9 +294,19 @@ def hashes_by_path(hashes: dict[str, dict[str, str]], path: str) -> str:
 
 
 def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, output: Path, ties: str,
-                            seed: int, draws: int, log: str | Path | None = DEFAULT_LOG) -> dict[str, Any]:
+                            seed: int, draws: int, log: str | Path | None = DEFAULT_LOG,
+                            plot: Path | None = None) -> dict[str, Any]:
     """Entry point of the registered ``evaluate`` experiment (engine.experiments)."""
     output = Path(output)
+    if plot is not None:
+        plot = Path(plot)
+        if plot.suffix.lower() != ".svg":
+            raise InputError("must name an .svg file", field="--plot")
+        if len(run) < 2:
+            raise InputError("needs two or more --run (a paired comparison to draw)", field="--plot")
+        if plot.exists():
+            raise RefusalError(f"--plot {plot} exists; it is never replaced (choose another file)")
+        require_matplotlib()
     if not run:
         raise InputError("needs at least one --run", field="--run")
     if ties not in TIES:
@@ -345,6 +356,9 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                 (staging / name).write_text(text, encoding="utf-8", newline="\n")
             publish(staging, output)
         record.add_outputs(output)
+        if plot is not None:      # drawn from the published, logged values
+            write_plot(output, plot)
+            record.outputs[str(plot.resolve())] = sha256_file(plot)
         root = output.resolve()
         record.results = {"metrics": str(root / "metrics.json"), "comparison": str(root / "comparison.json"),
                           "manifest": str(root / MANIFEST_NAME)}
