@@ -36,11 +36,15 @@ def evaluate(
     plot: Optional[Path] = typer.Option(None, "--plot", help="Also draw each compared pair's sorted per-topic "
                                                              "differences with the bootstrap interval into FILE.svg "
                                                              "(needs the 'plot' extra: matplotlib)."),
+    fuse: Optional[str] = typer.Option(None, "--fuse", help="Also evaluate the runs fused into one: rrf, combsum "
+                                                            "or combmnz (named after the method)."),
+    rrf_k: int = typer.Option(60, "--rrf-k", help="RRF's k: 1/(k + rank) per run (--fuse rrf)."),
     log: Path = LogOption,
 ) -> None:
     """Evaluate TREC runs; with two or more, a paired comparison against the first (logged)."""
     out = run_experiment("evaluate", dict(qrels=qrels, run=run, measures=measures, output=output, ties=ties,
-                                          seed=seed, draws=draws, plot=plot), log=log)
+                                          seed=seed, draws=draws, plot=plot, fuse=fuse,
+                                          rrf_k=rrf_k), log=log)
     typer.echo(f"run {out['run_id']} -> {out['output']}")
     typer.echo(out["table"], nl=False)
 

@@ -115,7 +115,7 @@ EXPERIMENTS: dict[str, Experiment] = {e.command: e for e in (
         "evaluate", "engine.retrieval.evaluate:run_evaluate_experiment",
         (_p("qrels", "path"), _p("run", "paths"), _p("measures", "str", "nDCG@10,R@100,P@10,RR@10,AP@1000"),
          _p("output", "path"), _p("ties", "str", "trec_eval"), _p("seed", "int", 129300),
-         _p("draws", "int", 10000), _p("plot", "path", None)),
+         _p("draws", "int", 10000), _p("plot", "path", None), _p("fuse", "str", None), _p("rrf_k", "int", 60)),
         results=("metrics", "comparison", "manifest"), output_parameters=("output", "plot")),
     Experiment(
         "sandbox ledger", "engine.ledger.acquisition:run_ledger",

@@ -38,9 +38,12 @@ from typing import Any
 
 import numpy as np
 
+from engine.retrieval.ranking import within_topic_ranks
 from engine.retrieval.measures import JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments
 from engine.retrieval.trec import Qrels, read_qrels
 from engine.retrieval.trec_arrays import RunArrays, read_run_arrays
+from engine.retrieval.fuse_runs import FUSED_METHODS, fuse_runs
+from engine.retrieval.fusion import DEFAULT_RRF_K
 from engine.retrieval.comparison_plot import require_matplotlib, write_plot
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import dump_json, sha256_file
@@ -86,36 +89,6 @@ def split_run_argument(text: str | Path) -> tuple[str | None, Path]:
     if sep and rest and _NAME.match(name) and not Path(value).exists():
         return name.replace(".", "_"), Path(rest)
     return None, Path(value)
-
-
-def within_topic_ranks(topic: np.ndarray, score: np.ndarray, tie: np.ndarray) -> np.ndarray:
-    """One-based rank of every row within its topic: score descending, then ``tie`` ascending.
-
-    Runs are usually written grouped by topic and best first; then only groups of tied scores
-    can be out of order, and only their rows are sorted. Any other file order is sorted whole.
-    """
-    n = topic.size
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    same = topic[1:] == topic[:-1]
-    starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
-    grouped = np.unique(topic[starts]).size == starts.size
-    if grouped and bool((score[1:] <= score[:-1])[same].all()):
-        tied = same & (score[1:] == score[:-1])
-        order = np.arange(n, dtype=np.int64)
-        if tied.any():
-            group = np.concatenate(([0], np.cumsum(~tied)))          # one id per run of tied rows
-            sizes = np.bincount(group)
-            rows = np.flatnonzero(sizes[group] > 1)
-            order[rows] = rows[np.lexsort((tie[rows], group[rows]))]
-    else:
-        order = np.lexsort((tie, -score, topic))
-        sorted_topic = topic[order]
-        starts = np.concatenate(([0], np.flatnonzero(sorted_topic[1:] != sorted_topic[:-1]) + 1))
-    lengths = np.diff(np.append(starts, n))
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
-    return rank
 
 
 def ordering(measure: Measure, ties: str) -> str:
@@ -295,9 +268,17 @@ def hashes_by_path(hashes: dict[str, dict[str, str]], path: str) -> str:
 
 def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, output: Path, ties: str,
                             seed: int, draws: int, log: str | Path | None = DEFAULT_LOG,
-                            plot: Path | None = None) -> dict[str, Any]:
+                            plot: Path | None = None, fuse: str | None = None,
+                            rrf_k: int = DEFAULT_RRF_K) -> dict[str, Any]:
     """Entry point of the registered ``evaluate`` experiment (engine.experiments)."""
     output = Path(output)
+    if fuse is not None:
+        if fuse not in FUSED_METHODS:
+            raise InputError(f"must be one of {', '.join(FUSED_METHODS)}, got {fuse!r}", field="--fuse")
+        if len(run) < 2:
+            raise InputError("needs two or more --run to fuse", field="--fuse")
+    if rrf_k < 0:
+        raise InputError("must be >= 0", field="--rrf-k")
     if plot is not None:
         plot = Path(plot)
         if plot.suffix.lower() != ".svg":
@@ -328,6 +309,11 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
         if name in names[:i]:
             raise InputError(f"two runs are named {name!r} (by run tag or file name); name them with "
                              f"--run NAME=PATH", field="--run")
+    if fuse is not None:
+        if fuse in names:
+            raise InputError(f"a run is already named {fuse!r}; rename it with --run NAME=PATH", field="--fuse")
+        loaded_list.append(fuse_runs(loaded_list, fuse, rrf_k))
+        names.append(fuse)
     loaded = dict(zip(names, loaded_list))
     shown = {qrels_path: str(qrels), **{path: str(given) for path, given in zip(run_paths, given_paths)}}
     roles: dict[str, str | Path | None] = {"qrels": qrels_path}
@@ -337,6 +323,8 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
         entry["path"] = shown.get(Path(entry["path"]), entry["path"])
     parameters = {"measures": [m.key for m in parsed], "ties": ties, "seed": seed, "draws": draws,
                   "run_names": names}
+    if fuse is not None:       # recorded only when asked for, so that earlier run ids stay valid
+        parameters["fuse"] = fuse if fuse != "rrf" else f"rrf (k={rrf_k})"
     manifest = build_manifest(COMMAND, hashes, parameters,
                               outputs=sorted([MANIFEST_NAME, "metrics.json", "comparison.json"]))
     run_id = manifest["run_id"]

@@ -68,3 +68,33 @@ def id_order_ranks(ids: Sequence[str]) -> np.ndarray:
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n, dtype=np.int64)
     return rank
+
+
+def within_topic_ranks(topic: np.ndarray, score: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """One-based rank of every row within its topic: score descending, then ``tie`` ascending.
+
+    Runs are usually written grouped by topic and best first; then only groups of tied scores
+    can be out of order, and only their rows are sorted. Any other file order is sorted whole.
+    """
+    n = topic.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    same = topic[1:] == topic[:-1]
+    starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    grouped = np.unique(topic[starts]).size == starts.size
+    if grouped and bool((score[1:] <= score[:-1])[same].all()):
+        tied = same & (score[1:] == score[:-1])
+        order = np.arange(n, dtype=np.int64)
+        if tied.any():
+            group = np.concatenate(([0], np.cumsum(~tied)))          # one id per run of tied rows
+            sizes = np.bincount(group)
+            rows = np.flatnonzero(sizes[group] > 1)
+            order[rows] = rows[np.lexsort((tie[rows], group[rows]))]
+    else:
+        order = np.lexsort((tie, -score, topic))
+        sorted_topic = topic[order]
+        starts = np.concatenate(([0], np.flatnonzero(sorted_topic[1:] != sorted_topic[:-1]) + 1))
+    lengths = np.diff(np.append(starts, n))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
+    return rank

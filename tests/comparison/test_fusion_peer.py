@@ -101,3 +101,45 @@ def test_sandbox_fusion_equals_ranx_on_its_written_runs(cli, tmp_path, method):
         for doc, value in hybrid[topic]:
             assert value == pytest.approx(theirs[doc], abs=5e-10)
     assert bm25 and supplied
+
+
+@pytest.mark.parametrize("method, k", [("rrf", 60), ("rrf", 5), ("combsum", 60), ("combmnz", 60)])
+def test_evaluate_fuse_equals_ranx(method, k):
+    from engine.retrieval.fuse_runs import fuse_runs
+    from engine.retrieval.trec_arrays import RunArrays
+
+    rng = random.Random(11)
+    runs = []
+    for _ in range(3):
+        rows = {}
+        for t in ("q1", "q2", "q3"):
+            chosen = rng.sample([f"d{i:02d}" for i in range(30)], rng.randint(3, 20))
+            rows[t] = {d: s / 100.0 for d, s in zip(chosen, rng.sample(range(1, 10_000), len(chosen)))}
+        runs.append(rows)
+    arrays = [RunArrays.from_rows(*zip(*[(t, d, s) for t, docs in r.items() for d, s in docs.items()])) for r in runs]
+    fused = fuse_runs(arrays, method, k)
+    ours = {(fused.topics[t], fused.docs[d]): s
+            for t, d, s in zip(fused.topic_code.tolist(), fused.doc_code.tolist(), fused.score.tolist())}
+    name = {"combsum": "sum", "combmnz": "mnz"}.get(method, method)
+    theirs = ranx.fuse(runs=[ranx.Run.from_dict(r) for r in runs], norm="min-max", method=name,
+                       params={"k": k} if method == "rrf" else None).to_dict()
+    assert set(ours) == {(t, d) for t, docs in theirs.items() for d in docs}
+    for (t, d), value in ours.items():
+        assert value == pytest.approx(theirs[t][d], abs=1e-12)
+
+
+def test_evaluate_fuse_adds_the_fused_run_to_the_comparison(cli, tmp_path):
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 2\n2 0 c 1\n")
+    (tmp_path / "x").write_text("1 Q0 a 1 3 x\n1 Q0 b 2 2 x\n1 Q0 c 3 1 x\n2 Q0 c 1 2 x\n2 Q0 a 2 1 x\n")
+    (tmp_path / "y").write_text("1 Q0 b 1 9 y\n1 Q0 d 2 8 y\n2 Q0 d 1 5 y\n2 Q0 c 2 4 y\n")
+    result = cli("evaluate", "--qrels", tmp_path / "qrels", "--run", tmp_path / "x", "--run", tmp_path / "y",
+                 "--fuse", "rrf", "--rrf-k", "60", "--measures", "RR,P@1", "--output", tmp_path / "out", "--log",
+                 tmp_path / "log.jsonl", "--draws", "100")
+    assert result.exit_code == 0, result.stderr
+    metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
+    # topic 1: b = 1/62 + 1/61 beats a = 1/61: b first; topic 2: c = 1/61 + 1/62 first
+    assert metrics["runs"]["rrf"]["per_topic"]["1"]["P@1"] == 1.0 and metrics["runs"]["rrf"]["per_topic"]["2"]["RR"] == 1.0
+    assert "rrf-minus-x" in json.loads((tmp_path / "out" / "comparison.json").read_text())["pairs"]
+    bad = cli("evaluate", "--qrels", tmp_path / "qrels", "--run", tmp_path / "x", "--fuse", "rrf", "--output",
+              tmp_path / "bad", "--log", tmp_path / "log.jsonl")
+    assert bad.exit_code == 2 and "--fuse" in bad.stderr
