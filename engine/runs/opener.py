@@ -36,6 +36,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 STDIN = "-"
 
 _stdin_copy: tuple[int, Path] | None = None   # (id of the stdin object copied, the copy)
+_warned_bom: set[str] = set()                   # files whose BOM was reported (once a process)
 
 
 def require_regular_file(path: str | Path) -> None:
@@ -140,7 +141,8 @@ def open_text(path: str | Path, *, encoding: str = "utf-8", warn: bool = True) -
         raise
     has_bom = head == UTF8_BOM and encoding.lower().replace("_", "-") in ("utf-8", "utf8")
     if has_bom:
-        if warn:
+        if warn and str(path) not in _warned_bom:
+            _warned_bom.add(str(path))
             print(f"warning: {path}: UTF-8 byte-order mark removed", file=sys.stderr)
         encoding = "utf-8-sig"
     return io.TextIOWrapper(stream, encoding=encoding)  # type: ignore[arg-type]

@@ -227,3 +227,25 @@ def test_generated_graded_collections_with_ties_equal_ir_measures(data):
         values = dict(zip(topic_ids, ours.per_topic[measure.key].tolist()))
         for tid, value in peer.items():
             assert values[tid] == pytest.approx(value, abs=1e-9), (measure.key, tid, qrels, run)
+
+
+def test_trec_eval_names_equal_pytrec_eval_directly():
+    """The trec_eval measures themselves (pytrec_eval, no ir_measures in between) on trec_eval's
+    graded test file: ndcg_cut_10, ndcg, map, P_10 and, at relevance level 2, P_10 and recall_100."""
+    import pytrec_eval
+
+    qrels = read_qrels(DATA / "qrels.rel_level")
+    arrays = read_run_arrays(DATA / "results.test")
+    run: dict[str, dict[str, float]] = {}
+    for t, d, s in zip(arrays.topic_code.tolist(), arrays.doc_code.tolist(), arrays.score.tolist()):
+        run.setdefault(arrays.topics[t], {})[arrays.docs[d]] = s
+    as_int = {t: {d: int(g) for d, g in docs.items()} for t, docs in qrels.items()}
+    level1 = pytrec_eval.RelevanceEvaluator(as_int, {"ndcg_cut_10", "ndcg", "map", "P_10"}).evaluate(run)
+    level2 = pytrec_eval.RelevanceEvaluator(as_int, {"P_10", "recall_100"}, relevance_level=2).evaluate(run)
+    measures = parse_measures("nDCG@10,nDCG,AP,P@10,P(rel=2)@10,R(rel=2)@100")
+    topic_ids, [ours] = evaluate_runs(qrels, {"STANDARD": arrays}, measures)
+    pairs = [("nDCG@10", level1, "ndcg_cut_10"), ("nDCG", level1, "ndcg"), ("AP", level1, "map"),
+             ("P@10", level1, "P_10"), ("P(rel=2)@10", level2, "P_10"), ("R(rel=2)@100", level2, "recall_100")]
+    for key, reference, name in pairs:
+        for i, tid in enumerate(topic_ids):
+            assert ours.per_topic[key][i] == pytest.approx(reference[tid][name], abs=1e-9), (key, tid)
