@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import ast
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 

@@ -148,12 +148,6 @@ def open_text(path: str | Path, *, encoding: str = "utf-8", warn: bool = True) -
     return io.TextIOWrapper(stream, encoding=encoding)  # type: ignore[arg-type]
 
 
-def has_bom(path: str | Path) -> bool:
-    """True when the (decompressed) file starts with a UTF-8 byte-order mark."""
-    with open_binary(path) as stream:
-        return stream.peek(3)[:3] == UTF8_BOM  # type: ignore[attr-defined]
-
-
 def read_text(path: str | Path, *, encoding: str = "utf-8") -> str:
     """The whole file as text (:func:`open_text`); InputErrors name the file."""
     with open_text(path, encoding=encoding) as handle:
