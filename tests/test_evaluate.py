@@ -426,3 +426,27 @@ def test_plot_draws_the_logged_differences_deterministically(cli, files, monkeyp
     missing = run_evaluate(cli, files, "--plot", files / "c.svg")
     assert missing.exit_code == 2 and "--plot" in missing.stderr and "chapter-audit[plot]" in missing.stderr
     assert not (files / "c.svg").exists()
+
+
+@pytest.mark.parametrize("grade", ["1023.5", "1100", "5000"])
+def test_sandbox_with_huge_grades_writes_numbers(cli, tmp_path, grade):
+    import math
+    import shutil
+    from pathlib import Path
+
+    fixture = Path(__file__).resolve().parents[1] / "engine" / "fixtures" / "l03"
+    data = tmp_path / "l03"
+    shutil.copytree(fixture, data, ignore=shutil.ignore_patterns("acquisition"))
+    (data / "qrels.txt").write_text((data / "qrels.txt").read_text().replace("T-01 0 D-001 3", f"T-01 0 D-001 {grade}"))
+    out = tmp_path / "out"
+    result = cli("sandbox", "run", "--corpus", data / "corpus.jsonl", "--topics", data / "topics.jsonl", "--qrels",
+                 data / "qrels.txt", "--dense-run", data / "supplied_run.tsv", "--dense-metadata",
+                 data / "supplied_run_metadata.json", "--output", out, "--log", tmp_path / "log.jsonl",
+                 "--measures", "nDCG@3")
+    assert result.exit_code == 0, result.stderr
+    text = (out / "metrics.json").read_text()
+    assert "NaN" not in text and "Infinity" not in text
+    values = json.loads(text)["per_topic"]["frozen_dense"]["T-01"]
+    # supplied T-01: D-002 (2), D-001 (huge), D-004 (0): exponential gain is all D-001's
+    assert values["ndcg@3"] == pytest.approx(1 / math.log2(3), abs=1e-12)
+    assert 0.0 < values["nDCG@3"] < 1.0
