@@ -14,11 +14,12 @@ a topic (scores with ties) as TREC files, then times, for ours and ranx 0.3.x:
   the inputs, read, evaluate, metrics.json with per-topic values, the log record), against
   ranx's read + evaluate above.
 
-Measures are paired by definition: our nDCG (gain 2^g − 1) with ranx ``ndcg_burges``, R with
+Measures are paired by definition: our ``nDCG(dcg='exp-log2')`` (gain 2^g − 1) with ranx ``ndcg_burges``, R with
 ``recall``, P with ``precision``, RR@10 with ``mrr@10``, AP@1000 with ``map@1000``; the macro
 values are compared to 1e-9. ranx orders score ties its own way, so ties are broken in the
 generated run by tiny distinct offsets (the comparison is of throughput and values, not of tie
-rules). A script, not a test: nothing here asserts a time.
+rules), and ours runs with ``--ties ours`` (doubles: the offsets are below single precision).
+A script, not a test: nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ from engine.retrieval.measures import macro, parse_measures  # noqa: E402
 from engine.retrieval.trec import read_qrels  # noqa: E402
 from engine.retrieval.trec_arrays import read_run_arrays  # noqa: E402
 
-OURS = "nDCG@10,R@100,P@10,RR@10,AP@1000"
-RANX = {"nDCG@10": "ndcg_burges@10", "R@100": "recall@100", "P@10": "precision@10", "RR@10": "mrr@10",
+OURS = "nDCG(dcg='exp-log2')@10,R@100,P@10,RR@10,AP@1000"
+RANX = {"nDCG(dcg='exp-log2')@10": "ndcg_burges@10", "R@100": "recall@100", "P@10": "precision@10", "RR@10": "mrr@10",
         "AP@1000": "map@1000"}
 
 
@@ -103,7 +104,7 @@ def main() -> None:
         def ours_files():
             qrels = read_qrels(qrels_path)
             run = read_run_arrays(run_path)
-            return qrels, run, evaluate_runs(qrels, {"run": run}, measures)
+            return qrels, run, evaluate_runs(qrels, {"run": run}, measures, ties="ours")
 
         def ranx_files():
             qrels = ranx.Qrels.from_file(str(qrels_path), kind="trec")
@@ -112,11 +113,11 @@ def main() -> None:
 
         ours_t, (qrels, run, (_, [ours_eval])) = timed(ours_files)
         ranx_t, (rq, rr, ranx_values) = timed(ranx_files)
-        ours_mem_t, (_, [ours_eval2]) = timed(lambda: evaluate_runs(qrels, {"run": run}, measures))
+        ours_mem_t, (_, [ours_eval2]) = timed(lambda: evaluate_runs(qrels, {"run": run}, measures, ties="ours"))
         ranx_mem_t, ranx_values2 = timed(lambda: ranx.evaluate(rq, rr, list(RANX.values())))
     cli_t, cli = timed(lambda: subprocess.run(
         [sys.executable, "-m", "cli", "evaluate", "--qrels", str(qrels_path), "--run", str(run_path),
-         "--measures", OURS, "--output", str(args.workdir / "out"), "--log", str(args.workdir / "log.jsonl")],
+         "--measures", OURS, "--ties", "ours", "--output", str(args.workdir / "out"), "--log", str(args.workdir / "log.jsonl")],
         cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True))
     if cli.returncode != 0:
         raise SystemExit(f"chapter-audit evaluate failed: {cli.stderr.strip()}")

@@ -42,6 +42,9 @@ def sandbox_run(
     measures: Optional[str] = typer.Option(
         None, "--measures", help="Extra measures in ir_measures notation, e.g. 'nDCG@10,P@5,RR@10,AP@1000' "
                                  "(recall@k and ndcg@k are always reported)."),
+    fusion: str = typer.Option("minmax", "--fusion", help="Hybrid fusion: minmax (W03: alpha-weighted min-max "
+                                                          "sum), rrf, combsum or combmnz."),
+    rrf_k: int = typer.Option(60, "--rrf-k", help="RRF's k: 1/(k + rank) per list (--fusion rrf)."),
     log: Path = LogOption,
     fmt: str = FormatOption(),
 ) -> None:
@@ -51,13 +54,14 @@ def sandbox_run(
         corpus=corpus, topics=topics, qrels=qrels, dense_run=dense_run, dense_metadata=dense_metadata,
         output=output, k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
         rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest, run_depth=run_depth,
-        measures=measures), log=log)
+        measures=measures, fusion=fusion, rrf_k=rrf_k), log=log)
     if fmt == "json":
         return emit_json(summary)
     typer.echo(f"run {summary['run_id']} -> {summary['output']}")
     typer.echo(f"{'method':<42} {'recall@' + str(k):>10} {'ndcg@' + str(k):>10}")
     for method, values in summary["metrics"]["macro"].items():
         typer.echo(f"{summary['labels'][method]:<42} {values[f'recall@{k}']:>10.6f} {values[f'ndcg@{k}']:>10.6f}")
+    typer.echo(summary["legend"])
 
 
 @sandbox.command("ledger")

@@ -34,7 +34,8 @@ SUBSYSTEMS = ("engine.retrieval", "engine.encoder", "engine.budget", "engine.r03
 SUBSYSTEM_EXCEPTIONS = {
     "engine.budget": {"engine.retrieval.trec", "engine.encoder.encode"},
     "engine.r03": {"engine.retrieval.metrics", "engine.encoder.encode", "engine.stats.bootstrap"},
-    "engine.retrieval": {"engine.stats.bootstrap", "engine.stats.randomisation"},
+    "engine.retrieval": {"engine.stats.bootstrap", "engine.stats.randomisation", "engine.stats.ttest",
+                         "engine.stats.corrections"},
     "engine.ledger": {"engine.retrieval.text"},
 }
 

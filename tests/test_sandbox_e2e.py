@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -157,8 +158,11 @@ def test_reranked_top3_equals_hybrid_and_set_is_the_hybrid_top5(w03):
 
 def test_metrics_json_shape(w03):
     metrics = load(w03[0], "metrics.json")
-    assert set(metrics) == {"macro", "per_topic"}
+    assert set(metrics) == {"macro", "per_topic", "measure_definitions"}
     assert set(metrics["macro"]) == set(METHODS) == set(metrics["per_topic"])
+    # the names say what they are: the sandbox's own measures, and the ranking they read
+    assert metrics["measure_definitions"]["ndcg@3"].startswith("nDCG(dcg='exp-log2')@3 (gain 2**g - 1")
+    assert "score as written (9 decimals) descending" in metrics["measure_definitions"]["recall@3"]
     for method in METHODS:
         assert set(metrics["macro"][method]) == {"recall@3", "ndcg@3"}
         assert set(metrics["per_topic"][method]) == {"T-01", "T-02", "T-03"}
@@ -418,14 +422,17 @@ def test_run_depth_limits_written_rows_but_not_the_analyses(w03, tmp_path):
 
 def test_measures_in_ir_measures_notation_are_kept_in_metrics(w03, tmp_path):
     out, log = tmp_path / "measures", tmp_path / "log.jsonl"
-    result = invoke(sandbox_args(out, log, "--measures", "P@3,RR,AP@5,nDCG@3,Judged@2"))
+    exp = "nDCG(dcg='exp-log2')@3"
+    result = invoke(sandbox_args(out, log, "--measures", f"P@3,RR,AP@5,nDCG@3,{exp},Judged@2"))
     assert result.exit_code == 0, result.stderr
     metrics, base = load(out, "metrics.json"), load(w03[0], "metrics.json")
     for method in METHODS:
         macro = metrics["macro"][method]
-        assert set(macro) == {"recall@3", "ndcg@3", "P@3", "RR", "AP@5", "nDCG@3", "Judged@2"}
+        assert set(macro) == {"recall@3", "ndcg@3", "P@3", "RR", "AP@5", "nDCG@3", exp, "Judged@2"}
         assert macro["recall@3"] == base["macro"][method]["recall@3"]
-        assert macro["nDCG@3"] == macro["ndcg@3"] == base["macro"][method]["ndcg@3"]
+        # the sandbox's ndcg@3 is ir_measures' nDCG(dcg='exp-log2')@3; nDCG@3 is the linear-gain one
+        assert macro[exp] == macro["ndcg@3"] == base["macro"][method]["ndcg@3"]
+        assert metrics["measure_definitions"]["ndcg@3"].startswith(exp)
         # P@3 = recall@3 · |relevant| / 3 (W03: two relevant for T-01 and T-02, three for T-03)
         relevant = {"T-01": 2, "T-02": 2, "T-03": 3}
         expected = sum(metrics["per_topic"][method][t]["recall@3"] * n / 3 for t, n in relevant.items()) / 3
@@ -433,6 +440,11 @@ def test_measures_in_ir_measures_notation_are_kept_in_metrics(w03, tmp_path):
     # BM25 T-03 lists D-005 (3), D-006 (2), D-008, D-001, D-010 (1): AP@5 = (1/1 + 2/2 + 3/5) / 3
     assert metrics["per_topic"]["bm25"]["T-03"]["AP@5"] == pytest.approx(2.6 / 3, abs=1e-15)
     assert metrics["per_topic"]["bm25"]["T-03"]["RR"] == 1.0
+    # linear gain on BM25 T-03 (D-005 grade 3, D-006 2, D-008 unjudged; judged 3, 2, 1):
+    # nDCG@3 = (3 + 2/log2 3) / (3 + 2/log2 3 + 1/log2 4)
+    linear = (3 + 2 / math.log2(3)) / (3 + 2 / math.log2(3) + 1 / math.log2(4))
+    assert metrics["per_topic"]["bm25"]["T-03"]["nDCG@3"] == pytest.approx(linear, abs=1e-15)
+    assert any(metrics["macro"][m]["nDCG@3"] != metrics["macro"][m][exp] for m in METHODS)
 
 
 def test_negative_grades_are_non_relevant_with_gain_zero(w03, tmp_path):

@@ -121,7 +121,7 @@ def test_missing_file_and_bad_parameter(tmp_path):
 @pytest.mark.parametrize("option, value", [
     ("--k1", "inf"), ("--k1", "nan"), ("--k1", "-0.5"), ("--b", "nan"), ("--b", "1.5"),
     ("--hybrid-alpha", "nan"), ("--hybrid-alpha", "-inf"), ("--rerank-weight", "inf"), ("--rerank-weight", "1.01"),
-    ("--run-depth", "2"), ("--measures", "P@0"), ("--measures", "MRR@10"),
+    ("--run-depth", "2"), ("--measures", "P@0"), ("--measures", "MRRR@10"), ("--measures", "P(rel=0)@5"),
 ])
 def test_non_finite_or_out_of_range_option_names_the_option(tmp_path, option, value):
     args = sandbox_args(tmp_path / "out", tmp_path / "log.jsonl")

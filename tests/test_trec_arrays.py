@@ -126,3 +126,22 @@ def test_scores_are_the_doubles_float_gives(tmp_path, no_fallback):
     path.write_text("".join(f"q Q0 d{i} {i + 1} {t} tag\n" for i, t in enumerate(texts)), encoding="utf-8")
     arrays = read_run_arrays(path, chunk_rows=7_000)
     assert arrays.score.tolist() == [float(t) for t in texts]
+
+
+def test_gzip_takes_the_fast_path_and_keeps_the_run_tags(tmp_path, no_fallback):
+    import gzip
+
+    plain, packed = tmp_path / "run.tsv", tmp_path / "run.tsv.gz"
+    plain.write_text(GOOD, encoding="utf-8")
+    packed.write_bytes(gzip.compress(GOOD.encode("utf-8")))
+    arrays = read_run_arrays(packed)
+    assert rows(arrays) == rows(read_run_arrays(plain)) == line_rows(packed)
+    assert arrays.tags == ["tag", "other"]
+
+
+def test_a_byte_order_mark_is_read_as_the_line_reader_reads_it(tmp_path, capsys):
+    path = tmp_path / "bom.tsv"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode("utf-8"))
+    arrays = read_run_arrays(path)
+    assert arrays.topics == ["q2", "q1", "q3"] and arrays.tags == ["tag", "other"]   # no "\ufeffq2"
+    assert "UTF-8 byte-order mark removed" in capsys.readouterr().err

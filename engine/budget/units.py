@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.runs.errors import InputError
-from engine.runs.jsonl import read_jsonl
+from engine.runs.jsonl import document_id, read_jsonl
 
 UNIT_TEXT_RULE = "title + LF + text when the title is non-empty, otherwise text alone; raw strings, no normalisation"
 ID_FIELDS = ("_id", "doc_id")
@@ -35,22 +35,8 @@ def unit_text(title: str, text: str) -> str:
 
 
 def _identifier(record: dict, path: Path, line: int) -> str:
-    present = [name for name in ID_FIELDS if record.get(name) is not None]
-    if not present:
-        raise InputError("missing field '_id' (BEIR) or 'doc_id' (sandbox)", path=path, line=line)
-    values = []
-    for name in present:
-        value = record[name]
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise InputError(f"field {name!r} must be a string or an integer", path=path, line=line)
-        value = str(value)
-        if not value or any(ch.isspace() for ch in value):
-            raise InputError(f"field {name!r} must be non-empty and contain no whitespace", path=path, line=line)
-        values.append(value)
-    if len(set(values)) > 1:
-        raise InputError(f"fields '_id' ({values[0]!r}) and 'doc_id' ({values[1]!r}) disagree",
-                         path=path, line=line)
-    return values[0]
+    """The record's id (:func:`engine.runs.jsonl.document_id`: ``_id``, ``doc_id`` or ``id`` alike)."""
+    return document_id(record, path, line)[0]
 
 
 def read_units(path: str | Path, *, wanted: Iterable[str] | None = None) -> dict[str, str]:

@@ -304,7 +304,7 @@ def scan_records(path: str | Path, field: str, id_field: str | None = None,
     seen: dict[str, int] = {}
     for line, record in read_jsonl(path):
         if id_field is None:
-            id_field = "_id" if "_id" in record else "doc_id"
+            id_field = next((name for name in ("_id", "doc_id", "id") if name in record), "doc_id")
         if field not in record or record[field] is None:
             raise InputError(f"missing field {field!r}", path=path, line=line)
         if not isinstance(record[field], str):

@@ -3,9 +3,12 @@
 Every defect is an :class:`engine.runs.errors.InputError` naming ``FILE:LINE`` (one line, exit 2),
 raised before any computation. Formats (docs/sandbox.md, "Inputs"):
 
-* corpus: one JSON object a line with string fields ``doc_id``, ``title``, ``text``,
-  ``source_type``, ``license``; ``doc_id`` non-empty without whitespace (it is a TREC column)
-  and unique; at least one record;
+* corpus: one JSON object a line naming its document by ``doc_id``, BEIR's ``_id`` or ``id``
+  alike (:func:`engine.runs.jsonl.document_id`: a string or an integer, non-empty, without
+  whitespace, unique); a sandbox record (``doc_id``) has string fields ``title``, ``text``,
+  ``source_type`` and ``license``; a BEIR record (``_id`` or ``id``) needs ``text``, and
+  ``title`` (absent: empty), ``source_type`` and ``license`` (absent: ``""``) are optional;
+  at least one record; a ``.gz`` corpus is read decompressed;
 * topics: one JSON object a line with string fields ``topic_id`` (unique, no whitespace) and
   ``query``; the query must yield at least one token under :mod:`engine.retrieval.text`;
 * supplied-run metadata: a JSON object; ``model_identity`` (optional) names the run when it is
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.runs.errors import InputError
-from engine.runs.jsonl import read_json_file, read_jsonl, require_fields
+from engine.runs.jsonl import document_id, read_json_file, read_jsonl, require_fields
 from engine.runs.progress import tracked
 from engine.retrieval.index import CHUNK_TOKENS, IndexBuilder, InvertedIndex
 from engine.retrieval.text import document_text, tokenize
@@ -68,12 +71,19 @@ def iter_corpus(path: str | Path) -> Iterator[Document]:
     path = Path(path)
     seen: dict[str, int] = {}
     for line, record in read_jsonl(path):
-        require_fields(record, CORPUS_FIELDS, path, line, kinds={f: str for f in CORPUS_FIELDS})
-        doc_id = _identifier(record["doc_id"], "doc_id", path, line)
+        doc_id, id_field = document_id(record, path, line)
+        if id_field == "doc_id":
+            require_fields(record, CORPUS_FIELDS, path, line, kinds={f: str for f in CORPUS_FIELDS})
+        else:  # BEIR: text required, the rest optional
+            require_fields(record, ("text",), path, line, kinds={"text": str})
+            for name in ("title", "source_type", "license"):
+                if record.get(name) is not None and not isinstance(record[name], str):
+                    raise InputError(f"field {name!r} must be str", path=path, line=line)
         if doc_id in seen:
             raise InputError(f"duplicate doc_id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=line)
         seen[doc_id] = line
-        yield Document(doc_id, record["title"], record["text"], record["source_type"], record["license"], line)
+        yield Document(doc_id, record.get("title") or "", record["text"], record.get("source_type") or "",
+                       record.get("license") or "", line)
     if not seen:
         raise InputError("corpus holds no documents (expected a record here)", path=path, line=1)
 

@@ -1,6 +1,7 @@
 """A topic's ranked candidate list held as arrays, ordered only as far as it is read.
 
-A list is the documents (as index positions) and their scores. Order: score descending, then
+A list is the documents (as index positions) and their scores. Order: score *as written*
+(:func:`engine.retrieval.ranking.written_scores`, 9 decimals) descending, then
 document id ascending (:mod:`engine.retrieval.ranking`), via a ``tie_key`` array that gives each
 document position its place in document-id order (:func:`engine.retrieval.ranking.id_order_ranks`,
 held by the BM25 scorer). Reading the first ``n`` entries partitions at the n-th largest score
@@ -13,6 +14,8 @@ candidate count (a frequent query term makes the BM25 list hold most of the coll
 from __future__ import annotations
 
 import numpy as np
+
+from engine.retrieval.ranking import written_margin, written_scores
 
 
 class RankedList:
@@ -35,8 +38,10 @@ class RankedList:
             self._complete = True
         else:
             cut = np.partition(self.scores, size - n)[size - n]   # the n-th largest score
-            chosen = np.flatnonzero(self.scores >= cut)
-        order = np.lexsort((self.tie_key[self.positions[chosen]], -self.scores[chosen]))
+            # every score written alike with one at or above the cut competes (rounding is monotone)
+            chosen = np.flatnonzero(self.scores >= cut - written_margin(float(cut)))
+        keys = written_scores(self.scores[chosen])
+        order = np.lexsort((self.tie_key[self.positions[chosen]], -keys))
         return chosen[order[:n]]
 
     def head_indices(self, n: int) -> np.ndarray:
@@ -55,8 +60,12 @@ class RankedList:
         where = np.flatnonzero(self.positions == position)
         if where.size == 0:
             return None
-        score = self.scores[where[0]]
-        above = int(np.count_nonzero(self.scores > score))
-        ties = self.scores == score
-        tie_keys = self.tie_key[self.positions[ties]]
+        score = float(self.scores[where[0]])
+        margin = written_margin(score)
+        above = int(np.count_nonzero(self.scores > score + margin))
+        near = np.flatnonzero(np.abs(self.scores - score) <= margin)
+        near_written = written_scores(self.scores[near])
+        mine = float(written_scores(np.asarray([score]))[0])
+        above += int(np.count_nonzero(near_written > mine))
+        tie_keys = self.tie_key[self.positions[near[near_written == mine]]]
         return above + int(np.count_nonzero(tie_keys < self.tie_key[position])) + 1

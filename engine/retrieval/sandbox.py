@@ -36,13 +36,15 @@ from engine.runs.errors import InputError
 from engine.runs.hashing import LazyMapping, write_json
 from engine.retrieval.index import InvertedIndex
 from engine.runs.manifest import build_manifest, input_hashes, manifest_differences
-from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures,
+from engine.retrieval.measures import (JudgedHits, Measure, definition, evaluate_hits, macro, parse_measures,
                                        topic_judgments)
 from engine.retrieval.metrics import relevant_set
 from engine.retrieval.ranked import RankedList
 from engine.runs.csvcells import neutralise_cell
 from engine.runs.outdir import check_target, publish, staged_directory
 from engine.runs.progress import tracked
+from engine.retrieval.fusion import DEFAULT_RRF_K, FUSION_METHODS, fuse_arrays
+from engine.retrieval.ranking import order_by_written_score
 from engine.retrieval.rerank import rerank
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, recorded_run
 from engine.retrieval.text import TOKEN_PATTERN, tokenizer_description
@@ -55,6 +57,10 @@ METHODS = ("bm25", "frozen_dense", "hybrid", "reranked")
 RUN_FILES = {method: f"runs/{method}.tsv" for method in METHODS}
 NDCG_ONE_TOLERANCE = 1e-12
 DEFAULT_RUN_DEPTH = 1000
+
+# the ranking every sandbox measure reads (engine.retrieval.ranking; docs/sandbox.md)
+SANDBOX_RANKING = ("the sandbox's ranking: score as written (9 decimals) descending, equal scores by "
+                   "document id ascending; `evaluate --ties ours` on the written run gives the same values")
 
 DIAGNOSIS_NOT_RETRIEVED = "not retrieved"
 DIAGNOSIS_CUTOFF_MISS = "candidate miss at cutoff"
@@ -74,6 +80,8 @@ class SandboxParameters:
     b: float = DEFAULT_B
     run_depth: int = DEFAULT_RUN_DEPTH
     measures: str = ""
+    fusion: str = "minmax"          # engine.retrieval.fusion.FUSION_METHODS
+    rrf_k: int = DEFAULT_RRF_K
 
     def validate(self) -> None:
         """InputError (naming the option) for an out-of-range or non-finite parameter."""
@@ -89,6 +97,8 @@ class SandboxParameters:
             (self.k1 >= 0.0, "--k1", "must be >= 0"),
             (0.0 <= self.b <= 1.0, "--b", "must lie in [0, 1]"),
             (self.run_depth >= self.k, "--run-depth", f"must be >= --k ({self.k})"),
+            (self.fusion in FUSION_METHODS, "--fusion", f"must be one of {', '.join(FUSION_METHODS)}"),
+            (self.rrf_k >= 0, "--rrf-k", "must be >= 0"),
         ]
         for ok, option, message in checks:
             if not ok:
@@ -102,6 +112,11 @@ class SandboxParameters:
     def as_dict(self) -> dict[str, Any]:
         values = asdict(self)
         values["tokenizer_pattern"] = TOKEN_PATTERN
+        # the default (W03's min–max fusion) is recorded as before, so W03's run ids are unchanged
+        if self.fusion == "minmax":
+            del values["fusion"], values["rrf_k"]
+        elif self.fusion != "rrf":
+            del values["rrf_k"]
         return values
 
 
@@ -160,10 +175,15 @@ def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
     return LoadedInputs(index, topics, qrels, supplied, metadata)
 
 
-def method_labels(metadata: dict[str, Any]) -> dict[str, str]:
+FUSION_LABELS = {"minmax": "hybrid (min-max normalised weighted sum)", "rrf": "hybrid (reciprocal rank fusion, k={k})",
+                 "combsum": "hybrid (CombSUM of min-max normalised scores)",
+                 "combmnz": "hybrid (CombMNZ of min-max normalised scores)"}
+
+
+def method_labels(metadata: dict[str, Any], fusion: str = "minmax", rrf_k: int = DEFAULT_RRF_K) -> dict[str, str]:
     """Display names of the four methods; the supplied run is never called a model unless declared."""
     return {"bm25": "BM25", "frozen_dense": supplied_run_label(metadata),
-            "hybrid": "hybrid (min-max normalised weighted sum)",
+            "hybrid": FUSION_LABELS[fusion].format(k=rrf_k),
             "reranked": "transparent fixed-set reranker"}
 
 
@@ -192,14 +212,16 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
         judged = loaded.qrels.get(tid, {})
         relevant = sorted(relevant_set(judged))
         lists = topic_lists(scorer, query, loaded.supplied.get(tid, []), position, tie_key,
-                            params.hybrid_alpha)
+                            params.hybrid_alpha, params.fusion, params.rrf_k)
         for method in ("bm25", "frozen_dense", "hybrid"):
             head_pos, head_scores = lists[method].head(depth)
             runs[method][tid] = list(zip([index.doc_ids[i] for i in head_pos.tolist()], head_scores.tolist()))
         candidates = runs["hybrid"][tid][:params.candidate_depth] if depth >= params.candidate_depth \
             else _listed(lists["hybrid"], params.candidate_depth, index.doc_ids)
         present = presence.lookup(query, [position[doc] for doc, _ in candidates], index.doc_ids)
-        reranked = rerank(candidates, query, present, params.candidate_depth, params.rerank_weight)
+        # ranked on the scores as written (engine.retrieval.ranking), like every written list
+        reranked = order_by_written_score(
+            rerank(candidates, query, present, params.candidate_depth, params.rerank_weight))
         runs["reranked"][tid] = reranked[:depth]
         for method in METHODS:
             if method == "reranked":
@@ -217,7 +239,7 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
                                    "matched_query_tokens": sorted(matched[doc])} for doc in missed}
     topic_ids = [t.topic_id for t in loaded.topics]
     metrics = evaluate(runs, loaded.qrels, topic_ids, params.k, params.measure_list())
-    labels = method_labels(loaded.metadata)
+    labels = method_labels(loaded.metadata, params.fusion, params.rrf_k)
     rows = error_analysis(runs, full_ranks, loaded.qrels, loaded.topics, params.k, labels, metrics)
     result = SandboxResult(index, scorer, loaded.topics, loaded.qrels, runs, metrics, labels, rows, {},
                            full_ranks, evidence)
@@ -251,11 +273,15 @@ class QueryTokenPresence:
 
 
 def topic_lists(scorer: BM25, query: Sequence[str], supplied: list[tuple[str, float]],
-                position: dict[str, int], tie_key: np.ndarray, alpha: float) -> dict[str, RankedList]:
+                position: dict[str, int], tie_key: np.ndarray, alpha: float, fusion: str = "minmax",
+                rrf_k: int = DEFAULT_RRF_K) -> dict[str, RankedList]:
     """The BM25, supplied and hybrid lists of one topic as arrays (hybrid as :func:`fusion.fuse`).
 
     Min–max normalisation and the weighted sum are the element-wise operations of
     :mod:`engine.retrieval.fusion` in the same order, so every score is bit-for-bit the same.
+    With ``fusion`` ``rrf``, ``combsum`` or ``combmnz`` the hybrid is
+    :func:`engine.retrieval.fusion.fuse_arrays` over the same two lists (RRF ranks in each list's
+    own order: score as written descending, then id).
     """
     dense = scorer.score_array(query)
     pos_b = np.flatnonzero(dense > 0.0)
@@ -269,9 +295,19 @@ def topic_lists(scorer: BM25, query: Sequence[str], supplied: list[tuple[str, fl
         at = np.searchsorted(pos_b, pos_s[in_b])
         hyb_b[at] = alpha * left_b[at] + (1.0 - alpha) * right_s[in_b]
     hyb_s = alpha * 0.0 + (1.0 - alpha) * right_s[~in_b]
-    return {"bm25": RankedList(pos_b, s_b, tie_key),
-            "frozen_dense": RankedList(pos_s, s_s, tie_key),
-            "hybrid": RankedList(np.concatenate((pos_b, pos_s[~in_b])), np.concatenate((hyb_b, hyb_s)), tie_key)}
+    lists = {"bm25": RankedList(pos_b, s_b, tie_key), "frozen_dense": RankedList(pos_s, s_s, tie_key)}
+    if fusion == "minmax":
+        lists["hybrid"] = RankedList(np.concatenate((pos_b, pos_s[~in_b])), np.concatenate((hyb_b, hyb_s)), tie_key)
+        return lists
+    parts = []
+    for ranked in (lists["bm25"], lists["frozen_dense"]):
+        ranks = np.zeros(len(ranked), dtype=np.int64)
+        if fusion == "rrf" and len(ranked):
+            ranks[ranked.head_indices(len(ranked))] = np.arange(1, len(ranked) + 1)
+        parts.append((ranked.positions, ranked.scores, ranks))
+    union, fused = fuse_arrays(fusion, parts, rrf_k)
+    lists["hybrid"] = RankedList(union, fused, tie_key)
+    return lists
 
 
 def _min_max(scores: np.ndarray) -> np.ndarray:
@@ -332,7 +368,8 @@ def evaluate(runs: dict[str, Run], qrels: Qrels, topic_ids: list[str], k: int,
         lists = {m.key: values[m.key].tolist() for m in measures}
         per_topic[method] = {tid: {key: lists[key][t] for key in lists} for t, tid in enumerate(topic_ids)}
         macro_values[method] = {m.key: macro(values[m.key]) for m in measures}
-    return {"macro": macro_values, "per_topic": per_topic}
+    return {"macro": macro_values, "per_topic": per_topic,
+            "measure_definitions": {m.key: definition(m, SANDBOX_RANKING) for m in measures}}
 
 
 def diagnose(rank_of_relevant: dict[str, int | None], ndcg: float, k: int) -> str:
@@ -632,7 +669,7 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
     manifest = build_manifest(
         COMMAND, input_hashes(inputs.roles()), parameters,
         tokenizer=tokenizer_description(),
-        methods=method_labels(loaded.metadata),
+        methods=method_labels(loaded.metadata, params.fusion, params.rrf_k),
         supplied_run_metadata=loaded.metadata,
         outputs=sorted([MANIFEST_NAME, "metrics.json", "topic_error_analysis.csv",
                         "stage_boundary.json", "index_summary.json", "rankings.json", *RUN_FILES.values()]),
@@ -661,17 +698,21 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
                           "index_summary": str(root / "index_summary.json"),
                           "rankings": str(root / "rankings.json"),
                           "stage_boundary": str(root / "stage_boundary.json")}
-    return {"run_id": run_id, "output": str(output), "metrics": result.metrics, "labels": result.labels}
+    return {"run_id": run_id, "output": str(output), "metrics": result.metrics, "labels": result.labels,
+            "legend": f"ndcg@{params.k} = nDCG(dcg='exp-log2')@{params.k} (gain 2**g - 1), recall@{params.k} = "
+                      f"R@{params.k} (relevant = grade > 0); ties: score as written desc, doc id asc "
+                      "(the sandbox's rule; metrics.json measure_definitions)"}
 
 
 def run_sandbox_experiment(*, corpus: Path, topics: Path, qrels: Path, dense_run: Path,
                            dense_metadata: Path, output: Path, k: int, candidate_depth: int,
                            hybrid_alpha: float, rerank_weight: float, k1: float, b: float,
                            frozen_manifest: Path | None, log: str | Path,
-                           run_depth: int = DEFAULT_RUN_DEPTH, measures: str | None = None) -> dict[str, Any]:
+                           run_depth: int = DEFAULT_RUN_DEPTH, measures: str | None = None,
+                           fusion: str = "minmax", rrf_k: int = DEFAULT_RRF_K) -> dict[str, Any]:
     """Entry point of the registered ``sandbox run`` experiment (engine.experiments)."""
     params = SandboxParameters(k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
                                rerank_weight=rerank_weight, k1=k1, b=b, run_depth=run_depth,
-                               measures=measures or "")
+                               measures=measures or "", fusion=fusion, rrf_k=rrf_k)
     return run_sandbox(SandboxInputs(corpus, topics, qrels, dense_run, dense_metadata), output, params,
                        frozen_manifest=frozen_manifest, log=log)

@@ -19,9 +19,7 @@ from typing import IO
 
 from engine.runs.errors import InputError
 from engine.runs.jsonl import parse_number, read_text_file
-from engine.retrieval.ranking import order_by_score
-
-SCORE_DECIMALS = 9
+from engine.retrieval.ranking import SCORE_DECIMALS, order_by_score
 
 Qrels = dict[str, dict[str, float]]   # topic -> doc -> grade
 Run = dict[str, list[tuple[str, float]]]  # topic -> [(doc, score)] best first
@@ -63,8 +61,9 @@ def read_qrels(path: str | Path, *, topics: Iterable[str] | None = None,
 
 
 def read_run(path: str | Path, *, topics: Iterable[str] | None = None,
-             docs: Iterable[str] | None = None) -> Run:
-    """Read a TREC run into best-first lists per topic (score desc, doc_id asc)."""
+             docs: Iterable[str] | None = None, tags: dict[str, None] | None = None) -> Run:
+    """Read a TREC run into best-first lists per topic (score desc, doc_id asc); the distinct run
+    tags (column 6) are added to ``tags`` when it is given."""
     path = Path(path)
     known_topics = set(topics) if topics is not None else None
     known_docs = set(docs) if docs is not None else None
@@ -73,7 +72,9 @@ def read_run(path: str | Path, *, topics: Iterable[str] | None = None,
         if len(fields) != 6:
             raise InputError(f"run row needs 6 fields (topic Q0 doc rank score tag), got {len(fields)}",
                              path=path, line=number)
-        topic, _, doc, rank_text, score_text, _tag = fields
+        topic, _, doc, rank_text, score_text, tag = fields
+        if tags is not None:
+            tags.setdefault(tag, None)
         if not rank_text.lstrip("-").isdigit():
             raise InputError(f"non-integer rank {rank_text!r}", path=path, line=number)
         score = parse_number(score_text, "score", path, number)

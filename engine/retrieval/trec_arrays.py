@@ -19,6 +19,8 @@ paths agree on every file, and only the speed differs. The fast path declines a 
   Python's ``str.split``/``splitlines`` treat as whitespace or line breaks but the C parser
   does not (``\\x0b \\x0c \\x1c-\\x1f``);
 * holds non-ASCII text in which a field contains a Unicode space (again a split difference).
+
+A gzip file is read decompressed by both paths (:func:`engine.runs.opener.open_binary`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +38,7 @@ from engine.retrieval.trec import read_run
 from engine.runs.errors import InputError
 from engine.runs.jsonl import require_regular_file
 from engine.runs.progress import counted
+from engine.runs.opener import open_binary
 
 CHUNK_ROWS = 1_000_000
 _SCAN_BYTES = 1 << 24
@@ -57,6 +60,7 @@ class RunArrays:
     doc_code: np.ndarray    # int64
     docs: list[str]
     score: np.ndarray       # float64
+    tags: list[str] = field(default_factory=list)   # the distinct run tags (column 6), first seen first
 
     def __len__(self) -> int:
         return int(self.score.size)
@@ -110,14 +114,14 @@ def _scan_bytes(path: Path) -> bool:
     """Decline files with bytes the two readers split differently; True when non-ASCII is present."""
     non_ascii = False
     try:
-        with open(path, "rb") as handle:
+        with open_binary(path) as handle:
             first = True
             while block := handle.read(_SCAN_BYTES):
                 if (first and block.startswith(b"\xef\xbb\xbf")) or any(byte in block for byte in _DECLINED_BYTES):
                     raise _Declined
                 first = False
                 non_ascii = non_ascii or not block.isascii()
-    except OSError:
+    except (OSError, InputError):
         raise _Declined
     return non_ascii
 
@@ -168,16 +172,20 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
     topics, docs = _Coder(), _Coder()
     score_parts = []
     seen_ranks: set[str] = set()
+    seen_tags: dict[str, None] = {}
     dtypes = {0: object, 1: object, 2: object, 3: object, 4: np.float64, 5: object}
     # scores must be the doubles Python's float() gives (the line reader's): pandas 3 parses
     # correctly rounded by default (and deprecates the option); pandas 2 needs "round_trip"
     precision = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
     try:
-        reader = pd.read_csv(path, sep=r"\s+", header=None, dtype=dtypes, engine="c", quoting=csv.QUOTE_NONE,
+        source = open_binary(path)
+        reader = pd.read_csv(source, sep=r"\s+", header=None, dtype=dtypes, engine="c", quoting=csv.QUOTE_NONE,
                              na_filter=False, skip_blank_lines=True, encoding="utf-8", chunksize=chunk_rows,
                              **precision)
         with reader:
             for frame in counted(reader, f"reading {path.name}", unit="rows"):
+        with source, reader:
+            for frame in reader:
                 if frame.shape[1] != 6:
                     raise _Declined
                 score = frame[4].to_numpy(dtype=np.float64)
@@ -189,6 +197,9 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
                 if non_ascii:                           # a Unicode space inside a field
                     check_ids(pd.unique(frame[1].to_numpy()).tolist())
                     check_ids(pd.unique(tags).tolist())
+                for tag in pd.unique(tags).tolist():
+                    if tag not in seen_tags:
+                        seen_tags[tag] = None
                 fresh = [rank for rank in pd.unique(frame[3].to_numpy()).tolist() if rank not in seen_ranks]
                 check_ids(fresh)
                 if not all(rank.lstrip("-").isdigit() for rank in fresh):
@@ -197,7 +208,7 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
                 topics.add_runs(frame[0].to_numpy())
                 docs.add(frame[2].to_numpy())
                 score_parts.append(score)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError, OSError):
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError, ValueError, OSError, InputError):
         raise _Declined
     if not score_parts:
         raise _Declined
@@ -209,7 +220,7 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
     doc_code = rank[doc_code]
     if _has_duplicates(topic_code, doc_code, len(sorted_docs)):
         raise _Declined
-    return RunArrays(topic_code, topic_ids, doc_code, sorted_docs, np.concatenate(score_parts))
+    return RunArrays(topic_code, topic_ids, doc_code, sorted_docs, np.concatenate(score_parts), list(seen_tags))
 
 
 def _has_duplicates(topic_code: np.ndarray, doc_code: np.ndarray, n_docs: int) -> bool:
@@ -219,7 +230,8 @@ def _has_duplicates(topic_code: np.ndarray, doc_code: np.ndarray, n_docs: int) -
 
 
 def _from_line_reader(path: Path) -> RunArrays:
-    run = read_run(path)          # raises the precise InputError for a defective file
+    tags: dict[str, None] = {}
+    run = read_run(path, tags=tags)   # raises the precise InputError for a defective file
     topics, docs, scores = [], [], []
     for topic, ranked in run.items():
         for doc, score in ranked:
@@ -228,4 +240,6 @@ def _from_line_reader(path: Path) -> RunArrays:
             scores.append(score)
     if not topics:  # pragma: no cover - read_run already refuses an empty run
         raise InputError("run file holds no rows", path=path)
-    return RunArrays.from_rows(topics, docs, scores)
+    arrays = RunArrays.from_rows(topics, docs, scores)
+    arrays.tags = list(tags)
+    return arrays

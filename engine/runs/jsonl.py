@@ -4,32 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any, Iterator
 
+from engine.runs.opener import require_regular_file  # noqa: F401  (re-exported: the one file check)
+
 # A JSON escape that may encode half of a surrogate pair (checked only when present).
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-
-def require_regular_file(path: str | Path) -> None:
-    """InputError unless ``path`` is an existing regular file (a FIFO, device or directory would
-    block or fail on open; NUL bytes in the name are refused by name)."""
-    from engine.runs.errors import InputError
-
-    text = os.fspath(path)
-    if "\x00" in str(text):
-        raise InputError("file name contains a NUL byte", path=repr(str(text)))
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    if stat.S_ISDIR(mode):
-        raise InputError("is a directory, expected a file", path=path)
-    if not stat.S_ISREG(mode):
-        raise InputError("is not a regular file (a FIFO, socket or device is never read)", path=path)
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -63,13 +45,15 @@ def loads_json(text: str, path: str | Path | None = None, line: int | None = Non
 
 
 def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
-    """A whole UTF-8 text file; unreadable or undecodable files are InputErrors naming the file."""
+    """A whole UTF-8 text file (gzip decompressed, a leading BOM removed with a warning:
+    :mod:`engine.runs.opener`); unreadable or undecodable files are InputErrors naming the file."""
     from engine.runs.errors import InputError
+    from engine.runs.opener import read_text
 
     require_regular_file(path)
     path = Path(path)
     try:
-        return path.read_text(encoding=encoding)
+        return read_text(path, encoding=encoding)
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", path=path)
     except UnicodeDecodeError:
@@ -82,13 +66,15 @@ def read_json_file(path: str | Path) -> Any:
 
 
 def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error."""
+    """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error.
+    gzip files are decompressed and a leading BOM removed with a warning (:mod:`engine.runs.opener`)."""
     from engine.runs.errors import InputError
+    from engine.runs.opener import open_text
 
     require_regular_file(path)
     path = Path(path)
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open_text(path, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", path=path)
     with handle:
@@ -133,3 +119,33 @@ def parse_number(text: str, what: str, path: str | Path, line: int) -> float:
     if not math.isfinite(value):
         raise InputError(f"{what} must be finite, got {text!r}", path=path, line=line)
     return value
+
+
+# the fields a corpus record may name its document by (BEIR ``_id``, the sandbox's ``doc_id``,
+# a plain ``id``), accepted alike by every corpus reader
+DOCUMENT_ID_FIELDS = ("_id", "doc_id", "id")
+
+
+def document_id(record: dict[str, Any], path: str | Path, line: int) -> tuple[str, str]:
+    """``(id, field)`` of a corpus record: the value of ``_id``, ``doc_id`` or ``id`` (a string or
+    an integer, read as its decimal text), non-empty and without whitespace (it is a TREC
+    column); two of them with different values are ambiguous (InputError naming FILE:LINE)."""
+    from engine.runs.errors import InputError
+
+    present = [name for name in DOCUMENT_ID_FIELDS if record.get(name) is not None]
+    if not present:
+        raise InputError("missing field '_id' (BEIR) or 'doc_id' (sandbox) or 'id'", path=path, line=line)
+    values = []
+    for name in present:
+        value = record[name]
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise InputError(f"field {name!r} must be a string or an integer", path=path, line=line)
+        text = str(value)
+        if not text or any(ch.isspace() for ch in text):
+            raise InputError(f"field {name!r} must be non-empty and contain no whitespace, got {text!r}",
+                             path=path, line=line)
+        values.append(text)
+    if len(set(values)) > 1:
+        raise InputError(f"fields {present[0]!r} ({values[0]!r}) and {present[1]!r} ({values[1]!r}) disagree",
+                         path=path, line=line)
+    return values[0], present[0]

@@ -1,0 +1,157 @@
+"""The one way every text input is opened: gzip, a UTF-8 byte-order mark, ``-`` for stdin.
+
+Files as the field ships them (issue 21):
+
+* **gzip**: a file whose first two bytes are gzip's magic number ``1f 8b`` is decompressed as
+  it is read, whatever its name (TREC collections ship ``qrels.gz``, ``run.gz``, BEIR
+  ``corpus.jsonl.gz``). No UTF-8 text starts with those bytes (``8b`` cannot follow ``1f``),
+  so the test cannot mistake a text file for gzip. A damaged or truncated gzip stream is an
+  InputError naming the file;
+* **byte-order mark**: a UTF-8 BOM at the start of the (decompressed) text is removed with one
+  warning on stderr (``warning: FILE: UTF-8 byte-order mark removed``), so that Notepad's or
+  PowerShell's files do not turn the first topic id into ``\\ufeff301``;
+* **stdin**: where a command reads one input, ``-`` names standard input.
+  :func:`stdin_as_file` copies it once into a private temporary file (removed at exit), so the
+  input is hashed by content and read like any file; the log and manifest name it ``-``.
+
+Line ends are universal (``\\r\\n`` and ``\\r`` read as ``\\n``), as ``open(..., encoding=...)``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gzip
+import io
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import zlib
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+STDIN = "-"
+
+_stdin_copy: tuple[int, Path] | None = None   # (id of the stdin object copied, the copy)
+_warned_bom: set[str] = set()                   # files whose BOM was reported (once a process)
+
+
+def require_regular_file(path: str | Path) -> None:
+    """InputError unless ``path`` is an existing regular file (a FIFO, device or directory would
+    block or fail on open; NUL bytes in the name are refused by name)."""
+    from engine.runs.errors import InputError
+
+    text = os.fspath(path)
+    if "\x00" in str(text):
+        raise InputError("file name contains a NUL byte", path=repr(str(text)))
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", path=path)
+    if stat.S_ISDIR(mode):
+        raise InputError("is a directory, expected a file", path=path)
+    if not stat.S_ISREG(mode):
+        raise InputError("is not a regular file (a FIFO, socket or device is never read)", path=path)
+
+
+def is_stdin(path: str | Path | None) -> bool:
+    return path is not None and str(path) == STDIN
+
+
+def stdin_as_file() -> Path:
+    """Standard input copied (once per stdin stream) into a private file; the same path on every call."""
+    global _stdin_copy
+    if _stdin_copy is None or _stdin_copy[0] != id(sys.stdin) or not _stdin_copy[1].exists():
+        directory = Path(tempfile.mkdtemp(prefix="chapter-audit-stdin-"))
+        atexit.register(shutil.rmtree, directory, True)
+        target = directory / "stdin"
+        source = getattr(sys.stdin, "buffer", None)
+        with open(target, "wb") as handle:
+            if source is not None:
+                shutil.copyfileobj(source, handle)
+            else:  # a text stream without a buffer (e.g. a test runner's): its text as UTF-8
+                handle.write(sys.stdin.read().encode("utf-8"))
+        _stdin_copy = (id(sys.stdin), target)
+    return _stdin_copy[1]
+
+
+def resolve_input(path: str | Path) -> Path:
+    """``-`` → the stdin copy; any other path unchanged."""
+    return stdin_as_file() if is_stdin(path) else Path(path)
+
+
+def _input_error(message: str, path: str | Path):
+    from engine.runs.errors import InputError
+
+    return InputError(message, path=path)
+
+
+def is_gzip(path: str | Path) -> bool:
+    """True when the file starts with gzip's magic number."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
+class _CheckedGzip(io.RawIOBase):
+    """A gzip stream whose damage surfaces as an InputError naming the file."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        self.inner = gzip.open(path, "rb")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        try:
+            return self.inner.readinto(buffer)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise _input_error(f"not a valid gzip file ({' '.join(str(exc).split()) or 'truncated'})",
+                               self.path) from None
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
+
+
+def open_binary(path: str | Path) -> BinaryIO:
+    """The file's bytes, decompressed when it is gzip (buffered, with ``peek``)."""
+    require_regular_file(path)
+    try:
+        if is_gzip(path):
+            return io.BufferedReader(_CheckedGzip(path), buffer_size=1 << 16)  # type: ignore[return-value]
+        return open(path, "rb")
+    except OSError as exc:
+        raise _input_error(f"cannot read file ({exc.strerror or exc})", path) from None
+
+
+def open_text(path: str | Path, *, encoding: str = "utf-8", warn: bool = True) -> TextIO:
+    """The file as text (gzip decompressed, a leading BOM removed with a warning)."""
+    stream = open_binary(path)
+    try:
+        head = stream.peek(3)[:3]  # type: ignore[attr-defined]
+    except Exception:
+        stream.close()
+        raise
+    has_bom = head == UTF8_BOM and encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    if has_bom:
+        if warn and str(path) not in _warned_bom:
+            _warned_bom.add(str(path))
+            print(f"warning: {path}: UTF-8 byte-order mark removed", file=sys.stderr)
+        encoding = "utf-8-sig"
+    return io.TextIOWrapper(stream, encoding=encoding)  # type: ignore[arg-type]
+
+
+def read_text(path: str | Path, *, encoding: str = "utf-8") -> str:
+    """The whole file as text (:func:`open_text`); InputErrors name the file."""
+    with open_text(path, encoding=encoding) as handle:
+        try:
+            return handle.read()
+        except UnicodeDecodeError:
+            raise _input_error("file is not valid UTF-8", path) from None
