@@ -182,10 +182,8 @@ def _read_chunks(path: Path, chunk_rows: int, non_ascii: bool) -> RunArrays:
         reader = pd.read_csv(source, sep=r"\s+", header=None, dtype=dtypes, engine="c", quoting=csv.QUOTE_NONE,
                              na_filter=False, skip_blank_lines=True, encoding="utf-8", chunksize=chunk_rows,
                              **precision)
-        with reader:
-            for frame in counted(reader, f"reading {path.name}", unit="rows"):
         with source, reader:
-            for frame in reader:
+            for frame in counted(reader, f"reading {path.name}", unit="rows"):
                 if frame.shape[1] != 6:
                     raise _Declined
                 score = frame[4].to_numpy(dtype=np.float64)
