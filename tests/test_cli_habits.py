@@ -199,7 +199,7 @@ def test_json_of_the_experiment_commands(cli, trec, tmp_path):
     assert evaluate.exit_code == 0 and is_canonical_json(evaluate.stdout)
     document = json.loads(evaluate.stdout)
     assert "table" not in document and document["output"] == str(tmp_path / "ev")
-    assert document["metrics"]["runs"]["run"]["macro"]["P@2"] == 0.75   # t1: d1, d3 both relevant (1); t2: d1 unjudged, d2 relevant (0.5)
+    assert document["metrics"]["runs"]["a"]["macro"]["P@2"] == 0.75   # named by its run tag "a";  # t1: d1, d3 both relevant (1); t2: d1 unjudged, d2 relevant (0.5)
     l03 = fixtures_dir() / "l03"
     sandbox = cli("sandbox", "run", "--corpus", l03 / "corpus.jsonl", "--topics", l03 / "topics.jsonl",
                   "--qrels", l03 / "qrels.txt", "--dense-run", l03 / "supplied_run.tsv",

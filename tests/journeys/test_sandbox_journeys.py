@@ -19,6 +19,7 @@ from userfiles import sandbox_args, write_sandbox_inputs
 
 Q1_NDCG = (3 / math.log2(3)) / (3 + 1 / math.log2(3))
 Q2_NDCG = 1 / math.log2(3)
+Q1_NDCG_LINEAR = (2 / math.log2(3)) / (2 + 1 / math.log2(3))   # evaluate's nDCG@10: gain = grade (ir_measures)
 
 CLAIMS = """
 [experiment.mine]
@@ -86,8 +87,8 @@ def test_evaluate_my_trec_files(tmp_path, cli):
     log, out = tmp_path / "log.jsonl", tmp_path / "eval"
     result = cli("evaluate", "--qrels", inputs["qrels"], "--run", inputs["dense_run"], "--output", out, "--log", log)
     assert result.exit_code == 0, result.output
-    macro = json.loads((out / "metrics.json").read_text())["runs"]["run"]["macro"]
-    assert macro["nDCG@10"] == pytest.approx((Q1_NDCG + Q2_NDCG) / 2, abs=1e-12)
+    macro = json.loads((out / "metrics.json").read_text())["runs"]["mine"]["macro"]   # named by its run tag
+    assert macro["nDCG@10"] == pytest.approx((Q1_NDCG_LINEAR + Q2_NDCG) / 2, abs=1e-12)
     assert (macro["P@10"], macro["RR@10"], macro["R@100"]) == (pytest.approx(0.1), 0.5, 0.75)
     assert macro["AP@1000"] == pytest.approx(0.375, abs=1e-12)
     assert sorted(p.name for p in out.iterdir()) == ["comparison.json", "manifest.json", "metrics.json"]
