@@ -1,0 +1,160 @@
+"""``sandbox run --workers N | --scheduler ADDRESS``: the BM25 lists on index shards, on any executor.
+
+The sandbox's BM25 list of a topic is **every document with a positive score** (not a top-k),
+so each shard returns, for every topic, all of its documents with a positive score; the union
+of the shards' lists is then exactly the single index's list, and the sandbox orders it as it
+always does (:class:`engine.retrieval.ranked.RankedList`: score as written descending, then
+document id ascending). Steps:
+
+1. **Global statistics first.** The driver has read and validated the whole corpus
+   (:func:`engine.retrieval.sandbox.load_inputs`; its index is also needed for the judged
+   documents' query-token coverage and ``index_summary.json``), so N, avgdl (the same float the
+   single index computes) and every query token's n_t are read from that index.
+2. **Shards by document order** (:func:`shard_bounds`): ``[start, stop)`` ranges of the corpus
+   file's records, one per worker. A task (:class:`SandboxShard`) carries the corpus path, its
+   range, the global statistics and every topic's query tokens; the worker indexes its range
+   (tokenised as :func:`engine.retrieval.corpus.read_corpus_index` does) and scores it with
+   :class:`engine.retrieval.bm25.BM25` given ``statistics=`` the global ones, so every posting
+   of a query token has the single index's weight, ``IDF(t) * f (k1+1) / (f + k1 (1 - b + b
+   |d|/avgdl))`` with ``IDF(t) = ln(1 + (N - n_t + 0.5)/(n_t + 0.5))`` (Robertson & Zaragoza
+   2009), added in query order: each score is the single index's, bit for bit. Tokens that
+   are not query tokens keep the shard's own n_t (their weights are never read).
+3. **Merge** (:func:`dense_scores`): the shards' lists are disjoint and in document order; they
+   fill the topic's score array, from which the sandbox takes its list as in a serial run.
+
+Workers must see the corpus path (a shared filesystem for ``--scheduler``); each task returns
+the sha256 of its documents' ids, checked against the driver's, so a corpus that changed under
+the run is an error, never a silently different list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.retrieval.bm25 import BM25, CollectionStatistics
+from engine.retrieval.index import CHUNK_TOKENS, IndexBuilder, InvertedIndex
+from engine.runs.errors import InputError
+from engine.runs.hashing import sha256_json
+
+
+def shard_bounds(num_docs: int, shards: int) -> list[tuple[int, int]]:
+    """``shards`` contiguous ``[start, stop)`` ranges of document positions, sizes differing by at
+    most one (fewer when there are fewer documents than shards)."""
+    shards = max(1, min(shards, num_docs))
+    size, extra = divmod(num_docs, shards)
+    bounds, start = [], 0
+    for number in range(shards):
+        stop = start + size + (1 if number < extra else 0)
+        bounds.append((start, stop))
+        start = stop
+    return bounds
+
+
+def read_corpus_range(path: str | Path, start: int, stop: int, *, batch_tokens: int = CHUNK_TOKENS) -> InvertedIndex:
+    """The inverted index of the corpus records ``start`` to ``stop - 1`` (file order), tokenised
+    as :func:`engine.retrieval.corpus.read_corpus_index` tokenises them."""
+    from engine.retrieval.corpus import iter_corpus
+    from engine.retrieval.text import document_text, tokenize
+
+    builder = IndexBuilder(batch_tokens)
+    ids: list[str] = []
+    tokens: list[list[str]] = []
+    pending = 0
+    for number, document in enumerate(iter_corpus(path)):
+        if number >= stop:
+            break
+        if number < start:
+            continue
+        ids.append(document.doc_id)
+        tokens.append(tokenize(document_text(document.title, document.text)))
+        pending += len(tokens[-1])
+        if pending >= batch_tokens:
+            builder.add(ids, tokens)
+            ids, tokens, pending = [], [], 0
+    builder.add(ids, tokens)
+    return builder.finish()
+
+
+@dataclass(frozen=True)
+class SandboxShard:
+    """One shard's task: score documents ``start``..``stop-1`` of ``corpus`` for every topic."""
+
+    corpus: str
+    start: int
+    stop: int
+    queries: tuple[tuple[str, ...], ...]       # each topic's query tokens, in topic order
+    num_docs: int                               # N of the whole corpus
+    avgdl: float                                # avgdl of the whole corpus
+    doc_freq: tuple[tuple[str, int], ...]       # the whole corpus's n_t of every query token
+    k1: float
+    b: float
+
+    def record(self) -> dict[str, Any]:
+        """The task's input as hashed into the manifest (no path: the corpus is an input by hash)."""
+        return {"documents": [self.start, self.stop], "queries": [list(q) for q in self.queries],
+                "num_docs": self.num_docs, "avgdl": self.avgdl, "doc_freq": [list(p) for p in self.doc_freq],
+                "k1": self.k1, "b": self.b}
+
+
+def score_shard(task: SandboxShard) -> dict[str, Any]:
+    """Every topic's positive-score documents of one shard: global positions and scores (float64),
+    ascending by position; with the sha256 of the shard's ids and of this output."""
+    index = read_corpus_range(task.corpus, task.start, task.stop)
+    global_df = dict(task.doc_freq)
+    doc_freq = np.diff(index.indptr).astype(np.float64)
+    for token, term in index.vocabulary.items():
+        if token in global_df:
+            doc_freq[term] = float(global_df[token])
+    scorer = BM25(index, task.k1, task.b, compiled=False,
+                  statistics=CollectionStatistics(task.num_docs, doc_freq, task.avgdl))
+    lists = []
+    for query in task.queries:
+        scores = scorer.score_array(list(query))
+        local = np.flatnonzero(scores > 0.0)
+        lists.append((local.astype(np.int64) + task.start, scores[local]))
+    output_sha256 = sha256_json([[positions.tolist(), scores.tolist()] for positions, scores in lists])
+    return {"doc_ids_sha256": sha256_json(list(index.doc_ids)), "lists": lists, "output_sha256": output_sha256}
+
+
+def shard_tasks(index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], shards: int,
+                k1: float, b: float) -> list[SandboxShard]:
+    """The shard tasks of a run, with the global statistics read from the driver's whole index."""
+    tokens = sorted({token for query in queries for token in query if token in index.vocabulary})
+    doc_freq = tuple((token, index.document_frequency(token)) for token in tokens)
+    frozen = tuple(tuple(query) for query in queries)
+    path = str(Path(corpus).resolve())
+    return [SandboxShard(path, start, stop, frozen, index.num_docs, float(index.avgdl), doc_freq, float(k1), float(b))
+            for start, stop in shard_bounds(index.num_docs, shards)]
+
+
+def score_on_shards(index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], k1: float,
+                    b: float, executor: Any, shards: int | None = None
+                    ) -> tuple[list[list[tuple[np.ndarray, np.ndarray]]], list[dict[str, str]]]:
+    """Each shard's per-topic lists (shards in document order) and the manifest's task records."""
+    from engine.runs.executor import task_record
+
+    tasks = shard_tasks(index, corpus, queries, shards or executor.workers, k1, b)
+    results, records = [], []
+    for number, (task, result) in enumerate(zip(tasks, executor.imap(score_shard, tasks))):
+        if result["doc_ids_sha256"] != sha256_json(list(index.doc_ids[task.start:task.stop])):
+            raise InputError(f"documents {task.start}..{task.stop - 1} read by a worker differ from this "
+                             "run's (did the corpus change during the run?)", path=corpus)
+        results.append(result["lists"])
+        record = task_record(f"bm25-shard-{number:04d}", task.record(), None)
+        record["output_sha256"] = result["output_sha256"]
+        records.append({**record, "documents": task.stop - task.start})
+    return results, records
+
+
+def dense_scores(per_shard: Sequence[list[tuple[np.ndarray, np.ndarray]]], topic: int, num_docs: int) -> np.ndarray:
+    """One topic's score array over the whole corpus from the shards' lists (0 where none)."""
+    scores = np.zeros(num_docs, dtype=np.float64)
+    for lists in per_shard:
+        positions, values = lists[topic]
+        scores[positions] = values
+    return scores
