@@ -94,7 +94,24 @@ def test_generated_collection_on_shards_is_the_serial_bytes(tmp_path, shards):
     assert {k: v for k, v in m2.items() if k not in ("executor", "tasks", "created_at")} == \
         {k: v for k, v in m1.items() if k != "created_at"}
     assert [t["documents"] for t in m2["tasks"]] == [b - a for a, b in shard_bounds(2400, shards)]
+    assert {t["topics"] for t in m2["tasks"]} == {12}
     assert m2["executor"] == {"kind": "serial", "workers": 1}
+
+
+def test_topic_blocks_give_the_same_bytes(tmp_path, monkeypatch):
+    from engine.retrieval import sandbox_shards
+
+    fixture = generated(tmp_path / "in")
+    params = SandboxParameters(k=5, candidate_depth=10, run_depth=50, fusion="rrf")
+    run_sandbox(sandbox_inputs(fixture), tmp_path / "serial", params, log=tmp_path / "log.jsonl")
+    monkeypatch.setattr(sandbox_shards, "TOPICS_PER_TASK", 5)   # 12 topics: blocks of 5, 5 and 2
+    run_sandbox(sandbox_inputs(fixture), tmp_path / "sharded", params, log=tmp_path / "log.jsonl",
+                executor=Executor(), shards=3)
+    assert files(tmp_path / "sharded") == files(tmp_path / "serial")
+    tasks = manifest_of(tmp_path / "sharded")["tasks"]
+    assert [(t["task"], t["topics"]) for t in tasks][::3] == [
+        ("bm25-topics-000000-shard-0000", 5), ("bm25-topics-000005-shard-0000", 5), ("bm25-topics-000010-shard-0000", 2)]
+    assert len(tasks) == 9 and len({t["input_sha256"] for t in tasks}) == 9
 
 
 def test_a_worker_reading_other_documents_is_an_error(tmp_path, monkeypatch):
@@ -165,6 +182,6 @@ def check_sandbox_on_workers(tmp_path: Path, scheduler: str) -> None:
         m1, m2 = manifest_of(serial), manifest_of(dask)
         assert m1["run_id"] == m2["run_id"]
         assert m2["executor"]["kind"] == "dask" and m2["executor"]["workers"] == 2
-        assert [t["task"] for t in m2["tasks"]] == ["bm25-shard-0000", "bm25-shard-0001"]
+        assert [t["task"] for t in m2["tasks"]] == ["bm25-topics-000000-shard-0000", "bm25-topics-000000-shard-0001"]
         total = {"l03": 10, "generated": 2400}[name]
         assert sum(t["documents"] for t in m2["tasks"]) == total

@@ -732,21 +732,18 @@ def _compute_on(loaded: LoadedInputs, params: SandboxParameters, run_id: str, co
     manifest then records ``executor`` and each shard task's input and output sha256)."""
     if executor is None and workers is None and scheduler is None:
         return compute(loaded, params, run_id)
-    from engine.retrieval.sandbox_shards import dense_scores, score_on_shards
+    from contextlib import nullcontext
+
+    from engine.retrieval.sandbox_shards import ShardedScores
     from engine.runs.executor import make_executor
 
     queries = [topic.tokens for topic in loaded.topics]
-    num_docs = loaded.index.num_docs
-    if executor is not None:
-        per_shard, records = score_on_shards(loaded.index, corpus, queries, params.k1, params.b, executor, shards)
-        described = executor.describe()
-    else:
-        with make_executor(workers, scheduler) as made:
-            per_shard, records = score_on_shards(loaded.index, corpus, queries, params.k1, params.b, made, shards)
-            described = made.describe()
-    manifest["executor"] = described
-    manifest["tasks"] = records
-    return compute(loaded, params, run_id, bm25_scores=lambda topic: dense_scores(per_shard, topic, num_docs))
+    with (make_executor(workers, scheduler) if executor is None else nullcontext(executor)) as running:
+        scores = ShardedScores(loaded.index, corpus, queries, params.k1, params.b, running, shards)
+        result = compute(loaded, params, run_id, bm25_scores=scores)
+        manifest["executor"] = running.describe()
+    manifest["tasks"] = scores.records
+    return result
 
 
 def run_sandbox_experiment(*, corpus: Path, topics: Path, qrels: Path, dense_run: Path,

@@ -19,8 +19,10 @@ document id ascending). Steps:
    |d|/avgdl))`` with ``IDF(t) = ln(1 + (N - n_t + 0.5)/(n_t + 0.5))`` (Robertson & Zaragoza
    2009), added in query order: each score is the single index's, bit for bit. Tokens that
    are not query tokens keep the shard's own n_t (their weights are never read).
-3. **Merge** (:func:`dense_scores`): the shards' lists are disjoint and in document order; they
+3. **Merge** (:class:`ShardedScores`): the shards' lists are disjoint and in document order; they
    fill the topic's score array, from which the sandbox takes its list as in a serial run.
+   Topics go in blocks of :data:`TOPICS_PER_TASK` (one task per shard and block), so the driver
+   holds one block's lists at a time; a worker keeps its last shard indexes for the next block.
 
 Workers must see the corpus path (a shared filesystem for ``--scheduler``); each task returns
 the sha256 of its documents' ids, checked against the driver's, so a corpus that changed under
@@ -40,6 +42,8 @@ from engine.retrieval.bm25 import BM25, CollectionStatistics
 from engine.retrieval.index import CHUNK_TOKENS, IndexBuilder, InvertedIndex
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_json
+
+TOPICS_PER_TASK = 1024   # topics scored per shard task: bounds the lists the driver holds at once
 
 
 def shard_bounds(num_docs: int, shards: int) -> list[tuple[int, int]]:
@@ -101,10 +105,25 @@ class SandboxShard:
                 "k1": self.k1, "b": self.b}
 
 
+_SHARD_INDEXES: dict[tuple[str, int, int, int, int], InvertedIndex] = {}   # per worker process
+CACHED_SHARDS = 2
+
+
+def _shard_index(task: "SandboxShard") -> InvertedIndex:
+    """The task's shard index, kept for the next topic block (at most ``CACHED_SHARDS`` per process)."""
+    stat = Path(task.corpus).stat()
+    key = (task.corpus, stat.st_size, stat.st_mtime_ns, task.start, task.stop)
+    if key not in _SHARD_INDEXES:
+        while len(_SHARD_INDEXES) >= CACHED_SHARDS:
+            del _SHARD_INDEXES[next(iter(_SHARD_INDEXES))]
+        _SHARD_INDEXES[key] = read_corpus_range(task.corpus, task.start, task.stop)
+    return _SHARD_INDEXES[key]
+
+
 def score_shard(task: SandboxShard) -> dict[str, Any]:
     """Every topic's positive-score documents of one shard: global positions and scores (float64),
     ascending by position; with the sha256 of the shard's ids and of this output."""
-    index = read_corpus_range(task.corpus, task.start, task.stop)
+    index = _shard_index(task)
     global_df = dict(task.doc_freq)
     doc_freq = np.diff(index.indptr).astype(np.float64)
     for token, term in index.vocabulary.items():
@@ -123,7 +142,7 @@ def score_shard(task: SandboxShard) -> dict[str, Any]:
 
 def shard_tasks(index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], shards: int,
                 k1: float, b: float) -> list[SandboxShard]:
-    """The shard tasks of a run, with the global statistics read from the driver's whole index."""
+    """One topic block's shard tasks, with the global statistics read from the driver's whole index."""
     tokens = sorted({token for query in queries for token in query if token in index.vocabulary})
     doc_freq = tuple((token, index.document_frequency(token)) for token in tokens)
     frozen = tuple(tuple(query) for query in queries)
@@ -132,29 +151,47 @@ def shard_tasks(index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequ
             for start, stop in shard_bounds(index.num_docs, shards)]
 
 
-def score_on_shards(index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], k1: float,
-                    b: float, executor: Any, shards: int | None = None
-                    ) -> tuple[list[list[tuple[np.ndarray, np.ndarray]]], list[dict[str, str]]]:
-    """Each shard's per-topic lists (shards in document order) and the manifest's task records."""
-    from engine.runs.executor import task_record
+class ShardedScores:
+    """``scores(t)``: topic ``t``'s BM25 score array over the whole corpus, scored on index shards.
 
-    tasks = shard_tasks(index, corpus, queries, shards or executor.workers, k1, b)
-    results, records = [], []
-    for number, (task, result) in enumerate(zip(tasks, executor.imap(score_shard, tasks))):
-        if result["doc_ids_sha256"] != sha256_json(list(index.doc_ids[task.start:task.stop])):
-            raise InputError(f"documents {task.start}..{task.stop - 1} read by a worker differ from this "
-                             "run's (did the corpus change during the run?)", path=corpus)
-        results.append(result["lists"])
-        record = task_record(f"bm25-shard-{number:04d}", task.record(), None)
-        record["output_sha256"] = result["output_sha256"]
-        records.append({**record, "documents": task.stop - task.start})
-    return results, records
+    Topics are scored in blocks of ``topics_per_task`` (one task per shard and block), a block
+    when its first topic is asked for, so the driver holds one block's lists at a time. Topics
+    must be asked for in order. ``records`` gathers the manifest's task entries.
+    """
 
+    def __init__(self, index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], k1: float,
+                 b: float, executor: Any, shards: int | None = None, topics_per_task: int | None = None) -> None:
+        self.index, self.corpus, self.queries = index, corpus, list(queries)
+        self.k1, self.b, self.executor = k1, b, executor
+        self.shards = shards or executor.workers
+        self.block = max(1, topics_per_task or TOPICS_PER_TASK)
+        self.records: list[dict[str, Any]] = []
+        self._first, self._lists = -1, []
 
-def dense_scores(per_shard: Sequence[list[tuple[np.ndarray, np.ndarray]]], topic: int, num_docs: int) -> np.ndarray:
-    """One topic's score array over the whole corpus from the shards' lists (0 where none)."""
-    scores = np.zeros(num_docs, dtype=np.float64)
-    for lists in per_shard:
-        positions, values = lists[topic]
-        scores[positions] = values
-    return scores
+    def _score_block(self, first: int) -> None:
+        from engine.runs.executor import task_record
+
+        tasks = shard_tasks(self.index, self.corpus, self.queries[first:first + self.block], self.shards,
+                            self.k1, self.b)
+        lists = []
+        for number, (task, result) in enumerate(zip(tasks, self.executor.imap(score_shard, tasks))):
+            if result["doc_ids_sha256"] != sha256_json(list(self.index.doc_ids[task.start:task.stop])):
+                raise InputError(f"documents {task.start}..{task.stop - 1} read by a worker differ from this "
+                                 "run's (did the corpus change during the run?)", path=self.corpus)
+            lists.append(result["lists"])
+            record = task_record(f"bm25-topics-{first:06d}-shard-{number:04d}", task.record(), None)
+            record["output_sha256"] = result["output_sha256"]
+            self.records.append({**record, "documents": task.stop - task.start, "topics": len(task.queries)})
+        self._first, self._lists = first, lists
+
+    def __call__(self, topic: int) -> np.ndarray:
+        first = topic - topic % self.block
+        if first != self._first:
+            if first < self._first:
+                raise ValueError("ShardedScores: topics are scored in order")
+            self._score_block(first)
+        scores = np.zeros(self.index.num_docs, dtype=np.float64)
+        for lists in self._lists:   # disjoint shards: every position is set at most once
+            positions, values = lists[topic - first]
+            scores[positions] = values
+        return scores
