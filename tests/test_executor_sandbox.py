@@ -114,6 +114,28 @@ def test_topic_blocks_give_the_same_bytes(tmp_path, monkeypatch):
     assert len(tasks) == 9 and len({t["input_sha256"] for t in tasks}) == 9
 
 
+def test_a_shard_index_is_the_whole_index_restricted_to_its_range(tmp_path):
+    import gzip
+
+    from engine.retrieval.corpus import read_corpus_index
+    from engine.retrieval.sandbox_shards import read_corpus_range
+
+    lines = ["\ufeff" + json.dumps({"_id": 7, "text": "alpha beta beta"}), "", json.dumps({"_id": "b", "title": "Beta",
+             "text": "gamma"}), "   ", json.dumps({"_id": "c", "text": "alpha alpha delta"}),
+             json.dumps({"_id": "d", "title": None, "text": "beta delta"})]
+    path = tmp_path / "corpus.jsonl.gz"
+    path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8")))
+    whole = read_corpus_index(path)
+    assert whole.doc_ids == ("7", "b", "c", "d")
+    for start, stop in [(0, 4), (1, 3), (2, 4), (3, 4)]:
+        shard = read_corpus_range(path, start, stop)
+        assert shard.doc_ids == whole.doc_ids[start:stop]
+        assert shard.doc_lengths.tolist() == whole.doc_lengths[start:stop].tolist()
+        for token in whole.vocabulary:
+            assert shard.postings(token) == [(d, f) for d, f in whole.postings(token) if d in shard.doc_ids]
+    assert read_corpus_range(path, 1, 3).postings("beta") == [("b", 1)]   # the title counts
+
+
 def test_a_worker_reading_other_documents_is_an_error(tmp_path, monkeypatch):
     from engine.retrieval import sandbox_shards
 

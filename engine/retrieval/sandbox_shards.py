@@ -60,26 +60,39 @@ def shard_bounds(num_docs: int, shards: int) -> list[tuple[int, int]]:
 
 
 def read_corpus_range(path: str | Path, start: int, stop: int, *, batch_tokens: int = CHUNK_TOKENS) -> InvertedIndex:
-    """The inverted index of the corpus records ``start`` to ``stop - 1`` (file order), tokenised
-    as :func:`engine.retrieval.corpus.read_corpus_index` tokenises them."""
-    from engine.retrieval.corpus import iter_corpus
+    """The inverted index of the corpus records ``start`` to ``stop - 1`` (file order: the
+    non-blank lines, as :func:`engine.runs.jsonl.read_jsonl` counts them), tokenised as
+    :func:`engine.retrieval.corpus.read_corpus_index` tokenises them.
+
+    The driver has validated the whole file, so the records before ``start`` are skipped
+    without being parsed; the caller checks the ids read against its own
+    (:meth:`ShardedScores._score_block`)."""
     from engine.retrieval.text import document_text, tokenize
+    from engine.runs.jsonl import document_id, loads_json
+    from engine.runs.opener import open_text
 
     builder = IndexBuilder(batch_tokens)
     ids: list[str] = []
     tokens: list[list[str]] = []
     pending = 0
-    for number, document in enumerate(iter_corpus(path)):
-        if number >= stop:
-            break
-        if number < start:
-            continue
-        ids.append(document.doc_id)
-        tokens.append(tokenize(document_text(document.title, document.text)))
-        pending += len(tokens[-1])
-        if pending >= batch_tokens:
-            builder.add(ids, tokens)
-            ids, tokens, pending = [], [], 0
+    record = 0
+    with open_text(path, encoding="utf-8", warn=False) as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            record += 1
+            if record <= start:
+                continue
+            if record > stop:
+                break
+            value = loads_json(line, path, number)
+            doc_id, _ = document_id(value, path, number)
+            ids.append(doc_id)
+            tokens.append(tokenize(document_text(value.get("title") or "", value["text"])))
+            pending += len(tokens[-1])
+            if pending >= batch_tokens:
+                builder.add(ids, tokens)
+                ids, tokens, pending = [], [], 0
     builder.add(ids, tokens)
     return builder.finish()
 
