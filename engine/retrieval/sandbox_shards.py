@@ -43,7 +43,7 @@ from engine.retrieval.index import CHUNK_TOKENS, IndexBuilder, InvertedIndex
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_json
 
-TOPICS_PER_TASK = 1024   # topics scored per shard task: bounds the lists the driver holds at once
+TOPICS_PER_TASK = 256    # topics scored per shard task: bounds the lists the driver holds at once
 
 
 def shard_bounds(num_docs: int, shards: int) -> list[tuple[int, int]]:
@@ -134,7 +134,7 @@ def _shard_index(task: "SandboxShard") -> InvertedIndex:
 
 
 def score_shard(task: SandboxShard) -> dict[str, Any]:
-    """Every topic's positive-score documents of one shard: global positions and scores (float64),
+    """Every topic's positive-score documents of one shard: global positions (int32) and scores (float64),
     ascending by position; with the sha256 of the shard's ids and of this output."""
     index = _shard_index(task)
     global_df = dict(task.doc_freq)
@@ -148,7 +148,7 @@ def score_shard(task: SandboxShard) -> dict[str, Any]:
     for query in task.queries:
         scores = scorer.score_array(list(query))
         local = np.flatnonzero(scores > 0.0)
-        lists.append((local.astype(np.int64) + task.start, scores[local]))
+        lists.append(((local + task.start).astype(np.int32), scores[local]))
     output_sha256 = sha256_json([[positions.tolist(), scores.tolist()] for positions, scores in lists])
     return {"doc_ids_sha256": sha256_json(list(index.doc_ids)), "lists": lists, "output_sha256": output_sha256}
 
