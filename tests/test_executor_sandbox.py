@@ -110,7 +110,8 @@ def test_topic_blocks_give_the_same_bytes(tmp_path, monkeypatch):
     assert files(tmp_path / "sharded") == files(tmp_path / "serial")
     tasks = manifest_of(tmp_path / "sharded")["tasks"]
     assert [(t["task"], t["topics"]) for t in tasks][::3] == [
-        ("bm25-topics-000000-shard-0000", 5), ("bm25-topics-000005-shard-0000", 5), ("bm25-topics-000010-shard-0000", 2)]
+        ("bm25-topics-000000-shard-0000", 5), ("bm25-topics-000005-shard-0000", 5),
+        ("bm25-topics-000010-shard-0000", 2)]
     assert len(tasks) == 9 and len({t["input_sha256"] for t in tasks}) == 9
 
 
