@@ -154,6 +154,27 @@ def test_a_worker_reading_other_documents_is_an_error(tmp_path, monkeypatch):
     assert not (tmp_path / "out").exists()
 
 
+class ChangingCorpus(Executor):
+    """A serial executor that rewrites the corpus (one word of one text) before its tasks run."""
+
+    def __init__(self, corpus: Path) -> None:
+        super().__init__()
+        self.corpus = corpus
+
+    def imap(self, fn, items, window=None):
+        text = self.corpus.read_text()
+        self.corpus.write_text(text.replace(' w1 ', ' w2 ', 1))
+        return super().imap(fn, items, window)
+
+
+def test_a_corpus_changed_before_the_workers_read_it_is_an_error(tmp_path):
+    fixture = generated(tmp_path / "in")
+    with pytest.raises(InputError, match=r"corpus.jsonl: the corpus a worker reads has sha256 \w{12}…, not this run's"):
+        run_sandbox(sandbox_inputs(fixture), tmp_path / "out", SandboxParameters(), log=tmp_path / "log.jsonl",
+                    executor=ChangingCorpus(fixture / "corpus.jsonl"), shards=2)
+    assert not (tmp_path / "out").exists()
+
+
 def cli_args(fixture: Path, output: Path, log: Path, *extra: str) -> list[str]:
     return ["sandbox", "run", "--corpus", str(fixture / "corpus.jsonl"), "--topics", str(fixture / "topics.jsonl"),
             "--qrels", str(fixture / "qrels.txt"), "--dense-run", str(fixture / "supplied_run.tsv"),

@@ -739,7 +739,8 @@ def _compute_on(loaded: LoadedInputs, params: SandboxParameters, run_id: str, co
 
     queries = [topic.tokens for topic in loaded.topics]
     with (make_executor(workers, scheduler) if executor is None else nullcontext(executor)) as running:
-        scores = ShardedScores(loaded.index, corpus, queries, params.k1, params.b, running, shards)
+        scores = ShardedScores(loaded.index, corpus, manifest["inputs"]["corpus"]["sha256"], queries,
+                               params.k1, params.b, running, shards)
         result = compute(loaded, params, run_id, bm25_scores=scores)
         manifest["executor"] = running.describe()
     manifest["tasks"] = scores.records

@@ -24,9 +24,10 @@ document id ascending). Steps:
    Topics go in blocks of :data:`TOPICS_PER_TASK` (one task per shard and block), so the driver
    holds one block's lists at a time; a worker keeps its last shard indexes for the next block.
 
-Workers must see the corpus path (a shared filesystem for ``--scheduler``); each task returns
-the sha256 of its documents' ids, checked against the driver's, so a corpus that changed under
-the run is an error, never a silently different list.
+Workers must see the corpus path (a shared filesystem for ``--scheduler``). A worker checks the
+file's sha256 against the run's corpus input before indexing it, and each task returns the
+sha256 of its documents' ids, checked against the driver's: a corpus that changed under the run
+is an error, never a silently different list.
 """
 
 from __future__ import annotations
@@ -110,6 +111,7 @@ class SandboxShard:
     doc_freq: tuple[tuple[str, int], ...]       # the whole corpus's n_t of every query token
     k1: float
     b: float
+    corpus_sha256: str                          # the run's corpus input, as the manifest names it
 
     def record(self) -> dict[str, Any]:
         """The task's input as hashed into the manifest (no path: the corpus is an input by hash)."""
@@ -118,19 +120,28 @@ class SandboxShard:
                 "k1": self.k1, "b": self.b}
 
 
-_SHARD_INDEXES: dict[tuple[str, int, int, int, int], InvertedIndex] = {}   # per worker process
+_SHARD_INDEXES: dict[tuple[str, int, int, int, int], tuple[str, InvertedIndex]] = {}   # per worker process
 CACHED_SHARDS = 2
 
 
 def _shard_index(task: "SandboxShard") -> InvertedIndex:
-    """The task's shard index, kept for the next topic block (at most ``CACHED_SHARDS`` per process)."""
+    """The task's shard index, kept for the next topic block (at most ``CACHED_SHARDS`` per
+    process); the file must be the run's corpus input (its sha256 is checked first)."""
+    from engine.runs.hashing import sha256_file
+
     stat = Path(task.corpus).stat()
     key = (task.corpus, stat.st_size, stat.st_mtime_ns, task.start, task.stop)
     if key not in _SHARD_INDEXES:
         while len(_SHARD_INDEXES) >= CACHED_SHARDS:
             del _SHARD_INDEXES[next(iter(_SHARD_INDEXES))]
-        _SHARD_INDEXES[key] = read_corpus_range(task.corpus, task.start, task.stop)
-    return _SHARD_INDEXES[key]
+        digest = sha256_file(task.corpus)
+        _SHARD_INDEXES[key] = (digest, read_corpus_range(task.corpus, task.start, task.stop))
+    digest, index = _SHARD_INDEXES[key]
+    if digest != task.corpus_sha256:
+        raise InputError(f"the corpus a worker reads has sha256 {digest[:12]}…, not this run's "
+                         f"{task.corpus_sha256[:12]}… (changed during the run, or another file at this path "
+                         "on the worker)", path=task.corpus)
+    return index
 
 
 def score_shard(task: SandboxShard) -> dict[str, Any]:
@@ -154,14 +165,14 @@ def score_shard(task: SandboxShard) -> dict[str, Any]:
 
 
 def shard_tasks(index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], shards: int,
-                k1: float, b: float) -> list[SandboxShard]:
+                k1: float, b: float, corpus_sha256: str) -> list[SandboxShard]:
     """One topic block's shard tasks, with the global statistics read from the driver's whole index."""
     tokens = sorted({token for query in queries for token in query if token in index.vocabulary})
     doc_freq = tuple((token, index.document_frequency(token)) for token in tokens)
     frozen = tuple(tuple(query) for query in queries)
     path = str(Path(corpus).resolve())
-    return [SandboxShard(path, start, stop, frozen, index.num_docs, float(index.avgdl), doc_freq, float(k1), float(b))
-            for start, stop in shard_bounds(index.num_docs, shards)]
+    return [SandboxShard(path, start, stop, frozen, index.num_docs, float(index.avgdl), doc_freq, float(k1), float(b),
+                         corpus_sha256) for start, stop in shard_bounds(index.num_docs, shards)]
 
 
 class ShardedScores:
@@ -172,9 +183,10 @@ class ShardedScores:
     must be asked for in order. ``records`` gathers the manifest's task entries.
     """
 
-    def __init__(self, index: InvertedIndex, corpus: str | Path, queries: Sequence[Sequence[str]], k1: float,
-                 b: float, executor: Any, shards: int | None = None, topics_per_task: int | None = None) -> None:
-        self.index, self.corpus, self.queries = index, corpus, list(queries)
+    def __init__(self, index: InvertedIndex, corpus: str | Path, corpus_sha256: str, queries: Sequence[Sequence[str]],
+                 k1: float, b: float, executor: Any, shards: int | None = None,
+                 topics_per_task: int | None = None) -> None:
+        self.index, self.corpus, self.corpus_sha256, self.queries = index, corpus, corpus_sha256, list(queries)
         self.k1, self.b, self.executor = k1, b, executor
         self.shards = shards or executor.workers
         self.block = max(1, topics_per_task or TOPICS_PER_TASK)
@@ -185,7 +197,7 @@ class ShardedScores:
         from engine.runs.executor import task_record
 
         tasks = shard_tasks(self.index, self.corpus, self.queries[first:first + self.block], self.shards,
-                            self.k1, self.b)
+                            self.k1, self.b, self.corpus_sha256)
         lists = []
         for number, (task, result) in enumerate(zip(tasks, self.executor.imap(score_shard, tasks))):
             if result["doc_ids_sha256"] != sha256_json(list(self.index.doc_ids[task.start:task.stop])):
