@@ -1,7 +1,8 @@
-"""Scaling of the distributed paths: `encode` and `book`, serially and on 1 and 2 Dask workers.
+"""Scaling of the distributed paths: `encode`, `book` and `sandbox run`, serially and on 1 and 2 Dask workers.
 
     python bench/bench_distributed.py [--passages 20000] [--shard-size 1000] [--chapters 40]
-                                      [--merge-rows 1000000] [--skip encode,book,merge]
+                                      [--merge-rows 1000000] [--sandbox-docs 100000] [--sandbox-topics 100]
+                                      [--skip encode,book,merge,sandbox]
 
 * **encode** — ``--passages`` mixed-length passages (bench/bench_encoder.py's generator: 40 %
   3-15 words, 40 % 20-80, 20 % 150-350), shards of ``--shard-size``: serially (one onnxruntime
@@ -13,6 +14,11 @@
   repeated with its own generated paragraphs, four of them binding a logged sandbox run):
   serially, then on 1 and 2 workers (fresh output each time), and a second serial pass with
   nothing changed (every report reused). Files compared byte for byte with the serial pass.
+* **sandbox** — ``sandbox run`` (k 10, candidate depth 20, run depth 1000) on bench_pipeline's
+  generated BEIR-style collection of ``--sandbox-docs`` documents and ``--sandbox-topics``
+  topics: serially, then with BM25 on 1 and 2 index shards (``--workers 1`` / ``2``; cluster
+  start and each worker's shard indexing included); every output but the manifest compared
+  byte for byte with the serial run's.
 * **merge** — the cost of merging ``--merge-rows`` x 384 float32 vectors from shards of
   ``--shard-size`` rows into one ``vectors.npy`` exactly as ``encode`` does it (one hashing pass
   over the shards, then the streamed write, fsynced), timed alone.
@@ -150,6 +156,30 @@ def bench_book(work: Path, chapters: int) -> dict:
     return rows
 
 
+def bench_sandbox(work: Path, docs: int, topics: int) -> dict:
+    from pipeline_collection import generate
+
+    from engine.retrieval.sandbox import SandboxInputs, SandboxParameters, run_sandbox
+
+    collection = work / "collection"
+    generate(collection, docs, topics, 100, seed=14)
+    inputs = SandboxInputs(collection / "corpus.jsonl", collection / "queries.jsonl", collection / "qrels.txt",
+                           collection / "dense_run.tsv", collection / "dense_metadata.json")
+    params = SandboxParameters(k=10, candidate_depth=20, run_depth=1000)
+    rows = {}
+    serial_files = None
+    for label, workers in (("serial", None), ("1 worker", 1), ("2 workers", 2)):
+        output = work / f"out-{label.replace(' ', '-')}"
+        seconds, _ = timed(lambda: run_sandbox(inputs, output, params, log=work / "log.jsonl", workers=workers))
+        files = {name: data for name, data in files_of(output).items() if name != "run_manifest.json"}
+        serial_files = serial_files or files
+        rows[label] = {"seconds": seconds}
+        print(f"sandbox {label:>9}: {seconds:8.1f} s  {topics / seconds:6.2f} topics/s  "
+              f"speed-up {rows['serial']['seconds'] / seconds:4.2f}x  identical to serial: {files == serial_files}"
+              f"  (load {load()})", flush=True)
+    return rows
+
+
 def bench_merge(work: Path, rows: int, shard_size: int) -> float:
     import numpy as np
 
@@ -183,7 +213,9 @@ def main() -> None:
     parser.add_argument("--shard-size", type=int, default=1000)
     parser.add_argument("--chapters", type=int, default=40)
     parser.add_argument("--merge-rows", type=int, default=1_000_000)
-    parser.add_argument("--skip", default="", help="comma-separated parts to skip: encode, book, merge")
+    parser.add_argument("--sandbox-docs", type=int, default=100_000)
+    parser.add_argument("--sandbox-topics", type=int, default=100)
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: encode, book, merge, sandbox")
     args = parser.parse_args()
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     print(f"{cpu_model()}, {os.cpu_count()} CPUs; load average before: {load()}", flush=True)
@@ -193,6 +225,9 @@ def main() -> None:
         if "book" not in skip:
             (work / "book").mkdir()
             bench_book(work / "book", args.chapters)
+        if "sandbox" not in skip:
+            (work / "sandbox").mkdir()
+            bench_sandbox(work / "sandbox", args.sandbox_docs, args.sandbox_topics)
         merge = bench_merge(work, args.merge_rows, 8192) if "merge" not in skip else None
         if encode_rows and merge is not None:
             rate = args.passages / encode_rows["1 worker"]["seconds"]

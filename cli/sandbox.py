@@ -46,6 +46,12 @@ def sandbox_run(
                                                           "sum), rrf, combsum or combmnz."),
     rrf_k: int = typer.Option(60, "--rrf-k", help="RRF's k: 1/(k + rank) per list (--fusion rrf)."),
     log: Path = LogOption,
+    workers: Optional[int] = typer.Option(None, "--workers",
+                                          help="Score BM25 on N index shards on a Dask LocalCluster of N workers "
+                                               "(optional extra 'distributed'; same output bytes)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler",
+                                            help="Score BM25 on index shards on your Dask cluster "
+                                                 "(tcp://host:port; shared filesystem)."),
     fmt: str = FormatOption(),
 ) -> None:
     """Run BM25, the supplied run, the hybrid and the reranker; write runs, metrics and diagnoses."""
@@ -54,7 +60,7 @@ def sandbox_run(
         corpus=corpus, topics=topics, qrels=qrels, dense_run=dense_run, dense_metadata=dense_metadata,
         output=output, k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
         rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest, run_depth=run_depth,
-        measures=measures, fusion=fusion, rrf_k=rrf_k), log=log)
+        measures=measures, fusion=fusion, rrf_k=rrf_k), log=log, workers=workers, scheduler=scheduler)
     if fmt == "json":
         return emit_json(summary)
     typer.echo(f"run {summary['run_id']} -> {summary['output']}")

@@ -129,3 +129,9 @@ def test_bm25_over_index_shards_on_the_cluster(cluster, tmp_path):
     from test_executor_bm25 import check_sharded_top_k_on_workers
 
     check_sharded_top_k_on_workers(tmp_path, cluster)
+
+
+def test_sandbox_on_the_cluster_writes_the_serial_bytes(cluster, tmp_path):
+    from test_executor_sandbox import check_sandbox_on_workers
+
+    check_sandbox_on_workers(tmp_path, cluster._client.scheduler.address)

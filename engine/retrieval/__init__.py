@@ -4,7 +4,8 @@ Owns: ``text`` (tokeniser), ``corpus`` (corpus and topics), ``index`` and ``bm25
 (the tie rule), ``fusion`` (min–max hybrid, RRF, CombSUM, CombMNZ), ``rerank`` (fixed-set reranker), ``metrics``
 (Recall, NDCG), ``measures`` (the measure notation and every measure family), ``ranked``
 (array-backed ranked lists), ``trec`` (qrels and run files), ``trec_arrays`` (vectorised TREC
-reading), ``evaluate`` (the ``evaluate`` command) and ``sandbox`` (the pipeline). Conventions in
+reading), ``evaluate`` (the ``evaluate`` command) and ``sandbox`` (the pipeline; ``sandbox_shards``: its BM25 on
+index shards). Conventions in
 docs/sandbox.md and docs/evaluate.md.
 
 May import: ``engine.runs``; ``engine.stats.bootstrap``, ``engine.stats.randomisation``,

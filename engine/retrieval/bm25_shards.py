@@ -20,7 +20,7 @@ the top-k a single index of their concatenation gives, score for score and bit f
 
 A worker builds each shard's index when a task first needs it and keeps the last one
 (``_SHARD_INDEXES``); tasks carry paths, so workers must see the shard files (shared filesystem).
-Not wired into ``sandbox run`` (which fuses every positive-score document, not a top-k).
+``sandbox run`` on shards (every positive-score document, not a top-k) is :mod:`engine.retrieval.sandbox_shards`.
 """
 
 from __future__ import annotations

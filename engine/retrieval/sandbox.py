@@ -187,7 +187,8 @@ def method_labels(metadata: dict[str, Any], fusion: str = "minmax", rrf_k: int =
             "reranked": "transparent fixed-set reranker"}
 
 
-def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -> SandboxResult:
+def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "",
+            bm25_scores: Any = None) -> SandboxResult:
     """Run all four methods and evaluate them (pure: no files written).
 
     Per topic, every list is held as arrays (:class:`engine.retrieval.ranked.RankedList`): the
@@ -197,6 +198,9 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     counted, not found by sorting. A document's query-token coverage (the reranker's feature,
     the stage table's matched tokens) is read from the index postings, so no per-document token
     set is built.
+
+    ``bm25_scores(t)``, when given, is topic ``t``'s BM25 score array over the whole corpus
+    computed elsewhere (on index shards, :mod:`engine.retrieval.sandbox_shards`; the same floats).
     """
     index = loaded.index
     scorer = BM25(index, k1=params.k1, b=params.b)
@@ -207,12 +211,13 @@ def compute(loaded: LoadedInputs, params: SandboxParameters, run_id: str = "") -
     runs: dict[str, Run] = {method: {} for method in METHODS}
     full_ranks: dict[str, dict[str, dict[str, int | None]]] = {method: {} for method in METHODS}
     evidence: dict[str, dict[str, Any]] = {}
-    for topic in tracked(loaded.topics, "sandbox run: scoring", unit="topics"):
+    for number, topic in enumerate(tracked(loaded.topics, "sandbox run: scoring", unit="topics")):
         tid, query = topic.topic_id, topic.tokens
         judged = loaded.qrels.get(tid, {})
         relevant = sorted(relevant_set(judged))
         lists = topic_lists(scorer, query, loaded.supplied.get(tid, []), position, tie_key,
-                            params.hybrid_alpha, params.fusion, params.rrf_k)
+                            params.hybrid_alpha, params.fusion, params.rrf_k,
+                            dense=None if bm25_scores is None else bm25_scores(number))
         for method in ("bm25", "frozen_dense", "hybrid"):
             head_pos, head_scores = lists[method].head(depth)
             runs[method][tid] = list(zip([index.doc_ids[i] for i in head_pos.tolist()], head_scores.tolist()))
@@ -274,16 +279,18 @@ class QueryTokenPresence:
 
 def topic_lists(scorer: BM25, query: Sequence[str], supplied: list[tuple[str, float]],
                 position: dict[str, int], tie_key: np.ndarray, alpha: float, fusion: str = "minmax",
-                rrf_k: int = DEFAULT_RRF_K) -> dict[str, RankedList]:
+                rrf_k: int = DEFAULT_RRF_K, dense: np.ndarray | None = None) -> dict[str, RankedList]:
     """The BM25, supplied and hybrid lists of one topic as arrays (hybrid as :func:`fusion.fuse`).
 
     Min–max normalisation and the weighted sum are the element-wise operations of
     :mod:`engine.retrieval.fusion` in the same order, so every score is bit-for-bit the same.
     With ``fusion`` ``rrf``, ``combsum`` or ``combmnz`` the hybrid is
     :func:`engine.retrieval.fusion.fuse_arrays` over the same two lists (RRF ranks in each list's
-    own order: score as written descending, then id).
+    own order: score as written descending, then id). ``dense``: the query's BM25 score array if
+    already computed (on index shards).
     """
-    dense = scorer.score_array(query)
+    if dense is None:
+        dense = scorer.score_array(query)
     pos_b = np.flatnonzero(dense > 0.0)
     s_b = dense[pos_b]
     pos_s = np.asarray([position[doc] for doc, _ in supplied], dtype=np.int64)
@@ -659,8 +666,22 @@ def _read_frozen(path: Path) -> dict[str, Any]:
 
 def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParameters, *,
                 frozen_manifest: str | Path | None = None,
-                log: str | Path | None = DEFAULT_LOG) -> dict[str, Any]:
-    """Validate, run, write and log one sandbox run; returns ``{run_id, output, metrics, labels}``."""
+                log: str | Path | None = DEFAULT_LOG, workers: int | None = None,
+                scheduler: str | None = None, executor: Any = None,
+                shards: int | None = None) -> dict[str, Any]:
+    """Validate, run, write and log one sandbox run; returns ``{run_id, output, metrics, labels}``.
+
+    ``workers`` / ``scheduler`` (or a library caller's ``executor``, with ``shards`` index shards,
+    default one per worker) score BM25 on index shards of the corpus
+    (:mod:`engine.retrieval.sandbox_shards`, :func:`engine.runs.executor.make_executor`, extra
+    ``[distributed]``). They are not parameters of the run: its id and every output but the
+    manifest (which adds ``executor`` and ``tasks``) are the serial run's bytes.
+    """
+    from engine.runs.executor import check_workers, import_distributed
+
+    check_workers(workers, scheduler)
+    if workers is not None or scheduler is not None:
+        import_distributed()
     output = Path(output)
     params.validate()
     loaded = load_inputs(inputs)
@@ -688,7 +709,7 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
     with recorded_run(log, COMMAND, parameters) as record:
         record.run_id = run_id
         record.add_inputs(*input_paths)
-        result = compute(loaded, params, run_id)
+        result = _compute_on(loaded, params, run_id, inputs.corpus, manifest, workers, scheduler, executor, shards)
         with staged_directory(output) as staging:
             write_outputs(result, manifest, staging)
             publish(staging, output)
@@ -704,15 +725,38 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
                       "(the sandbox's rule; metrics.json measure_definitions)"}
 
 
+def _compute_on(loaded: LoadedInputs, params: SandboxParameters, run_id: str, corpus: Path,
+                manifest: dict[str, Any], workers: int | None, scheduler: str | None, executor: Any,
+                shards: int | None) -> SandboxResult:
+    """:func:`compute`, with BM25 scored on index shards when an executor is asked for (the
+    manifest then records ``executor`` and each shard task's input and output sha256)."""
+    if executor is None and workers is None and scheduler is None:
+        return compute(loaded, params, run_id)
+    from contextlib import nullcontext
+
+    from engine.retrieval.sandbox_shards import ShardedScores
+    from engine.runs.executor import make_executor
+
+    queries = [topic.tokens for topic in loaded.topics]
+    with (make_executor(workers, scheduler) if executor is None else nullcontext(executor)) as running:
+        scores = ShardedScores(loaded.index, corpus, manifest["inputs"]["corpus"]["sha256"], queries,
+                               params.k1, params.b, running, shards)
+        result = compute(loaded, params, run_id, bm25_scores=scores)
+        manifest["executor"] = running.describe()
+    manifest["tasks"] = scores.records
+    return result
+
+
 def run_sandbox_experiment(*, corpus: Path, topics: Path, qrels: Path, dense_run: Path,
                            dense_metadata: Path, output: Path, k: int, candidate_depth: int,
                            hybrid_alpha: float, rerank_weight: float, k1: float, b: float,
                            frozen_manifest: Path | None, log: str | Path,
                            run_depth: int = DEFAULT_RUN_DEPTH, measures: str | None = None,
-                           fusion: str = "minmax", rrf_k: int = DEFAULT_RRF_K) -> dict[str, Any]:
+                           fusion: str = "minmax", rrf_k: int = DEFAULT_RRF_K,
+                           workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Entry point of the registered ``sandbox run`` experiment (engine.experiments)."""
     params = SandboxParameters(k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
                                rerank_weight=rerank_weight, k1=k1, b=b, run_depth=run_depth,
                                measures=measures or "", fusion=fusion, rrf_k=rrf_k)
     return run_sandbox(SandboxInputs(corpus, topics, qrels, dense_run, dense_metadata), output, params,
-                       frozen_manifest=frozen_manifest, log=log)
+                       frozen_manifest=frozen_manifest, log=log, workers=workers, scheduler=scheduler)
