@@ -172,6 +172,10 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return table
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
+    marker = _ADMONITION_OPENER.match(line)
+    if marker and len(line[marker.end():].split()) >= 3:  # !!! tip "Title" glued to its body
+        return [Block("markup", marker.group(0).strip(), number, number, recovered=True, note="admonition"),
+                Block("paragraph", line[marker.end():], number, number, recovered=True, note="admonition")]
     callout = _callout_title(words)
     if callout is not None:
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
@@ -200,9 +204,16 @@ success check done question help faq failure fail missing bug example quote cite
 """Titles of admonitions and call-outs (MkDocs Material, MyST, Sphinx, GitHub ``[!NOTE]``)."""
 
 
+_ADMONITION_OPENER = re.compile(r'^(?:!!!|\?\?\?\+?)\s*[A-Za-z][\w-]*(?:\s+[\w-]+)*?(?:\s+"[^"]*")?\s+')
+"""A MkDocs/Material admonition opener (``!!! tip "The real value"``) left on a flattened line
+before the admonition's body: markup, the body is prose."""
+
+
 def _callout_title(words: list[tuple[int, str]]) -> int | None:
     """Index of the sentence after a call-out title glued to it (``Tip The fused run is …``)."""
     if len(words) < 4:
+        return None
+    if words[0][1].endswith(":"):  # "Note: For the passage, …" is a sentence as written
         return None
     first = words[0][1].strip("[]!:")
     if first.lower() not in CALLOUT_WORDS or not first[:1].isupper():
