@@ -1,0 +1,43 @@
+"""Reader fixes found on the development part of the labelled corpus (issue 19), each pinned by a
+case of our own: inline HTML tags join their text, a currency amount is no inline math, a bold line
+with a claim after its colon is prose, a flattened ``Note:`` sentence and a glued admonition
+opener."""
+
+from __future__ import annotations
+
+from audit.document import read_markdown
+from audit.flattened import read_flattened
+from claims.extract import TABLE_VALUE, extract_claims
+
+
+def _prose(document) -> list[str]:
+    return [r.text for r in extract_claims(document) if r.kind != TABLE_VALUE]
+
+
+def test_inline_tags_in_an_html_block_join_the_text_they_wrap():
+    text = "<p>🔧 <strong>Fast setup</strong>: the index builds in <em>one</em> pass over the files.</p>\n"
+    assert _prose(read_markdown(text)) == ["🔧 Fast setup: the index builds in one pass over the files."]
+
+
+def test_a_currency_amount_is_no_inline_math():
+    text = "A small run costs $0.40 per hour. A larger run costs $1.20 per hour, and $x^2$ is math.\n"
+    rows = _prose(read_markdown(text))
+    assert rows == ["A small run costs $0.40 per hour.", "A larger run costs $1.20 per hour, and $x^2$ is math."]
+
+
+def test_a_bold_line_with_a_claim_after_its_colon_is_prose():
+    doc = read_markdown("**Notes:**\n\n**Median latency: 41 ms per query**\n")
+    assert [(b.kind, b.text) for b in doc.blocks] == [("markup", "Notes:"),
+                                                      ("paragraph", "Median latency: 41 ms per query")]
+
+
+def test_a_flattened_note_sentence_keeps_its_note():
+    doc = read_flattened("Note: The cache is rebuilt on every start of the server.\n")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("paragraph", "Note: The cache is rebuilt on every start of the server.")]
+
+
+def test_a_flattened_admonition_opener_is_markup_before_its_body():
+    doc = read_flattened('!!! tip "Faster builds" The cache is kept between runs of the indexer.\n')
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("markup", '!!! tip "Faster builds"'), ("paragraph", "The cache is kept between runs of the indexer.")]
