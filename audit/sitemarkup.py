@@ -69,6 +69,9 @@ OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
 ADMONITION = re.compile(r"^(?P<indent>\s*)(?::\s+)?(?:(?:!!!|\?\?\?\+?)\s+[\w-]+.*|===\+?\s+\".*)$")
 """An admonition (``!!! note``, ``??? tip "Title"``) or a content tab (``=== "Tab"``, always with a
 quoted title, so a setext underline ``===`` is never one)."""
+GLUED_ADMONITION = re.compile(r'^(?P<opener>\s*(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+[\w-]+)*?\s+"[^"]*")\s+(?P<body>\S.*)$')
+"""An admonition opener with a quoted title and its body on the same line (a flattened page:
+``!!! tip "The real value" While building …``): the opener is markup, the body is prose."""
 SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
 LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
 ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
@@ -211,6 +214,12 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 emit(line, number)
                 index += 1
                 continue
+        glued = GLUED_ADMONITION.match(line)
+        if glued and len(glued.group("body").split()) >= 3:  # a flattened page: title, then body
+            markup.append(Markup("markup", glued.group("opener").strip(), number, number, "admonition"))
+            emit(glued.group("body"), number)
+            index += 1
+            continue
         if ADMONITION.match(line):
             aside("markup", line.strip(), number, number, "tab" if line.lstrip().startswith("===") else "admonition")
             bodies.append(_marker_column(raw))

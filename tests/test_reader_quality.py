@@ -41,3 +41,12 @@ def test_a_flattened_admonition_opener_is_markup_before_its_body():
     doc = read_flattened('!!! tip "Faster builds" The cache is kept between runs of the indexer.\n')
     assert [(b.kind, b.text) for b in doc.blocks] == [
         ("markup", '!!! tip "Faster builds"'), ("paragraph", "The cache is kept between runs of the indexer.")]
+
+
+def test_a_glued_admonition_in_a_pack_read_as_markdown_keeps_its_body():
+    text = ('| k | v |\n|---|---|\n| a | 1 |\n\n'
+            '!!! tip "Faster builds" The cache is kept between runs of the indexer. It saves a rebuild.\n')
+    doc = read_markdown(text, line_paragraphs=True)
+    assert sorted((b.line, b.kind, b.text) for b in doc.blocks if b.kind in ("markup", "paragraph")) == [
+        (5, "markup", '!!! tip "Faster builds"'),
+        (5, "paragraph", "The cache is kept between runs of the indexer. It saves a rebuild.")]
