@@ -153,7 +153,7 @@ def seed_checks() -> list[str]:
 
 CORPUS = REPO / "tests" / "data" / "corpus"
 HELD_OUT_LOG = REPO / "bench" / "data" / "claims_quality_heldout.log"
-_ROLE = re.compile(r"(?::[\w:+-]+:|\{[\w:+-]+\})(?:`[^`]*`|[^\s`)\],;]*)")
+_ROLE = re.compile(r"(?::[\w:+-]+:|\{[\w:+-]+\})(?:`[^`]*`|[^\s`]*[^\s`.,;:)\]])")
 _MARKER = re.compile(r"^(?:\d{1,3}[.)]|[-*\u2022])\s+")
 _HTML_TAG = re.compile(r"<[^>]+>")
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|code|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
@@ -182,10 +182,14 @@ def normalise(text: str) -> str:
 
 def _inline_flat(children) -> str:
     """Rendered text of inline tokens as a browser shows it: tags and images dropped, inline
-    code and math by their content, line breaks as spaces."""
+    code and math by their content, line breaks as spaces; a role (``:cite:`key```, which a site
+    renders as a citation) keeps its backticks, as a pack copied from the source has it: without
+    them ``:cite:He.Zhang.ea.2016`` is a shape no real pack has."""
     parts = []
     for child in children or ():
-        if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
+        if child.type == "code_inline" and parts and re.search(r"(?::[\w:+-]+:|\{[\w:+-]+\})$", parts[-1]):
+            parts.append(f"`{child.content}`")  # a role's key stays as written (:cite:`key`)
+        elif child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
