@@ -175,7 +175,9 @@ def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple
 
 
 def _lead_in(children: list[Any] | None, content: str) -> int:
-    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0."""
+    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0; a bold
+    run of more than five words ending in ``.`` is a sentence of its own (``**With binary
+    quantization, the vectors need 128 MB.** We benchmarked …`` is two sentences)."""
     children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
     if len(children) < 3 or children[0].type != "strong_open":
         return 0
@@ -185,6 +187,8 @@ def _lead_in(children: list[Any] | None, content: str) -> int:
             break
         label.append(child.content)
     text = " ".join("".join(label).split())
+    if text.endswith(".") and len(text.split()) > 5:  # a whole sentence in bold, not a label
+        return 0
     return len(text) if text and text[-1] in ".:" and content.startswith(text) else 0
 
 

@@ -50,3 +50,10 @@ def test_a_glued_admonition_in_a_pack_read_as_markdown_keeps_its_body():
     assert sorted((b.line, b.kind, b.text) for b in doc.blocks if b.kind in ("markup", "paragraph")) == [
         (5, "markup", '!!! tip "Faster builds"'),
         (5, "paragraph", "The cache is kept between runs of the indexer. It saves a rebuild.")]
+
+
+def test_a_whole_bold_sentence_is_no_lead_in():
+    text = ("**With the cache on, a cold start of the indexer takes 12 seconds.** We timed this on one laptop.\n\n"
+            "**Tokenise.** Lower-case the text first.\n")
+    assert _prose(read_markdown(text)) == ["With the cache on, a cold start of the indexer takes 12 seconds.",
+                                           "We timed this on one laptop.", "Tokenise. Lower-case the text first."]
