@@ -232,7 +232,12 @@ def flatten_markdown(text: str) -> str:
             emit(" ".join(cells))
         elif token.type == "inline":
             emit(_inline_flat(token.children))
-        elif token.type in ("fence", "code_block", "math_block", "html_block"):
+        elif token.type == "code_block":
+            # an indented block may be a fence nested in an admonition (markdown-it knows no
+            # admonitions); a browser shows its code, not the ``` lines
+            emit("\n".join(line for line in token.content.split("\n")
+                           if not re.match(r"\s*(?:```|~~~)", line)))
+        elif token.type in ("fence", "math_block", "html_block"):
             emit(token.content)
         index += 1
     if heading:

@@ -76,3 +76,8 @@ def test_development_figures_hold(bench):
     assert measured_precision >= 0.80 and measured_recall >= 0.95  # 0.859, 1.000 when written
     assert attribution_precision >= 0.90 and attribution_recall >= 0.95  # 1.000, 1.000
     assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.07  # 0.052
+
+
+def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
+    markdown = '??? "Output"\n\n    ```text\n    loaded 12 rows\n    ```\n\nThe run loaded every row.\n'
+    assert bench.flatten_markdown(markdown).split("\n") == ['??? "Output"', "loaded 12 rows", "The run loaded every row."]
