@@ -382,6 +382,8 @@ def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
     head = line[:words[rest][0]] if rest is not None else line
     flat = re.split(r"[.!?](?:\s|$)", head, maxsplit=1)[0] + " "
+    if re.search(r"\s\((?:or|and|at)\s[a-z ]+\)", flat):  # "Oversampling=2.0 (or more)": a hedge in words
+        return None
     while True:  # text inside parentheses may hold words: cosine(candidate, each selected unit)
         inner = re.sub(r"\([^()]*\)", " ", flat)
         if inner == flat:

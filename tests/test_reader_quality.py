@@ -57,3 +57,9 @@ def test_a_whole_bold_sentence_is_no_lead_in():
             "**Tokenise.** Lower-case the text first.\n")
     assert _prose(read_markdown(text)) == ["With the cache on, a cold start of the indexer takes 12 seconds.",
                                            "We timed this on one laptop.", "Tokenise. Lower-case the text first."]
+
+
+def test_a_setting_with_a_worded_aside_is_no_formula():
+    doc = read_flattened("Use the defaults below.\nBatch size=64 (or more)\nloss = a + b\n")
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("paragraph", "Use the defaults below."), ("paragraph", "Batch size=64 (or more)"), ("math", "loss = a + b")]
