@@ -254,6 +254,9 @@ def _sentence_follows(words: list[tuple[int, str]], index: int) -> bool:
 
 
 def _glued_heading(words: list[tuple[int, str]]) -> int | None:
+    title = _title_case_heading(words)
+    if title is not None:
+        return title
     if len(words) < 5 or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", words[0][1]):
         return None
     for i in range(1, min(13, len(words) - 2)):
@@ -264,6 +267,28 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
                 return None
             return i
         if not _LOWER_WORD.match(word):
+            return None
+    return None
+
+
+_TITLE_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
+
+
+def _title_case_heading(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a Title Case heading of one to eight words glued to it
+    (``A Toy Network Let us use …``, ``Experiments Next we use 2 GPUs.``, ``Pyserini: Reproducing
+    DPR Results Dense passage …`` is left alone: its sentence opens with no opener word): every
+    word before is capitalised (an inner ``of``/``and``/``for``/… may be lower-case), the word
+    before the opener is no function word, and the opener starts a sentence (three words or more
+    ending in a full stop)."""
+    if len(words) < 4 or not _TITLE_WORD.match(words[0][1]):
+        return None
+    for i in range(1, min(9, len(words) - 2)):
+        word = words[i][1]
+        if _sentence_follows(words, i):
+            last = words[i - 1][1]
+            return None if last.lower() in FUNCTION_WORDS else i
+        if not (_TITLE_WORD.match(word) or (word in FUNCTION_WORDS and i + 1 < len(words))):
             return None
     return None
 

@@ -63,3 +63,13 @@ def test_a_setting_with_a_worded_aside_is_no_formula():
     doc = read_flattened("Use the defaults below.\nBatch size=64 (or more)\nloss = a + b\n")
     assert [(b.kind, b.text) for b in doc.blocks] == [
         ("paragraph", "Use the defaults below."), ("paragraph", "Batch size=64 (or more)"), ("math", "loss = a + b")]
+
+
+def test_a_title_case_heading_glued_to_its_first_sentence_is_a_heading():
+    doc = read_flattened("A Toy Index We build a small index first.\n"
+                         "Results The index answers in 3 ms.\n"
+                         "Google Research showed that the index is fast.\n")
+    assert [(b.kind, b.text.strip()) for b in doc.blocks] == [
+        ("heading", "A Toy Index"), ("paragraph", "We build a small index first."),
+        ("heading", "Results"), ("paragraph", "The index answers in 3 ms."),
+        ("paragraph", "Google Research showed that the index is fast.")]
