@@ -242,7 +242,9 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
 
 
 def _is_opener(word: str) -> bool:
-    return bool(re.fullmatch(r"[A-Z][a-z]*", word)) and word.lower() in SENTENCE_OPENERS
+    """A capitalised sentence opener, also contracted (``We've``, ``Here's``, ``Let's``)."""
+    match = re.fullmatch(r"([A-Z][a-z]*)(?:['’](?:s|ve|re|ll|d))?", word)
+    return bool(match) and (match.group(1).lower() in SENTENCE_OPENERS or match.group(1) == "Let")
 
 
 def _sentence_follows(words: list[tuple[int, str]], index: int) -> bool:
@@ -271,7 +273,7 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
     return None
 
 
-_TITLE_WORD = re.compile(r"^(?:[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
+_TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
 
 
 def _title_case_heading(words: list[tuple[int, str]]) -> int | None:

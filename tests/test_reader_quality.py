@@ -73,3 +73,9 @@ def test_a_title_case_heading_glued_to_its_first_sentence_is_a_heading():
         ("heading", "A Toy Index"), ("paragraph", "We build a small index first."),
         ("heading", "Results"), ("paragraph", "The index answers in 3 ms."),
         ("paragraph", "Google Research showed that the index is fast.")]
+
+
+def test_a_contracted_opener_and_a_version_in_a_glued_heading():
+    doc = read_flattened("Changes in v3 We've retrained every model on the new split.\n")
+    assert [(b.kind, b.text.strip()) for b in doc.blocks] == [
+        ("heading", "Changes in v3"), ("paragraph", "We've retrained every model on the new split.")]
