@@ -278,7 +278,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
     ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
     page with Markdown tables or fences, :func:`document_from_pack`)."""
-    from audit.sitemarkup import is_navigation_line, prepare_markdown
+    from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line, prepare_markdown
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -355,6 +355,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
+            elif CAPTION_LINE.match(content) or PHOTO_CREDIT.match(content):  # Figure 1: …, Photo by …
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
+                                    note="caption" if CAPTION_LINE.match(content) else "credit"))
+                previous_text = content
             elif content:
                 container = containers[-1] if containers else "paragraph"
                 alert = _ALERT.match(content) if container == "blockquote" else None

@@ -78,7 +78,7 @@ import re
 
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
-from audit.sitemarkup import is_navigation_line
+from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -176,6 +176,9 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
     if marker and len(line[marker.end():].split()) >= 3:  # !!! tip "Title" glued to its body
         return [Block("markup", marker.group(0).strip(), number, number, recovered=True, note="admonition"),
                 Block("paragraph", line[marker.end():], number, number, recovered=True, note="admonition")]
+    if CAPTION_LINE.match(line) or PHOTO_CREDIT.match(line):  # Figure 1: …, Photo by … on Unsplash
+        return [Block("markup", line, number, number, recovered=True,
+                      note="caption" if CAPTION_LINE.match(line) else "credit")]
     callout = _callout_title(words)
     if callout is not None:
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,

@@ -79,3 +79,16 @@ def test_a_contracted_opener_and_a_version_in_a_glued_heading():
     doc = read_flattened("Changes in v3 We've retrained every model on the new split.\n")
     assert [(b.kind, b.text.strip()) for b in doc.blocks] == [
         ("heading", "Changes in v3"), ("paragraph", "We've retrained every model on the new split.")]
+
+
+def test_captions_credits_and_a_titled_question_admonition_are_markup():
+    markdown = ("Figure 2: The index layout, one shard per file\n\n*Photo by Ann Lee on Pexels*\n\n"
+                '??? "Output (first run)"\n\n    The run loaded every row of the table.\n\n'
+                "Figure 2 shows the layout. It has one shard per file.\n")
+    doc = read_markdown(markdown)
+    assert [(b.kind, b.note) for b in doc.blocks if b.kind == "markup"] == [
+        ("markup", "caption"), ("markup", "credit"), ("markup", "admonition")]
+    assert _prose(doc) == ["The run loaded every row of the table.", "Figure 2 shows the layout.",
+                           "It has one shard per file."]
+    flat = read_flattened("Figure 2: The index layout, one shard per file\nPhoto by Ann Lee on Pexels\n")
+    assert [(b.kind, b.note) for b in flat.blocks] == [("markup", "caption"), ("markup", "credit")]
