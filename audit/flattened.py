@@ -172,6 +172,8 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return table
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
+    if _LONE_ADMONITION.match(line):  # ??? "Output", !!! note: an opener on its own line
+        return [Block("markup", line.strip(), number, number, recovered=True, note="admonition")]
     marker = _ADMONITION_OPENER.match(line)
     if marker and len(line[marker.end():].split()) >= 3:  # !!! tip "Title" glued to its body
         return [Block("markup", marker.group(0).strip(), number, number, recovered=True, note="admonition"),
@@ -207,6 +209,7 @@ success check done question help faq failure fail missing bug example quote cite
 """Titles of admonitions and call-outs (MkDocs Material, MyST, Sphinx, GitHub ``[!NOTE]``)."""
 
 
+_LONE_ADMONITION = re.compile(r'^\s*(?:!!!|\?\?\?\+?)\s+(?:[\w-]+|(?:[\w-]+\s+)?"[^"]*")\s*$')
 _ADMONITION_OPENER = re.compile(r'^(?:!!!|\?\?\?\+?)\s*[A-Za-z][\w-]*(?:\s+[\w-]+)*?(?:\s+"[^"]*")?\s+')
 """A MkDocs/Material admonition opener (``!!! tip "The real value"``) left on a flattened line
 before the admonition's body: markup, the body is prose."""

@@ -92,3 +92,10 @@ def test_captions_credits_and_a_titled_question_admonition_are_markup():
                            "It has one shard per file."]
     flat = read_flattened("Figure 2: The index layout, one shard per file\nPhoto by Ann Lee on Pexels\n")
     assert [(b.kind, b.note) for b in flat.blocks] == [("markup", "caption"), ("markup", "credit")]
+
+
+def test_a_lone_admonition_opener_in_a_pack_is_markup():
+    doc = read_flattened('??? "Output (first run)"\nThe run loaded every row of the table.\n!!! note x\n')
+    assert [(b.kind, b.text) for b in doc.blocks] == [
+        ("markup", '??? "Output (first run)"'), ("paragraph", "The run loaded every row of the table."),
+        ("paragraph", "!!! note x")]
