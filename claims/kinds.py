@@ -80,6 +80,11 @@ _HEDGE = re.compile(r"\b(?:may|might|sometimes)\b[^.;]*?\bup to\b", re.I)
 """A possibility bounded from above (``savings …, sometimes up to 90%``, ``may be up to 3x``): a
 claim of what may happen, not a number measured (``can reach up to 34% better latency`` reports
 a benchmark and stays a result)."""
+_ILLUSTRATION = re.compile(r"^\W*(?:for example|for instance|e\.g\.),?\s+(?:if|using|suppose|say)\b|"
+                           r"\btranslates\s+to\b", re.I)
+"""A worked illustration (``For example, using 768 dimensions instead of 384 doubles …``) or a
+derived requirement (``this translates to streaming 76 objects per second``): arithmetic on a
+setting, not a number measured."""
 _ALTERNATIVE_AFTER = re.compile(r"^\s+(?:[A-Za-z]+\s+)?instead\s+of\b", re.I)
 _SIZE_OF_BEFORE = re.compile(r"\b(?:size|length)\s+of\s+$", re.I)
 _SIZE_RATIO_AFTER = re.compile(r"^\s+the\s+(?:size|length)\s+of\b", re.I)
@@ -188,6 +193,9 @@ def not_measured(sentence: str) -> str:
     hedge = _HEDGE.search(sentence)
     if hedge:
         return f"a hedge {hedge.group(0)!r}"
+    example = _ILLUSTRATION.search(sentence)
+    if example:
+        return f"an illustration {example.group(0)!r}"
     return ""
 
 

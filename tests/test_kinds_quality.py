@@ -41,3 +41,15 @@ def test_settings_sizes_and_ratios_are_no_results():
     assert roles("The int8 format stores weights (1 bytes per weight) and runs faster.") == [
         ("1 bytes", "parameter")]
     assert roles("The batch holds 8 examples per step, not 32.")[-1] == ("32", "parameter")
+
+
+@pytest.mark.parametrize("sentence", [
+    "For example, using 16 shards instead of 8 doubles the number of open files by 2x.",
+    "At 40 users this translates to serving 120 pages per second from one node.",
+])
+def test_an_illustration_or_a_derived_requirement_is_no_measured_result(sentence):
+    assert row(sentence).kind != MEASURED
+
+
+def test_a_measured_example_stays_measured():
+    assert row("For example, on the news split the fused run reaches 0.61 nDCG@10.").kind == MEASURED
