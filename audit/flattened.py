@@ -282,13 +282,24 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
 _TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
 
 
+_NAME_WITH_NUMBER = re.compile(r"^[A-Za-z]+-?\d+[A-Za-z]?$")
+
+
 def _title_case_heading(words: list[tuple[int, str]]) -> int | None:
-    """Index of the sentence after a Title Case heading of one to eight words glued to it
+    """Index of the sentence after a Title Case heading of one to eight words (or a lower-case one
+    of one to four: ``quick start If you peek …``, ``reproducing GPT-2 This will run …``) glued to it
     (``A Toy Network Let us use …``, ``Experiments Next we use 2 GPUs.``, ``Pyserini: Reproducing
     DPR Results Dense passage …`` is left alone: its sentence opens with no opener word): every
     word before is capitalised (an inner ``of``/``and``/``for``/… may be lower-case), the word
     before the opener is no function word, and the opener starts a sentence (three words or more
     ending in a full stop)."""
+    if len(words) >= 4 and _LOWER_WORD.match(words[0][1]):  # a lower-case heading: "quick start"
+        for i in range(1, min(5, len(words) - 2)):
+            if _sentence_follows(words, i):
+                return None if words[i - 1][1].lower() in FUNCTION_WORDS else i
+            if not (_LOWER_WORD.match(words[i][1]) or _NAME_WITH_NUMBER.match(words[i][1])):
+                return None
+        return None
     if len(words) < 4 or not _TITLE_WORD.match(words[0][1]):
         return None
     for i in range(1, min(9, len(words) - 2)):

@@ -99,3 +99,10 @@ def test_a_lone_admonition_opener_in_a_pack_is_markup():
     assert [(b.kind, b.text) for b in doc.blocks] == [
         ("markup", '??? "Output (first run)"'), ("paragraph", "The run loaded every row of the table."),
         ("paragraph", "!!! note x")]
+
+
+def test_a_lower_case_heading_glued_to_its_first_sentence_is_a_heading():
+    doc = read_flattened("quick start If you run it once, the cache is warm.\nvLLM is fast on one GPU.\n")
+    assert [(b.kind, b.text.strip()) for b in doc.blocks] == [
+        ("heading", "quick start"), ("paragraph", "If you run it once, the cache is warm."),
+        ("paragraph", "vLLM is fast on one GPU.")]
