@@ -172,6 +172,8 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return table
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
+    if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line):  # "##### MRR @10: 0.36 #####": an output banner
+        return [Block("code", line, number, number, recovered=True, note="banner")]
     if _LONE_ADMONITION.match(line):  # ??? "Output", !!! note: an opener on its own line
         return [Block("markup", line.strip(), number, number, recovered=True, note="admonition")]
     marker = _ADMONITION_OPENER.match(line)

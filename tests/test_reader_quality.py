@@ -106,3 +106,8 @@ def test_a_lower_case_heading_glued_to_its_first_sentence_is_a_heading():
     assert [(b.kind, b.text.strip()) for b in doc.blocks] == [
         ("heading", "quick start"), ("paragraph", "If you run it once, the cache is warm."),
         ("paragraph", "vLLM is fast on one GPU.")]
+
+
+def test_an_output_banner_in_a_pack_is_code():
+    doc = read_flattened("The run prints its score.\n############ MRR @10: 0.3685 ############\n")
+    assert [(b.kind, b.note) for b in doc.blocks] == [("paragraph", ""), ("code", "banner")]
