@@ -170,6 +170,8 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
+    if _number_grid(line, words):
+        return [Block("markup", line, number, number, recovered=True, note="number grid")]
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
     if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line):  # "##### MRR @10: 0.36 #####": an output banner
@@ -282,6 +284,19 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
 
 
 _TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
+
+
+_GRID_NUMBER = re.compile(r"^[-+−]?\d(?:[\d.,]*\d)?(?:%|x)?$")
+
+
+def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
+    """A table flattened into one line whose columns the table rule cannot recover (``Dataset
+    Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
+    a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
+    stop). Set aside as markup, not read as prose."""
+    numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))
+    return (numbers >= 6 and 3 * numbers >= len(words) and not re.search(r"[.!?]$", line.rstrip())
+            and not re.search(r"[A-Za-z\)][.!?](?:\s|$)", line))
 
 
 _NAME_WITH_NUMBER = re.compile(r"^[A-Za-z]+-?\d+[A-Za-z]?$")

@@ -111,3 +111,11 @@ def test_a_lower_case_heading_glued_to_its_first_sentence_is_a_heading():
 def test_an_output_banner_in_a_pack_is_code():
     doc = read_flattened("The run prints its score.\n############ MRR @10: 0.3685 ############\n")
     assert [(b.kind, b.note) for b in doc.blocks] == [("paragraph", ""), ("code", "banner")]
+
+
+def test_a_number_grid_is_set_aside_and_a_list_of_settings_is_prose():
+    doc = read_flattened("Split Method Top-5 Top-20 dev BM25 41.2 60.3 dev Dense 55.0 71.9 test BM25 40.1 59.8\n"
+                         "Batch sizes: 1, 2, 4, 8, 16, 32\n"
+                         "BM25 scores 41.2, 60.3, 40.1 and 59.8 on the four splits.\n")
+    assert [(b.kind, b.note) for b in doc.blocks] == [("markup", "number grid"), ("paragraph", ""),
+                                                       ("paragraph", "")]
