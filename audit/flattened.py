@@ -13,8 +13,11 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    capitalised; ``w1 … w(i−1)`` are lower case (hyphens allowed) with no punctuation or digits;
    ``w(i−1)`` is not a function word (:data:`FUNCTION_WORDS`: a heading does not end in
    "the"); the rest from ``wi`` has at least 3 words. The first such ``wi`` splits the line into
-   a level-2 heading and a paragraph. Title Case headings, or a heading glued to a sentence
-   that opens with a proper noun, are not recovered (stated limitation).
+   a level-2 heading and a paragraph. A Title Case heading of one to eight capitalised words
+   (inner function words and a version such as ``v3`` allowed, no word ending in ``:``), or a
+   lower-case one of one to four words (``quick start``), followed by a sentence opener
+   (contractions count: ``We've``, ``Here's``, ``Let's``) is split the same way. A heading glued
+   to a sentence that opens with a proper noun is not recovered (stated limitation).
 2. **Flattened table** (``flattened-table``). A line opens with a header of column names —
    words without digits or punctuation — followed by a *row start*: a capitalised word or an
    acronym directly followed by a number. The header splits into columns at capitalised
@@ -54,6 +57,14 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    capitalised (``Further reading``, also after a section number: ``11.3.1. Summary``), is a
    level-2 heading (``short-line``); one to three lower-case words (``pytorch mxnet``, tab
    labels) are ``markup``.
+
+   A caption line (``Figure 1: …``, ``Table 2: …``, one sentence at most), a stock-photo credit
+   (``Photo by … on Unsplash``), an admonition opener alone on its line (``??? "Output"``) or
+   glued before its body (``!!! tip "Title" Body …``: the body is a paragraph), and an output
+   banner (``##### MRR @10: 0.36 #####``, ``code``) are not prose; ``Note: …`` with its colon is
+   a sentence as written. A line of six or more bare numbers making a third of its words and
+   no sentence end is a table rule 2 could not split: ``markup`` (``number grid``). A
+   ``name=value`` line with a worded aside (``Oversampling=2.0 (or more)``) is no formula.
 
 6. **Pipe tables** (read as written): a line starting with ``|`` directly followed by a delimiter
    row opens a Markdown table running over the following ``|`` lines; it is parsed alone, so the
