@@ -63,7 +63,7 @@ def _parser() -> Any:
     from mdit_py_plugins.front_matter import front_matter_plugin
 
     return (MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
-            .use(dollarmath_plugin, double_inline=True).use(footnote_plugin))
+            .use(dollarmath_plugin, double_inline=True, allow_space=False).use(footnote_plugin))
 
 
 _TEMPLATE = re.compile(r"^(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\})(?:\s*(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\}))*$", re.S)
@@ -175,7 +175,9 @@ def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple
 
 
 def _lead_in(children: list[Any] | None, content: str) -> int:
-    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0."""
+    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0; a bold
+    run of more than five words ending in ``.`` is a sentence of its own (``**With binary
+    quantization, the vectors need 128 MB.** We benchmarked …`` is two sentences)."""
     children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
     if len(children) < 3 or children[0].type != "strong_open":
         return 0
@@ -185,6 +187,8 @@ def _lead_in(children: list[Any] | None, content: str) -> int:
             break
         label.append(child.content)
     text = " ".join("".join(label).split())
+    if text.endswith(".") and len(text.split()) > 5:  # a whole sentence in bold, not a label
+        return 0
     return len(text) if text and text[-1] in ".:" and content.startswith(text) else 0
 
 
@@ -234,7 +238,8 @@ def _bold_label(children: list[Any] | None, content: str) -> bool:
     items = _meaningful(children)
     return (len(items) >= 3 and items[0].type == "strong_open" and items[-1].type == "strong_close"
             and all(c.type in ("strong_open", "strong_close", "text") for c in items)
-            and len(content.split()) <= 8 and not content.rstrip().endswith((".", "!", "?")))
+            and len(content.split()) <= 8 and not content.rstrip().endswith((".", "!", "?"))
+            and ":" not in content.rstrip().rstrip(":"))  # "Baseline: 75.6% alignment" is a claim
 
 
 def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
@@ -252,6 +257,7 @@ def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
 _HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select)\b"
                         r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
+_INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
 
 
 def html_residue(html: str) -> str:
@@ -259,7 +265,10 @@ def html_residue(html: str) -> str:
     ``<summary>``, ``<script>``, …), each replaced by spaces so that its lines keep their numbers;
     '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
     ``Source: <a href=…>https://…</a>`` credit is no sentence)."""
-    residue = _HTML_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), html)
+    # an inline formatting tag joins the text it wraps as a browser renders it
+    # (``<strong>Label</strong>: text`` reads "Label: text", no space before the colon)
+    residue = _INLINE_TAG.sub(lambda m: "\n" * m.group(0).count("\n"), html)
+    residue = _HTML_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), residue)
     residue = "\n".join(line.strip() for line in residue.split("\n"))
     return residue if len(_WORDS.findall(re.sub(r"\S*://\S*", " ", residue))) >= 3 else ""
 
@@ -269,7 +278,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
     ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
     page with Markdown tables or fences, :func:`document_from_pack`)."""
-    from audit.sitemarkup import is_navigation_line, prepare_markdown
+    from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line, prepare_markdown
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -346,6 +355,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
+            elif CAPTION_LINE.match(content) or PHOTO_CREDIT.match(content):  # Figure 1: …, Photo by …
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
+                                    note="caption" if CAPTION_LINE.match(content) else "credit"))
+                previous_text = content
             elif content:
                 container = containers[-1] if containers else "paragraph"
                 alert = _ALERT.match(content) if container == "blockquote" else None

@@ -13,8 +13,11 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    capitalised; ``w1 … w(i−1)`` are lower case (hyphens allowed) with no punctuation or digits;
    ``w(i−1)`` is not a function word (:data:`FUNCTION_WORDS`: a heading does not end in
    "the"); the rest from ``wi`` has at least 3 words. The first such ``wi`` splits the line into
-   a level-2 heading and a paragraph. Title Case headings, or a heading glued to a sentence
-   that opens with a proper noun, are not recovered (stated limitation).
+   a level-2 heading and a paragraph. A Title Case heading of one to eight capitalised words
+   (inner function words and a version such as ``v3`` allowed, no word ending in ``:``), or a
+   lower-case one of one to four words (``quick start``), followed by a sentence opener
+   (contractions count: ``We've``, ``Here's``, ``Let's``) is split the same way. A heading glued
+   to a sentence that opens with a proper noun is not recovered (stated limitation).
 2. **Flattened table** (``flattened-table``). A line opens with a header of column names —
    words without digits or punctuation — followed by a *row start*: a capitalised word or an
    acronym directly followed by a number. The header splits into columns at capitalised
@@ -55,6 +58,14 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    level-2 heading (``short-line``); one to three lower-case words (``pytorch mxnet``, tab
    labels) are ``markup``.
 
+   A caption line (``Figure 1: …``, ``Table 2: …``, one sentence at most), a stock-photo credit
+   (``Photo by … on Unsplash``), an admonition opener alone on its line (``??? "Output"``) or
+   glued before its body (``!!! tip "Title" Body …``: the body is a paragraph), and an output
+   banner (``##### MRR @10: 0.36 #####``, ``code``) are not prose; ``Note: …`` with its colon is
+   a sentence as written. A line of six or more bare numbers making a third of its words and
+   no sentence end is a table rule 2 could not split: ``markup`` (``number grid``). A
+   ``name=value`` line with a worded aside (``Oversampling=2.0 (or more)``) is no formula.
+
 6. **Pipe tables** (read as written): a line starting with ``|`` directly followed by a delimiter
    row opens a Markdown table running over the following ``|`` lines; it is parsed alone, so the
    first line under it that does not start with ``|`` is prose (a GFM parser would take it in).
@@ -78,7 +89,7 @@ import re
 
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
-from audit.sitemarkup import is_navigation_line
+from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -170,8 +181,21 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
+    if _number_grid(line, words):
+        return [Block("markup", line, number, number, recovered=True, note="number grid")]
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
+    if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line):  # "##### MRR @10: 0.36 #####": an output banner
+        return [Block("code", line, number, number, recovered=True, note="banner")]
+    if _LONE_ADMONITION.match(line):  # ??? "Output", !!! note: an opener on its own line
+        return [Block("markup", line.strip(), number, number, recovered=True, note="admonition")]
+    marker = _ADMONITION_OPENER.match(line)
+    if marker and len(line[marker.end():].split()) >= 3:  # !!! tip "Title" glued to its body
+        return [Block("markup", marker.group(0).strip(), number, number, recovered=True, note="admonition"),
+                Block("paragraph", line[marker.end():], number, number, recovered=True, note="admonition")]
+    if CAPTION_LINE.match(line) or PHOTO_CREDIT.match(line):  # Figure 1: …, Photo by … on Unsplash
+        return [Block("markup", line, number, number, recovered=True,
+                      note="caption" if CAPTION_LINE.match(line) else "credit")]
     callout = _callout_title(words)
     if callout is not None:
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
@@ -200,9 +224,17 @@ success check done question help faq failure fail missing bug example quote cite
 """Titles of admonitions and call-outs (MkDocs Material, MyST, Sphinx, GitHub ``[!NOTE]``)."""
 
 
+_LONE_ADMONITION = re.compile(r'^\s*(?:!!!|\?\?\?\+?)\s+(?:[\w-]+|(?:[\w-]+\s+)?"[^"]*")\s*$')
+_ADMONITION_OPENER = re.compile(r'^(?:!!!|\?\?\?\+?)\s*[A-Za-z][\w-]*(?:\s+[\w-]+)*?(?:\s+"[^"]*")?\s+')
+"""A MkDocs/Material admonition opener (``!!! tip "The real value"``) left on a flattened line
+before the admonition's body: markup, the body is prose."""
+
+
 def _callout_title(words: list[tuple[int, str]]) -> int | None:
     """Index of the sentence after a call-out title glued to it (``Tip The fused run is …``)."""
     if len(words) < 4:
+        return None
+    if words[0][1].endswith(":"):  # "Note: For the passage, …" is a sentence as written
         return None
     first = words[0][1].strip("[]!:")
     if first.lower() not in CALLOUT_WORDS or not first[:1].isupper():
@@ -231,7 +263,9 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
 
 
 def _is_opener(word: str) -> bool:
-    return bool(re.fullmatch(r"[A-Z][a-z]*", word)) and word.lower() in SENTENCE_OPENERS
+    """A capitalised sentence opener, also contracted (``We've``, ``Here's``, ``Let's``)."""
+    match = re.fullmatch(r"([A-Z][a-z]*)(?:['’](?:s|ve|re|ll|d))?", word)
+    return bool(match) and (match.group(1).lower() in SENTENCE_OPENERS or match.group(1) == "Let")
 
 
 def _sentence_follows(words: list[tuple[int, str]], index: int) -> bool:
@@ -243,6 +277,9 @@ def _sentence_follows(words: list[tuple[int, str]], index: int) -> bool:
 
 
 def _glued_heading(words: list[tuple[int, str]]) -> int | None:
+    title = _title_case_heading(words)
+    if title is not None:
+        return title
     if len(words) < 5 or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", words[0][1]):
         return None
     for i in range(1, min(13, len(words) - 2)):
@@ -253,6 +290,52 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
                 return None
             return i
         if not _LOWER_WORD.match(word):
+            return None
+    return None
+
+
+_TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
+
+
+_GRID_NUMBER = re.compile(r"^[-+−]?\d(?:[\d.,]*\d)?(?:%|x)?$")
+
+
+def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
+    """A table flattened into one line whose columns the table rule cannot recover (``Dataset
+    Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
+    a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
+    stop). Set aside as markup, not read as prose."""
+    numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))
+    return (numbers >= 6 and 3 * numbers >= len(words) and not re.search(r"[.!?]$", line.rstrip())
+            and not re.search(r"[A-Za-z\)][.!?](?:\s|$)", line))
+
+
+_NAME_WITH_NUMBER = re.compile(r"^[A-Za-z]+-?\d+[A-Za-z]?$")
+
+
+def _title_case_heading(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a Title Case heading of one to eight words (or a lower-case one
+    of one to four: ``quick start If you peek …``, ``reproducing GPT-2 This will run …``) glued to it
+    (``A Toy Network Let us use …``, ``Experiments Next we use 2 GPUs.``, ``Pyserini: Reproducing
+    DPR Results Dense passage …`` is left alone: its sentence opens with no opener word): every
+    word before is capitalised (an inner ``of``/``and``/``for``/… may be lower-case), the word
+    before the opener is no function word, and the opener starts a sentence (three words or more
+    ending in a full stop)."""
+    if len(words) >= 4 and _LOWER_WORD.match(words[0][1]):  # a lower-case heading: "quick start"
+        for i in range(1, min(5, len(words) - 2)):
+            if _sentence_follows(words, i):
+                return None if words[i - 1][1].lower() in FUNCTION_WORDS else i
+            if not (_LOWER_WORD.match(words[i][1]) or _NAME_WITH_NUMBER.match(words[i][1])):
+                return None
+        return None
+    if len(words) < 4 or not _TITLE_WORD.match(words[0][1]):
+        return None
+    for i in range(1, min(9, len(words) - 2)):
+        word = words[i][1]
+        if _sentence_follows(words, i):
+            last = words[i - 1][1]
+            return None if last.lower() in FUNCTION_WORDS else i
+        if not (_TITLE_WORD.match(word) or (word in FUNCTION_WORDS and i + 1 < len(words))):
             return None
     return None
 
@@ -371,6 +454,8 @@ def _formula(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     rest = next((i for i in range(1, len(words)) if _sentence_follows(words, i)), None)
     head = line[:words[rest][0]] if rest is not None else line
     flat = re.split(r"[.!?](?:\s|$)", head, maxsplit=1)[0] + " "
+    if re.search(r"\s\((?:or|and|at)\s[a-z ]+\)", flat):  # "Oversampling=2.0 (or more)": a hedge in words
+        return None
     while True:  # text inside parentheses may hold words: cosine(candidate, each selected unit)
         inner = re.sub(r"\([^()]*\)", " ", flat)
         if inner == flat:

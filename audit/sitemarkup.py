@@ -66,9 +66,17 @@ FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$"
 COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
 DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
 OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
-ADMONITION = re.compile(r"^(?P<indent>\s*)(?::\s+)?(?:(?:!!!|\?\?\?\+?)\s+[\w-]+.*|===\+?\s+\".*)$")
+ADMONITION = re.compile(r"^(?P<indent>\s*)(?::\s+)?(?:(?:!!!|\?\?\?\+?)\s+(?:[\w-]+|\"[^\"]*\"\s*$).*|===\+?\s+\".*)$")
 """An admonition (``!!! note``, ``??? tip "Title"``) or a content tab (``=== "Tab"``, always with a
 quoted title, so a setext underline ``===`` is never one)."""
+GLUED_ADMONITION = re.compile(r'^(?P<opener>\s*(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+[\w-]+)*?\s+"[^"]*")\s+(?P<body>\S.*)$')
+"""An admonition opener with a quoted title and its body on the same line (a flattened page:
+``!!! tip "The real value" While building …``): the opener is markup, the body is prose."""
+CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
+"""A caption line (``Figure 1: The late interaction …``, ``Table 2: Results on …``): one label,
+a colon and one sentence at most; a caption describes a picture or table, it states no claim."""
+PHOTO_CREDIT = re.compile(r"^\W*(?:Photo|Image|Picture)\s+by\s+[^.]{1,80}?\s+on\s+\w+\W*$")
+"""A stock-photo credit (``Photo by Jane Doe on Unsplash``)."""
 SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
 LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
 ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
@@ -211,6 +219,12 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 emit(line, number)
                 index += 1
                 continue
+        glued = GLUED_ADMONITION.match(line)
+        if glued and len(glued.group("body").split()) >= 3:  # a flattened page: title, then body
+            markup.append(Markup("markup", glued.group("opener").strip(), number, number, "admonition"))
+            emit(glued.group("body"), number)
+            index += 1
+            continue
         if ADMONITION.match(line):
             aside("markup", line.strip(), number, number, "tab" if line.lstrip().startswith("===") else "admonition")
             bodies.append(_marker_column(raw))

@@ -76,6 +76,18 @@ _QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
 _SPECULATION = re.compile(r"\b(?:could|would|wouldn't|couldn't)\b", re.I)
 _PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the future|we plan|we intend|"
                    r"we aim|stay tuned)\b", re.I)
+_HEDGE = re.compile(r"\b(?:may|might|sometimes)\b[^.;]*?\bup to\b", re.I)
+"""A possibility bounded from above (``savings …, sometimes up to 90%``, ``may be up to 3x``): a
+claim of what may happen, not a number measured (``can reach up to 34% better latency`` reports
+a benchmark and stays a result)."""
+_ILLUSTRATION = re.compile(r"^\W*(?:for example|for instance|e\.g\.),?\s+(?:if|using|suppose|say)\b|"
+                           r"\btranslates\s+to\b", re.I)
+"""A worked illustration (``For example, using 768 dimensions instead of 384 doubles …``) or a
+derived requirement (``this translates to streaming 76 objects per second``): arithmetic on a
+setting, not a number measured."""
+_ALTERNATIVE_AFTER = re.compile(r"^\s+(?:[A-Za-z]+\s+)?instead\s+of\b", re.I)
+_SIZE_OF_BEFORE = re.compile(r"\b(?:size|length)\s+of\s+$", re.I)
+_SIZE_RATIO_AFTER = re.compile(r"^\s+the\s+(?:size|length)\s+of\b", re.I)
 _STEP_AFTER = re.compile(r"^\)\s")
 _STEP_AT_START = re.compile(r"^\s*\(?\d{1,2}[.)]\s")
 _CAPITALISED_BEFORE = re.compile(r"(?:^|\s)([A-Z][A-Za-z]+)\s+$")
@@ -86,13 +98,13 @@ MAGNITUDES = frozenset({"M", "K", "k", "B", "G"})
 WINDOW = 80
 """How far (characters) the rules look before and after a number: keeps every rule linear in the
 sentence length (a sentence of 20,000 percentages must not take minutes)."""
-MEMORY_UNITS = frozenset({"KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "G"})
+MEMORY_UNITS = frozenset({"byte", "bytes", "KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "G"})
 SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
                              r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
 _HASH_BEFORE = re.compile(r"#$")
 _COUNT_LABEL_BEFORE = re.compile(r"\b([A-Za-z]+)\s*:\s*$")
-_INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|down\s+from|up\s+from)\s+$", re.I)
+_INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|down\s+from|up\s+from)\s+$|,\s+not\s+$", re.I)
 _RATE_AFTER = re.compile(r"^\s+per\b", re.I)
 
 
@@ -133,6 +145,10 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
         return "identifier"
     if _OF_TOTAL_BEFORE.search(before) or _INSTEAD_OF_BEFORE.search(before):
         return "count" if _OF_TOTAL_BEFORE.search(before) else "parameter"
+    if _ALTERNATIVE_AFTER.match(after) or _SIZE_OF_BEFORE.search(before):
+        return "parameter"  # "64 characters instead of 256", "a total size of 311 GB"
+    if (q.is_multiplier or q.unit == "times") and _SIZE_RATIO_AFTER.match(after):
+        return "parameter"  # "a model 30 times the size of": a model's size, no outcome
     if _SPEED_UNIT.match(after):
         return None
     unit = q.unit or ""
@@ -174,6 +190,12 @@ def not_measured(sentence: str) -> str:
     plan = _PLAN.search(sentence)
     if plan:
         return f"a plan {plan.group(0)!r}"
+    hedge = _HEDGE.search(sentence)
+    if hedge:
+        return f"a hedge {hedge.group(0)!r}"
+    example = _ILLUSTRATION.search(sentence)
+    if example:
+        return f"an illustration {example.group(0)!r}"
     return ""
 
 

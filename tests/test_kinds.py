@@ -51,7 +51,7 @@ def test_questions_speculation_and_plans_are_not_results(sentence, reason):
     ("You need CUDA>=11.2 and >8 GB RAM.", [("11.2", "parameter"), ("8 GB", "parameter")]),
     ("We provide 15 diverse datasets and 8 labeled examples.", [("15", "count"), ("8", "count")]),
     ("SetFit outperforms the baseline on 7 of the 11 RAFT tasks.", [("7", "value"), ("11", "count")]),
-    ("The context is only 64 characters instead of 256.", [("64 characters", "value"), ("256", "parameter")]),
+    ("The context is only 64 characters instead of 256.", [("64 characters", "parameter"), ("256", "parameter")]),
     ("It reproduces GPT-2 (124M) on a single 40GB node.", [("124M", "identifier"), ("40GB", "parameter")]),
     ("The mean document length averages 20.5 tokens.", [("20.5 tokens", "value")]),
 ])
