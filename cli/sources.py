@@ -44,7 +44,10 @@ def register(app: typer.Typer) -> None:
         from sources.check import check_sources, render_check_json, render_check_table
         from sources.http import ClientConfig, SourceEndpoints
 
+        from engine.runs.opener import refuse_second_stdin
+
         fmt = output_format(fmt)
+        refuse_second_stdin([pack, *(references or ())], "--references")
         loaded = load_pack(pack)
         from claims.extract import claims_for_pack
         from sources.check import own_references

@@ -20,12 +20,15 @@ class InputError(Exception):
     """Malformed or inconsistent user input.
 
     ``location`` is ``FILE``, ``FILE:LINE`` or ``FILE: field NAME``; the message says what is wrong.
+    The private copy of standard input is named ``-`` (:func:`engine.runs.opener.display_name`).
     """
 
     def __init__(self, message: str, *, path: str | Path | None = None,
                  line: int | None = None, field: str | None = None) -> None:
+        from engine.runs.opener import display_name
+
         self.message = message
-        self.path = str(path) if path is not None else None
+        self.path = display_name(path) if path is not None else None
         self.line = line
         self.field = field
         super().__init__(self.render())

@@ -55,8 +55,8 @@ def log_base(log_path: str | Path) -> Path:
 
 def portable_path(path: str | Path, base: Path | None) -> str:
     """``path`` as a log records it: relative to ``base`` (POSIX separators) when it lies inside
-    it, else absolute. ``base=None`` keeps the path as given."""
-    if base is None:
+    it, else absolute. ``base=None`` keeps the path as given; ``-`` (stdin) stays ``-``."""
+    if base is None or str(path) == "-":
         return str(path)
     absolute = os.path.abspath(path)
     if base.parent == base:  # a log at the file-system root: relative paths would move nothing
