@@ -36,7 +36,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 STDIN = "-"
 
-_stdin_copy: tuple[int, Path] | None = None   # (id of the stdin object copied, the copy)
+_stdin_copy: tuple[object, Path] | None = None   # (the stdin object copied, the copy): held, so
+                                                 # that a later stream cannot reuse its id
 _warned_bom: set[str] = set()                   # files whose BOM was reported (once a process)
 
 
@@ -65,7 +66,7 @@ def is_stdin(path: str | Path | None) -> bool:
 def stdin_as_file() -> Path:
     """Standard input copied (once per stdin stream) into a private file; the same path on every call."""
     global _stdin_copy
-    if _stdin_copy is None or _stdin_copy[0] != id(sys.stdin) or not _stdin_copy[1].exists():
+    if _stdin_copy is None or _stdin_copy[0] is not sys.stdin or not _stdin_copy[1].exists():
         directory = Path(tempfile.mkdtemp(prefix="chapter-audit-stdin-"))
         atexit.register(shutil.rmtree, directory, True)
         target = directory / "stdin"
@@ -75,7 +76,7 @@ def stdin_as_file() -> Path:
                 shutil.copyfileobj(source, handle)
             else:  # a text stream without a buffer (e.g. a test runner's): its text as UTF-8
                 handle.write(sys.stdin.read().encode("utf-8"))
-        _stdin_copy = (id(sys.stdin), target)
+        _stdin_copy = (sys.stdin, target)
     return _stdin_copy[1]
 
 
