@@ -77,6 +77,9 @@ def stdin_as_file() -> Path:
             else:  # a text stream without a buffer (e.g. a test runner's): its text as UTF-8
                 handle.write(sys.stdin.read().encode("utf-8"))
         _stdin_copy = (sys.stdin, target)
+        from engine.runs.errors import SHOWN_AS
+
+        SHOWN_AS[str(target)] = STDIN   # every InputError about the copy names it '-'
     return _stdin_copy[1]
 
 
