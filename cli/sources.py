@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
                                        help="Skip the primary-source search (Crossref, arXiv) for "
                                             "the chapter's attributions and free-text citations."),
         references: Optional[List[Path]] = typer.Option(None, "--references",
-                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable; '-' for stdin)."),
     ) -> None:
         """Identify and look up each candidate line of PACK (Crossref, arXiv, GitHub metadata),
         then search Crossref and arXiv for the chapter's attributions and free-text citations.

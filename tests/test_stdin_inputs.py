@@ -196,3 +196,16 @@ def test_evaluate_refuses_a_seed_outside_the_readme_range(tmp_path, seed):
                  "-o", tmp_path / "out", "--log", tmp_path / "log.jsonl")
     assert result.exit_code == 2 and "--seed" in result.stderr and "0 to 2**63 - 1" in result.stderr
     assert not (tmp_path / "out").exists() and not (tmp_path / "log.jsonl").exists()
+
+
+def test_a_bibliography_can_come_from_stdin(tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{rz09,\n  title = {The Probabilistic Relevance Framework: BM25 and Beyond},\n"
+                   "  author = {Robertson, Stephen and Zaragoza, Hugo},\n  year = {2009},\n"
+                   "  doi = {10.1561/1500000019}\n}\n")
+    common = ["--offline", "--no-search", "--sources-cache", tmp_path / "cache", "--format", "json"]
+    by_path = run("sources", PACK, "--references", bib, *common)
+    piped = run("sources", PACK, "--references", "-", *common, stdin=bib.read_bytes())
+    assert by_path.exit_code == piped.exit_code == 0, piped.output
+    assert piped.stdout == by_path.stdout.replace(str(bib), "-")
+    assert piped.stdout != run("sources", PACK, *common).stdout      # the bibliography was read
