@@ -209,3 +209,22 @@ def test_a_bibliography_can_come_from_stdin(tmp_path):
     assert by_path.exit_code == piped.exit_code == 0, piped.output
     assert piped.stdout == by_path.stdout.replace(str(bib), "-")
     assert piped.stdout != run("sources", PACK, *common).stdout      # the bibliography was read
+
+
+def test_a_run_that_read_stdin_is_logged_as_dash_and_never_replayed(tmp_path):
+    from claims.rerun_steps import NoSteps, rerun_steps
+    from engine.runs.runlog import read_records
+
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    log = tmp_path / "log.jsonl"
+    result = run("evaluate", "--qrels", tmp_path / "qrels.txt", "--run", "-", "-o", tmp_path / "out",
+                 "--log", log, stdin=b"q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
+    assert result.exit_code == 0, result.output
+    record = read_records(log)[-1]
+    assert record["invocation"]["inputs"]["run-1"]["path"] == "-"
+    assert record["invocation"]["inputs"]["qrels"]["path"] == str(tmp_path / "qrels.txt")
+    raw = json.loads(log.read_text().splitlines()[-1])          # as written: relative to the log, and '-'
+    assert raw["invocation"]["inputs"]["qrels"]["path"] == "qrels.txt"
+    assert raw["invocation"]["inputs"]["run-1"]["path"] == "-" and "-" in raw["inputs"]
+    with pytest.raises(NoSteps, match="stdin"):
+        rerun_steps(record, read_records(log), tmp_path / "claims.toml", log)

@@ -237,9 +237,12 @@ def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLi
 def absolute_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
     """The record with every relative path it holds made absolute against ``base`` (the log's
     :func:`log_base` where it lies now), so readers see where the files are, wherever the
-    project folder was moved; absolute paths (old records, files outside the base) are kept."""
+    project folder was moved; absolute paths (old records, files outside the base) and ``-``
+    (standard input, engine.runs.opener) are kept."""
     def absolute(path: str) -> str:
-        return path if os.path.isabs(path) else os.path.normpath(os.path.join(base, path))
+        if path == "-" or os.path.isabs(path):
+            return path
+        return os.path.normpath(os.path.join(base, path))
 
     for name in ("inputs", "outputs"):
         if record.get(name):
