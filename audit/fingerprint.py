@@ -23,7 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from audit.pack import PACK_SUFFIXES, Pack, load_pack
+from audit.pack import PACK_SUFFIXES, Pack, _suffix, load_pack
 from engine.runs.errors import InputError
 
 MATCH = "MATCH"
@@ -121,9 +121,10 @@ def check_file(path: str | Path, expect: str | None = None) -> FingerprintCheck:
 
 
 def pack_files(directory: str | Path) -> list[Path]:
-    """Pack candidates in a directory (not recursive): ``*.txt``, ``*.md``, ``*.pack``, sorted."""
+    """Pack candidates in a directory (not recursive): ``*.txt``, ``*.md``, ``*.pack`` and the same
+    gzipped (``*.txt.gz``, …), sorted."""
     directory = Path(directory)
-    return sorted(p for p in directory.iterdir() if p.is_file() and p.suffix.lower() in PACK_SUFFIXES)
+    return sorted(p for p in directory.iterdir() if p.is_file() and _suffix(p) in PACK_SUFFIXES)
 
 
 def check_directory(directory: str | Path) -> list[FingerprintCheck]:

@@ -179,25 +179,43 @@ class Pack:
     section_records: list[Section] = field(default_factory=list)
 
 
-def _read(path: Path) -> tuple[str, bytes]:
-    require_regular_file(path)  # a FIFO would block, a directory would fail obscurely
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
-    return text.replace("\r\n", "\n").replace("\r", "\n"), data
+def _read(path: Path) -> tuple[str, str]:
+    """The pack's text and the sha256 of its bytes as stored (the file, or stdin's content).
+
+    Read through the one opener (:mod:`engine.runs.opener`): ``-`` is standard input, a gzip
+    file is decompressed (by its magic bytes), and a leading UTF-8 byte-order mark is removed
+    with one warning, so that it never becomes part of the first line, a section header or the
+    fingerprint (the fingerprint is of the text without the BOM: the BOM is an encoding mark,
+    not text; docs/audit.md "Fingerprints"). ``source_sha256`` stays the hash of the bytes as
+    stored, as every manifest hashes its inputs.
+    """
+    from engine.runs.hashing import sha256_file
+    from engine.runs.jsonl import read_text_file
+    from engine.runs.opener import resolve_input
+
+    resolved = resolve_input(path)
+    require_regular_file(resolved)  # a FIFO would block, a directory would fail obscurely
+    text = read_text_file(resolved)
+    return text.replace("\r\n", "\n").replace("\r", "\n"), sha256_file(resolved)
+
+
+def _suffix(path: Path) -> str:
+    """The suffix that says what the text is: ``.md`` for ``x.md`` and ``x.md.gz``."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
 
 
 def load_pack(path: str | Path) -> Pack:
-    """Parse a research pack (``== N. Title ==`` sections) or a plain chapter snapshot."""
+    """Parse a research pack (``== N. Title ==`` sections) or a plain chapter snapshot.
+
+    ``-`` reads standard input (named ``-`` in messages; read as text, not Markdown, since it
+    has no suffix); ``.gz`` packs are decompressed (see :func:`_read`)."""
     path = Path(path)
-    text, data = _read(path)
-    return parse_pack(text, source_path=str(path), source_sha256=sha256_bytes(data),
-                      markdown=path.suffix.lower() == ".md")
+    text, digest = _read(path)
+    return parse_pack(text, source_path=str(path), source_sha256=digest,
+                      markdown=_suffix(path) == ".md")
 
 
 def parse_pack(text: str, *, source_path: str = "<text>", source_sha256: str | None = None,

@@ -141,8 +141,10 @@ def _scalar(item: str) -> Any:
 
 def load_claims_file(path: str | Path) -> ClaimsFile:
     """Read and validate a claims TOML file; every defect names the file and the field."""
-    path = Path(path)
-    text = read_text_file(path)
+    from engine.runs.opener import resolve_input
+
+    path = Path(path)   # '-' is standard input; gzip and a BOM as every input (engine.runs.opener)
+    text = read_text_file(resolve_input(path))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

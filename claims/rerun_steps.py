@@ -103,6 +103,8 @@ def _add_steps(record: dict[str, Any], index: int, records: list[dict[str, Any]]
         raise NoSteps(f"run {record.get('run_id')} was logged without its invocation (an older log)")
     if depth > 8:
         raise NoSteps("the chain of runs that wrote this run's inputs is too long")
+    if any(entry.get("path") == "-" for entry in (invocation.get("inputs") or {}).values()):
+        raise NoSteps(f"run {record.get('run_id')} read an input from stdin ('-'); no step can replay it")
     inputs = {role: os.path.abspath(entry["path"]) for role, entry in (invocation.get("inputs") or {}).items()}
     for role, path in sorted(inputs.items()):
         if path in outputs:

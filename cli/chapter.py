@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
     @cli_errors
     def fingerprint(
         file: Path = typer.Argument(..., help="A research pack, a chapter snapshot (.md/.txt), "
-                                              "or a directory of them."),
+                                              "or a directory of them ('-' for stdin; gzip read as is)."),
         expect: Optional[str] = typer.Option(None, "--expect", help="Expected sha256 (64 hex)."),
         fmt: str = FormatOption(),
     ) -> None:
@@ -41,10 +41,12 @@ def register(app: typer.Typer) -> None:
         and NO-FINGERPRINT exit 0. A directory prints one line per pack."""
         from audit import fingerprint as fp
 
+        from engine.runs.opener import is_stdin
+
         fmt = output_format(fmt)
-        if not file.exists():
+        if not is_stdin(file) and not file.exists():
             raise InputError("no such file or directory", path=file)
-        if file.is_dir():
+        if not is_stdin(file) and file.is_dir():
             if expect is not None:
                 raise InputError("--expect applies to one file, not a directory", path=file)
             checks = fp.check_directory(file)

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         log: Path = LogOption,
         claims: Optional[List[Path]] = typer.Option(None, "--claims", help="Claims TOML binding numbers to runs (repeatable)."),
         references: Optional[List[Path]] = typer.Option(None, "--references",
-                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable; '-' for stdin)."),
         sources_cache: Path = typer.Option(Path(".chapter-audit") / "sources", "--sources-cache",
                                            help="On-disk cache of source records."),
         offline: bool = typer.Option(False, "--offline", help="Look nothing up; sources are UNVERIFIED unless cached."),

@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
                                        help="Skip the primary-source search (Crossref, arXiv) for "
                                             "the chapter's attributions and free-text citations."),
         references: Optional[List[Path]] = typer.Option(None, "--references",
-                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable)."),
+                                                        help="The chapter's bibliography: BibTeX or CSL-JSON (repeatable; '-' for stdin)."),
     ) -> None:
         """Identify and look up each candidate line of PACK (Crossref, arXiv, GitHub metadata),
         then search Crossref and arXiv for the chapter's attributions and free-text citations.
@@ -44,7 +44,10 @@ def register(app: typer.Typer) -> None:
         from sources.check import check_sources, render_check_json, render_check_table
         from sources.http import ClientConfig, SourceEndpoints
 
+        from engine.runs.opener import refuse_second_stdin
+
         fmt = output_format(fmt)
+        refuse_second_stdin([pack, *(references or ())], "--references")
         loaded = load_pack(pack)
         from claims.extract import claims_for_pack
         from sources.check import own_references

@@ -257,10 +257,11 @@ def invocation_of(exp: Experiment, values: dict[str, Any]) -> Any:
             continue
         if parameter.kind == "path":
             target = outputs if parameter.name in exp.output_parameters else inputs
-            target[parameter.name] = os.path.abspath(value)
+            stdin = str(value) == "-" and target is inputs   # standard input stays '-'
+            target[parameter.name] = "-" if stdin else os.path.abspath(value)
         elif parameter.kind == "paths" and parameter.name not in exp.pattern_parameters:
             for index, item in enumerate(value, start=1):
-                inputs[f"{parameter.name}-{index}"] = os.path.abspath(item)
+                inputs[f"{parameter.name}-{index}"] = "-" if str(item) == "-" else os.path.abspath(item)
         elif parameter.kind == "paths":
             options[parameter.name] = [str(item) for item in value]
         elif isinstance(value, (bool, int, float, str)):
@@ -301,6 +302,8 @@ def check_log_placement(exp: Experiment, values: dict[str, Any], log: str | Path
     for parameter in exp.parameters:
         value = values.get(parameter.name)
         if parameter.kind != "path" or value is None:  # "paths" are barrier patterns, not files
+            continue
+        if str(value) == "-":   # standard input (engine.runs.opener): no file to collide with
             continue
         path = Path(os.path.realpath(value))
         if parameter.name in exp.output_parameters and _within(where, path):

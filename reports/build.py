@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from engine.runs.errors import InputError, RefusalError
-from engine.runs.hashing import sha256_file
 from engine.runs.outdir import file_output, publish_file
 from engine.runs.runlog import read_records
 from reports.render import Fingerprint, ReportInputs, render_report
@@ -58,6 +57,9 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from sources.check import check_sources, report_candidates
     from sources.link import link_claims
 
+    from engine.runs.opener import refuse_second_stdin
+
+    refuse_second_stdin([options.pack, *options.claims_files, *options.references], "--claims")
     pack = load_pack(options.pack)
     check = check_pack(pack)
     document, claims, _ = claims_for_pack(pack)
@@ -87,7 +89,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     consistency = check_chapter(pack, claims).failed  # the chapter's own tables and prose
     return ReportInputs(reference_entries=entry_rows, reference_origins=refs.origins,
                         pack_source_count=len(pack.candidate_sources),
-        pack=pack, pack_path=Path(options.pack), pack_sha256=sha256_file(options.pack), claims=claims,
+        pack=pack, pack_path=Path(options.pack), pack_sha256=pack.source_sha256, claims=claims,
         fingerprint=Fingerprint(computed=check.computed, stated=check.stated, status=check.status),
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,

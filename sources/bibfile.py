@@ -60,10 +60,14 @@ def _line_of(text: str, pattern: str) -> int:
 
 
 def read_bibliography(path: str | Path) -> list[BibEntry]:
-    """The entries of a ``.bib`` or CSL-JSON file, in file order."""
+    """The entries of a ``.bib`` or CSL-JSON file, in file order (``-``: standard input; gzip and
+    a BOM read as every input, :mod:`engine.runs.opener`)."""
+    from engine.runs.opener import resolve_input
+
     path = Path(path)
-    require_regular_file(path)
-    text = read_text_file(path)
+    source = resolve_input(path)
+    require_regular_file(source)
+    text = read_text_file(source)
     if path.suffix.lower() == ".json" or text.lstrip()[:1] in "[{":
         return _csl_json(text, path)
     return _bibtex(text, path)

@@ -66,3 +66,21 @@ def test_seed_a21_pool_gives_the_published_oracle():
     assert result.selection == [3429, 3449, 4684, 3428, 3426]
     assert result.subsets_enumerated == 3003
     assert result.covered == 4 and result.attainable == 4
+
+
+def test_huge_grades_are_scaled_not_overflowed():
+    """Issue 21: 2.0 ** 1101 overflows a float; the gains are scaled by 2**-M (M = 1101), a common
+    factor, so the choice is the one of the same grades shifted down by 1000 (hand-checked:
+    with no coverage anywhere the five largest grades win, doc 5 (1096) is left out; giving
+    doc 5 the only requirement makes coverage win, and the smallest other grade, doc 4, goes)."""
+    pool = [1, 2, 3, 4, 5, 6]
+    huge = {1: 1100.0, 2: 1099.0, 3: 1098.0, 4: 1097.0, 5: 1096.0, 6: 1101.0}
+    with pytest.raises(OverflowError):
+        2.0 ** huge[6]
+    result = oracle_select(pool, {}, huge)
+    assert result.selection == [6, 1, 2, 3, 4]
+    shifted = {d: g - 1000.0 for d, g in huge.items()}
+    assert oracle_select(pool, {}, shifted).selection == result.selection
+    covered = oracle_select(pool, {5: [1]}, huge)
+    assert covered.selection == [6, 1, 2, 3, 5] and covered.covered == 1
+    assert oracle_select(pool, {5: [1]}, {d: 5000.0 + g for d, g in shifted.items()}).selection == [6, 1, 2, 3, 5]

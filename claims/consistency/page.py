@@ -63,9 +63,12 @@ def check_results_page(path: str | Path, *, tasks: dict[str, int] | None = None,
     from audit.document import looks_like_markdown
     from claims.extract import extract_claims
 
-    path = Path(path)
-    text = read_text_file(path, encoding="utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
-    markdown = path.suffix.lower() in (".md", ".markdown") or (looks_like_markdown(text) and "\n\n" in text)
+    from engine.runs.opener import resolve_input
+
+    path = Path(path)   # '-' is standard input (engine.runs.opener); a BOM is removed with a warning
+    text = read_text_file(resolve_input(path)).replace("\r\n", "\n").replace("\r", "\n")
+    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
+    markdown = (suffixes[-1:] in ([".md"], [".markdown"])) or (looks_like_markdown(text) and "\n\n" in text)
     claims = extract_claims(text, "block" if markdown else "line", path=str(path))
     return check_text(text, str(path), claims=claims, tasks=tasks, requirements=requirements)
 

@@ -69,8 +69,10 @@ def unescape_separator(text: str) -> str:
 
 
 def _run_line(path: Path, topic: str, doc: str) -> int | None:
-    """Line number of ``topic ... doc`` in a TREC run (for error messages)."""
-    with open(path, encoding="utf-8") as handle:
+    """Line number of ``topic ... doc`` in a TREC run (for error messages; gzip read as the run is)."""
+    from engine.runs.opener import open_text
+
+    with open_text(path, warn=False) as handle:
         for number, line in enumerate(handle, start=1):
             fields = line.split()
             if len(fields) >= 3 and fields[0] == topic and fields[2] == doc:

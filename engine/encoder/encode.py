@@ -428,8 +428,12 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
     from engine.runs.manifest import build_manifest, input_hashes
     from engine.runs.runlog import recorded_run
 
+    from engine.runs.opener import display_name, is_stdin, resolve_input
+
     config = config or EncoderConfig()
-    input_path = Path(input_path)
+    if is_stdin(input_path) and (workers is not None or scheduler is not None):
+        raise InputError("stdin ('-') cannot be read by workers; give a file", field="--workers")
+    input_path = resolve_input(input_path)   # '-': stdin copied once, hashed by content, named '-'
     paths = output_paths(output, ids_output)
     shard_bounds(1, shard_size)  # validates shard_size before the input is read
     texts: list[str] = []
@@ -449,6 +453,7 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
                   "inter_op_threads": config.inter_op_threads, "pooling": POOLING,
                   "normalisation": NORMALISATION, "shard_size": shard_size}
     inputs = input_hashes({"input": input_path, "model": info["model_path"], "tokenizer": info["tokenizer_path"]})
+    inputs["input"]["path"] = display_name(input_path)
     manifest = build_manifest("encode", inputs, parameters, encoder=info)
     acquire_output_lock(paths[0], manifest["run_id"])  # held until the files are written (engine.runs.outdir)
     try:
@@ -460,7 +465,8 @@ def run_encode(input_path: str | Path, field: str, output: str | Path, *,
         show = batches > 2 and progress_enabled(progress)   # engine.runs.progress decides (terminal, env)
         with recorded_run(log, "encode", parameters) as rec:
             rec.run_id = manifest["run_id"]
-            rec.add_inputs(input_path, info["model_path"], info["tokenizer_path"])
+            rec.add_inputs(info["model_path"], info["tokenizer_path"])
+            rec.inputs[display_name(input_path)] = inputs["input"]["sha256"]
             bounds = shard_bounds(len(ids), shard_size)
             meter = ProgressMeter(len(ids), already_done=sum(stop - start for start, stop in bounds[:resumed]),
                                   enabled=bool(show))

@@ -20,6 +20,13 @@ every subset's columns are already in grade order. Coverage is a bitmask per doc
 (bit ``r-1`` for requirement ``r``; at most 63 requirements), OR-ed column by column and
 counted with a byte lookup table; DCG is a column-by-column sum, so two subsets with the
 same grades in the same positions get bit-identical DCG.
+
+No overflow (issue 21): when the pool's largest mean grade M exceeds
+:data:`engine.retrieval.metrics.EXP_SCALE_ABOVE` (900), every gain is computed scaled by
+``2**-M`` (``2**(g − M) − 2**-M``), as the nDCG of :mod:`engine.retrieval.metrics` does: a
+common positive factor, so every comparison of two subsets' DCG is unchanged (up to gains that
+underflow to 0 far below M), and grades of 1100 or 5000 never raise OverflowError. At M <= 900
+the gains are ``2**g − 1`` bit for bit as before.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from engine.retrieval.metrics import EXP_SCALE_ABOVE
 
 BUDGET = 5
 MAX_REQUIREMENTS = 63
@@ -96,7 +105,10 @@ def oracle_select(pool: Sequence[int], agreed: Mapping[int, Sequence[int]],
     order = sorted(ids, key=lambda d: (-float(mean_grade.get(d, 0.0)), d))
     ids_sorted = np.array(order, dtype=np.int64)
     masks = np.array([requirement_mask(agreed.get(d, ())) for d in order], dtype=np.uint64)
-    gains = np.array([2.0 ** float(mean_grade.get(d, 0.0)) - 1.0 for d in order], dtype=np.float64)
+    grades = [float(mean_grade.get(d, 0.0)) for d in order]
+    top = max(grades, default=0.0)
+    scale = top if top > EXP_SCALE_ABOVE else 0.0   # module docstring, "No overflow"
+    gains = np.array([2.0 ** (g - scale) - 2.0 ** -scale for g in grades], dtype=np.float64)
 
     combos = combination_index(len(order), budget)
     union = masks[combos[:, 0]].copy()

@@ -329,6 +329,8 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
         raise InputError(f"must be one of {', '.join(TIES)}, got {ties!r}", field="--ties")
     if draws < 1:
         raise InputError("must be >= 1", field="--draws")
+    if not 0 <= seed < 2 ** 63:   # as `r03 evaluate --seed` (README, "Exit codes": --seed -1 is exit 2)
+        raise InputError("must be a whole number from 0 to 2**63 - 1", field="--seed")
     parsed = parse_measures(measures, "--measures")
     arguments = [split_run_argument(p) for p in run]
     given_paths = [path for _, path in arguments]

@@ -16,16 +16,22 @@ EXIT_REFUSED = 3     # a deliberate refusal (occupied output, existing freeze, c
 EXIT_INVALID = 4     # a stop condition: the run is logged invalid
 
 
+# Files named otherwise in messages: {actual path: name shown} (the stdin copy → "-").
+SHOWN_AS: dict[str, str] = {}
+
+
 class InputError(Exception):
     """Malformed or inconsistent user input.
 
     ``location`` is ``FILE``, ``FILE:LINE`` or ``FILE: field NAME``; the message says what is wrong.
+    A path in :data:`SHOWN_AS` is named as it says (the private copy of standard input is ``-``:
+    :func:`engine.runs.opener.stdin_as_file` registers it).
     """
 
     def __init__(self, message: str, *, path: str | Path | None = None,
                  line: int | None = None, field: str | None = None) -> None:
         self.message = message
-        self.path = str(path) if path is not None else None
+        self.path = SHOWN_AS.get(str(path), str(path)) if path is not None else None
         self.line = line
         self.field = field
         super().__init__(self.render())

@@ -12,7 +12,8 @@ Files as the field ships them (issue 21):
   PowerShell's files do not turn the first topic id into ``\\ufeff301``;
 * **stdin**: where a command reads one input, ``-`` names standard input.
   :func:`stdin_as_file` copies it once into a private temporary file (removed at exit), so the
-  input is hashed by content and read like any file; the log and manifest name it ``-``.
+  input is hashed by content and read like any file; the log and manifest name it ``-``
+  (:func:`display_name`), and a command given ``-`` twice refuses (:func:`refuse_second_stdin`).
 
 Line ends are universal (``\\r\\n`` and ``\\r`` read as ``\\n``), as ``open(..., encoding=...)``.
 """
@@ -35,7 +36,8 @@ GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 STDIN = "-"
 
-_stdin_copy: tuple[int, Path] | None = None   # (id of the stdin object copied, the copy)
+_stdin_copy: tuple[object, Path] | None = None   # (the stdin object copied, the copy): held, so
+                                                 # that a later stream cannot reuse its id
 _warned_bom: set[str] = set()                   # files whose BOM was reported (once a process)
 
 
@@ -64,7 +66,7 @@ def is_stdin(path: str | Path | None) -> bool:
 def stdin_as_file() -> Path:
     """Standard input copied (once per stdin stream) into a private file; the same path on every call."""
     global _stdin_copy
-    if _stdin_copy is None or _stdin_copy[0] != id(sys.stdin) or not _stdin_copy[1].exists():
+    if _stdin_copy is None or _stdin_copy[0] is not sys.stdin or not _stdin_copy[1].exists():
         directory = Path(tempfile.mkdtemp(prefix="chapter-audit-stdin-"))
         atexit.register(shutil.rmtree, directory, True)
         target = directory / "stdin"
@@ -74,7 +76,10 @@ def stdin_as_file() -> Path:
                 shutil.copyfileobj(source, handle)
             else:  # a text stream without a buffer (e.g. a test runner's): its text as UTF-8
                 handle.write(sys.stdin.read().encode("utf-8"))
-        _stdin_copy = (id(sys.stdin), target)
+        _stdin_copy = (sys.stdin, target)
+        from engine.runs.errors import SHOWN_AS
+
+        SHOWN_AS[str(target)] = STDIN   # every InputError about the copy names it '-'
     return _stdin_copy[1]
 
 
@@ -83,10 +88,26 @@ def resolve_input(path: str | Path) -> Path:
     return stdin_as_file() if is_stdin(path) else Path(path)
 
 
+def display_name(path: str | Path) -> str:
+    """How messages, manifests and logs name an input: ``-`` for the stdin copy, else the path."""
+    if _stdin_copy is not None and str(path) in (STDIN, str(_stdin_copy[1])):
+        return STDIN
+    return str(path)
+
+
+def refuse_second_stdin(paths: "list[str | Path | None]", field: str) -> None:
+    """InputError (one line, naming ``field``) when more than one of ``paths`` is ``-``: standard
+    input can be read once, and two roles given the same bytes would be a silent mistake."""
+    from engine.runs.errors import InputError
+
+    if sum(is_stdin(p) for p in paths) > 1:
+        raise InputError("only one input can be read from stdin ('-')", field=field)
+
+
 def _input_error(message: str, path: str | Path):
     from engine.runs.errors import InputError
 
-    return InputError(message, path=path)
+    return InputError(message, path=display_name(path))
 
 
 def is_gzip(path: str | Path) -> bool:
@@ -143,7 +164,7 @@ def open_text(path: str | Path, *, encoding: str = "utf-8", warn: bool = True) -
     if has_bom:
         if warn and str(path) not in _warned_bom:
             _warned_bom.add(str(path))
-            print(f"warning: {path}: UTF-8 byte-order mark removed", file=sys.stderr)
+            print(f"warning: {display_name(path)}: UTF-8 byte-order mark removed", file=sys.stderr)
         encoding = "utf-8-sig"
     return io.TextIOWrapper(stream, encoding=encoding)  # type: ignore[arg-type]
 

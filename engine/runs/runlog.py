@@ -55,8 +55,8 @@ def log_base(log_path: str | Path) -> Path:
 
 def portable_path(path: str | Path, base: Path | None) -> str:
     """``path`` as a log records it: relative to ``base`` (POSIX separators) when it lies inside
-    it, else absolute. ``base=None`` keeps the path as given."""
-    if base is None:
+    it, else absolute. ``base=None`` keeps the path as given; ``-`` (stdin) stays ``-``."""
+    if base is None or str(path) == "-":
         return str(path)
     absolute = os.path.abspath(path)
     if base.parent == base:  # a log at the file-system root: relative paths would move nothing
@@ -237,9 +237,12 @@ def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLi
 def absolute_paths(record: dict[str, Any], base: Path) -> dict[str, Any]:
     """The record with every relative path it holds made absolute against ``base`` (the log's
     :func:`log_base` where it lies now), so readers see where the files are, wherever the
-    project folder was moved; absolute paths (old records, files outside the base) are kept."""
+    project folder was moved; absolute paths (old records, files outside the base) and ``-``
+    (standard input, engine.runs.opener) are kept."""
     def absolute(path: str) -> str:
-        return path if os.path.isabs(path) else os.path.normpath(os.path.join(base, path))
+        if path == "-" or os.path.isabs(path):
+            return path
+        return os.path.normpath(os.path.join(base, path))
 
     for name in ("inputs", "outputs"):
         if record.get(name):
