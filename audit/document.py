@@ -420,27 +420,9 @@ def _section_at(blocks: list[Block], line: int) -> tuple[str, ...]:
 def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section: tuple[str, ...],
            caption: str) -> tuple[int, Table]:
     """Read ``table_open`` … ``table_close``; returns the index of ``table_close`` and the table."""
-    header: list[str] = []
-    rows: list[list[str]] = []
-    current: list[str] | None = None
-    in_head = False
-    while tokens[index].type != "table_close":
-        token = tokens[index]
-        if token.type == "thead_open":
-            in_head = True
-        elif token.type == "thead_close":
-            in_head = False
-        elif token.type == "tr_open":
-            current = []
-        elif token.type == "tr_close" and current is not None:
-            if in_head:
-                header = current
-            else:
-                rows.append(current)
-            current = None
-        elif token.type == "inline" and current is not None:
-            current.append(inline_text(token.children, breaks="\n")[0])
-        index += 1
+    from audit.pipetable import table_tokens
+
+    index, header, rows = table_tokens(tokens, index, lambda children: inline_text(children, breaks="\n")[0])
     width = len(header)
     body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
     line, end_line = span if span else (1, 1)

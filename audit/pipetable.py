@@ -10,7 +10,7 @@ code keeps its content, ``<br>`` is a line break, an HTML comment is dropped. Ke
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 _BREAK = re.compile(r"^<br\s*/?>$", re.I)
 
@@ -36,27 +36,38 @@ def read_pipe_table(lines: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str,
     from markdown_it import MarkdownIt
 
     tokens = MarkdownIt("commonmark").enable("table").parse("\n".join(lines) + "\n")
+    first = next((i for i, token in enumerate(tokens) if token.type == "table_open"), None)
+    if first is None:
+        return None
+    _, header, rows = table_tokens(tokens, first, _cell)
+    width = len(header)
+    return tuple(header), tuple(tuple((row + [""] * width)[:width]) for row in rows)
+
+
+def table_tokens(tokens: list[Any], index: int, cell: Callable[[list[Any] | None], str]
+                 ) -> tuple[int, list[str], list[list[str]]]:
+    """From ``tokens[index]`` (a ``table_open``) to its ``table_close``: that index, the header
+    cells and the body rows, each cell's text from ``cell(inline children)``. Shared by both
+    readers (:mod:`audit.document` and :func:`read_pipe_table`)."""
     header: list[str] = []
     rows: list[list[str]] = []
     current: list[str] | None = None
-    in_head = found = False
-    for token in tokens:
-        if token.type == "table_open":
-            found = True
-        elif token.type == "table_close":
-            break
-        elif token.type == "thead_open":
+    in_head = False
+    while index < len(tokens) and tokens[index].type != "table_close":
+        token = tokens[index]
+        if token.type == "thead_open":
             in_head = True
         elif token.type == "thead_close":
             in_head = False
         elif token.type == "tr_open":
             current = []
         elif token.type == "tr_close" and current is not None:
-            (header.extend(current) if in_head else rows.append(current))
+            if in_head:
+                header = current
+            else:
+                rows.append(current)
             current = None
         elif token.type == "inline" and current is not None:
-            current.append(_cell(token.children))
-    if not found:
-        return None
-    width = len(header)
-    return tuple(header), tuple(tuple((row + [""] * width)[:width]) for row in rows)
+            current.append(cell(token.children))
+        index += 1
+    return index, header, rows
