@@ -76,3 +76,18 @@ def test_the_real_percent_of_default_column_has_exactly_its_two_errors():
     assert "94.68% vs 100·47.54/50.77 = 93.638" in failed[0].arithmetic
     assert "94.6% vs 100·52.3/55.0 = 95.091" in failed[1].arithmetic
     assert not [c for c in report.checks if c.status == "fail" and c.group not in KINDS]
+
+
+def test_code_counts_read_only_the_neighbouring_code_and_skip_rates(tmp_path):
+    """Sweep false alarms (bench/sweep_consistency.py): a count constant of an earlier example
+    compared with "10,000 trials" read as "000 trials", and a rate ("60 queries/s") read as a
+    count of the ``queries = [...]`` list. Our own page of the same shape."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Simulation\n\n```python\nnum_trials = 100\nhits = simulate(num_trials)\n```\n\n"
+        "Another example draws from a die.\n\n```python\nroll(6)\n```\n\n"
+        "Let us now run 10,000 trials and compare.\n\n```python\nrun(10000)\n```\n\n"
+        "```python\nqueries = [\"a cat\", \"a dog\"]\n```\n\n"
+        "Throughput above 60 queries/s is in bold; we search 3 queries here.\n", encoding="utf-8")
+    checks = [c for c in check_results_page(page).checks if c.group == "code-count"]
+    assert [(c.status, c.arithmetic.split(";")[0]) for c in checks] == [("fail", "C-003-01 says “3 queries”")]
