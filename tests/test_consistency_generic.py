@@ -287,3 +287,47 @@ def test_granularity_denominator_from_a_k_over_n_cell():
     assert odd.status == "fail"
     assert "0.420 = 5/12 = 0.416667 ✗ (|Δ| 0.003333 > 0.000500; N = 12 from a k/N cell in column 'Answered'" \
         in odd.arithmetic
+
+
+def test_parallel_tables_named_by_their_corner_cell_are_not_failed():
+    """Sweep false alarm (bench/sweep_consistency.py): one accuracy table per model, the model
+    named only in the corner cell, same rows and columns. Our own numbers."""
+    page = """# Accuracy after quantization
+
+| `Model-A-7B` | int8 | bf16 |
+|---|---|---|
+| task-one | 0.7299 | 0.7359 |
+| task-two | 0.5892 | 0.5911 |
+
+| `Model-B-3B` | int8 | bf16 |
+|---|---|---|
+| task-one | 0.6420 | 0.6552 |
+| task-two | 0.5892 | 0.5902 |
+"""
+    checks = [c for c in check_text(page, "models.md").checks if c.group == "repeated"]
+    assert [c.status for c in checks] == ["skip", "skip", "pass", "skip"]
+    assert "parallel tables" in checks[0].arithmetic and "not compared" in checks[0].arithmetic
+
+
+def test_a_caption_naming_rr_and_ndcg_names_no_single_metric():
+    """Sweep false alarm: "dev in terms of RR@10, DL19 in terms of nDCG@10" read as nDCG@10 for every
+    column, so two sections' ``dev`` columns (RR@10 and RR@100) were compared as nDCG@10."""
+    page = """# Runs
+
+## Collection one
+
+The table below reports dev in terms of RR@10, DL19 in terms of nDCG@10:
+
+| | dev | DL19 |
+|---|---|---|
+| BM25 | 0.1840 | 0.5058 |
+
+## Collection two
+
+The table below reports dev in terms of RR@100, DL21 in terms of nDCG@10:
+
+| | dev | DL21 |
+|---|---|---|
+| BM25 | 0.0719 | 0.4458 |
+"""
+    assert [c for c in check_text(page, "runs.md").checks if c.group == "repeated"] == []
