@@ -331,3 +331,20 @@ The table below reports dev in terms of RR@100, DL21 in terms of nDCG@10:
 | BM25 | 0.0719 | 0.4458 |
 """
     assert [c for c in check_text(page, "runs.md").checks if c.group == "repeated"] == []
+
+
+def test_settings_columns_units_and_signed_columns_get_no_range():
+    """Sweep false alarms of ``range``: a ``lora rank`` column under an accuracy heading, a count in
+    billions, a signed gain column ``ACC+``. Our own numbers; the accuracy cells are still ranged."""
+    page = """# Accuracy after compression
+
+| Method | lora rank | Accuracy | Number of Parameters (B) | ACC+ |
+|---|---|---|---|---|
+| baseline | 0 | 0.612 | 0.110 | 0 |
+| int4 + correction | 256 | 0.598 | 0.023 | -0.87 |
+| int4 | 128 | 1.203 | 0.023 | 0.75 |
+"""
+    checks = [c for c in check_text(page, "compressed.md").checks if c.group == "range"]
+    assert [(c.status, c.arithmetic.split(":")[-1].strip()) for c in checks if c.status == "fail"] == [
+        ("fail", "1.203 is not a accuracy in [0, 1] ✗")]
+    assert not [c for c in check_text(page, "compressed.md").checks if c.group == "repeated" and c.status == "fail"]

@@ -9,7 +9,9 @@ state changes), must lie in [0, 100]; a cell in a count column
 (header starting ``#``, ``number of``, ``no. of``, ``num``, ending ``… count`` (a bare ``Count``
 may name a method), or exactly
 queries / documents / docs / passages / tasks / qrels / judgments, and not a mean, average, ratio,
-rate or per-item figure) must be a non-negative integer. Difference lines (Δ…) are exempt.
+rate or per-item figure, nor one counted in a unit: ``Number of Parameters (B)``, ``… in millions``)
+must be a non-negative integer. Difference lines (Δ…) and signed columns (``ACC+``, ``F1 (±)``: a
+change against a baseline row) are exempt.
 
 **Tolerance.** A printed value v (half-unit h) is out of [lo, hi] only when v − h > hi or
 v + h < lo (+1e−9): ``1.0000`` for nDCG is in range. A count is an integer when printed with no
@@ -29,14 +31,16 @@ from claims.consistency.model import Check, make_check
 
 COUNT_HEADER = re.compile(r"^(?:#|number of\b|no\. of\b|num\b|num\.)|\w\s+count\b|^(?:test\s+)?(?:queries|documents|docs|"
                           r"passages|tasks|qrels|judgments|judgements)$", re.I)
-NOT_COUNT = re.compile(r"\b(?:mean|avg|average|ratio|rate|per)\b|/|%", re.I)
+NOT_COUNT = re.compile(r"\b(?:mean|avg|average|ratio|rate|per)\b|/|%|"
+                       r"\((?:k|m|b|bn|t|thousands?|millions?|billions?)\)|\bin (?:thousands|millions|billions)\b", re.I)
+SIGNED_HEADER = re.compile(r"\w\s*[+±]$|\(\s*[+±]\s*\)")   # "ACC+", "F1 (±)": a signed change column
 KIND = "range"
 
 
 def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, float] | None:
     """(what, low, high, integer, factor) for a cell, or None when no range applies."""
     header, label = view.header[c], view.row_label(r)
-    if is_delta(header) or is_delta(label):
+    if is_delta(header) or is_delta(label) or SIGNED_HEADER.search(header.strip()):
         return None
     number = view.numbers[r][c]
     metric, _ = view.metric_of(r, c)

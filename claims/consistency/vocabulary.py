@@ -26,7 +26,9 @@ NEEDS_CUTOFF = {"r", "p", "s", "rr"}     # short names are metrics only as R@k, 
 UPPER_ONLY = {"map", "em", "mrr"}        # ordinary words in lower case
 MEASURE_HEADER = re.compile(
     r"^(?:#|number of\b|no\. of\b|num\b)|\w\s+count\b|\b(?:mean|median|avg|average|ratio|rate|per|share|"
-    r"proportion|fraction|latency|time|size|length|cost)\b|%", re.I)
+    r"proportion|fraction|latency|time|size|length|cost|"
+    r"rank|bits|epochs?|batch|steps|params|parameters|layers|heads|dim|dimensions?)\b|%", re.I)
+# (the second line: settings printed beside a metric, not under it: "lora rank", "bits", "epochs")
 INTRODUCES = re.compile(r"\b(?:table|below|following|reports?|lists?|shows?|gives?)\b", re.I)
 PROPORTIONS = {"accuracy", "success", "hit", "em"}  # per item 0 or 1: the mean is k/N
 
