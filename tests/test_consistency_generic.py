@@ -348,3 +348,36 @@ def test_settings_columns_units_and_signed_columns_get_no_range():
     assert [(c.status, c.arithmetic.split(":")[-1].strip()) for c in checks if c.status == "fail"] == [
         ("fail", "1.203 is not a accuracy in [0, 1] ✗")]
     assert not [c for c in check_text(page, "compressed.md").checks if c.group == "repeated" and c.status == "fail"]
+
+
+def test_prose_leaves_bounds_other_rows_numbers_and_column_totals_alone():
+    """Sweep false alarms of ``prose`` (our own page of the same shapes): a bound ("< 0.7"), a number
+    that belongs to another row ("96 layers" beside "Hidden Dimension"), and a column total
+    ("900 questions" over 500 + 400); a wrong cell is still found."""
+    page = """# Models
+
+| Model Size | 7B | 13B |
+|---|---|---|
+| Number of layers | 32 | 40 |
+| Hidden Dimension | 4,096 | 5,120 |
+
+The 13B model has 96 layers, a wide hidden dimension of 5,120 and more heads.
+
+The 7B model has a hidden dimension of 4,000.
+
+| Subtask | Questions |
+|---|---|
+| Arithmetic | 500 |
+| Lookup | 400 |
+
+The benchmark has 900 questions, most of them arithmetic ones.
+
+| Judge | Bias |
+|---|---|
+| longest | 37.8 |
+
+The longest judge keeps its bias < 0.7 in the ideal case.
+"""
+    checks = [c for c in check_text(page, "models.md", claims=__import__("claims.extract", fromlist=["x"]).extract_claims(page, "block")).checks if c.group == "prose"]
+    assert [(c.status, c.arithmetic.split(" at ")[0].split("] ")[-1]) for c in checks if c.status != "pass"] == [
+        ("fail", "paragraph 2, sentence 1 (line 10): '4,000' vs 4,096")]
