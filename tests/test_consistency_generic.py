@@ -381,3 +381,32 @@ The longest judge keeps its bias < 0.7 in the ideal case.
     checks = [c for c in check_text(page, "models.md", claims=__import__("claims.extract", fromlist=["x"]).extract_claims(page, "block")).checks if c.group == "prose"]
     assert [(c.status, c.arithmetic.split(" at ")[0].split("] ")[-1]) for c in checks if c.status != "pass"] == [
         ("fail", "paragraph 2, sentence 1 (line 10): '4,000' vs 4,096")]
+
+
+def test_a_heading_metric_does_not_reach_metric_columns_settings_or_other_scores():
+    """Sweep false alarms of ``range`` and ``repeated`` (our own numbers, the shapes of real pages):
+    an evaluation-harness table with a ``Metric`` column under an "Evaluate accuracy" heading (two
+    filters of one task on two rows), and a heading's accuracy over a score column none of whose
+    cells is an accuracy; a bad accuracy cell is still found."""
+    page = """# Quantized model
+
+## Evaluate accuracy
+
+|Tasks|Version|Filter|n-shot|Metric|Value|Stderr|
+|-----|------:|------|-----:|------|----:|-----:|
+|task-a|3|flexible|5|exact_match|0.7710|0.0116|
+|      | |strict  |5|exact_match|0.7043|0.0126|
+
+## Accuracy evaluation
+
+| scheme | arc acc | VQA | MME |
+| --- | --- | --- | --- |
+| baseline | 60.48 | 80.4 | 1442.4 |
+| int4 | 160.61 | 80.0 | 1437.3 |
+"""
+    report = check_text(page, "harness.md")
+    failed = [c.arithmetic.split(": ")[-1] for c in report.failed]
+    assert failed == ["160.61 is not a accuracy in [0, 100] ✗"]
+    assert [c.check_id for c in report.checks if c.group == "range" and c.status == "skip"] == [
+        "range:2:MME:not-this-metric"]
+    assert [c for c in report.checks if c.group == "range" and "Version" in c.check_id] == []

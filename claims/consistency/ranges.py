@@ -18,6 +18,10 @@ v + h < lo (+1e−9): ``1.0000`` for nDCG is in range. A count is an integer whe
 decimals, or with decimals that are all zero.
 
 Each violating cell is one failure naming the cell; the cells in range are one pass per column.
+A column whose metric comes only from the table's group row, caption or section heading and of
+which *no* cell fits it is one skip, not failures: the table-wide name does not describe that
+column (an "Accuracy" heading over ``n-shot``, ``Iterations``, ``wikitext ppl`` or an ``MME``
+score column).
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ NOT_COUNT = re.compile(r"\b(?:mean|avg|average|ratio|rate|per)\b|/|%|"
                        r"\((?:k|m|b|bn|t|thousands?|millions?|billions?)\)|\bin (?:thousands|millions|billions)\b", re.I)
 SIGNED_HEADER = re.compile(r"\w\s*[+±]$|\(\s*[+±]\s*\)")   # "ACC+", "F1 (±)": a signed change column
 KIND = "range"
+
+
+TABLE_WIDE = ("group row", "caption", "section heading")
 
 
 def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, float] | None:
@@ -62,6 +69,7 @@ def check_ranges(view: TableView) -> list[Check]:
         if names_baseline(view.header[c]):   # "% of float32" may exceed 100: percent_of checks it
             continue
         passed: dict[str, int] = {}
+        failed: list[Check] = []
         for r in view.data_rows():
             number = view.numbers[r][c]
             rule = _rule(view, r, c) if number is not None else None
@@ -75,9 +83,18 @@ def check_ranges(view: TableView) -> list[Check]:
             if ok:
                 passed[what] = passed.get(what, 0) + 1
                 continue
-            checks.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", False,
+            failed.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", False,
                                      f"{view.where(r, c)}: {number.text} is not a {what} ✗",  # type: ignore[union-attr]
                                      view.row_line(r)))
+        sources = {view.metric_of(r, c)[1] for r in view.data_rows() if view.numbers[r][c] is not None}
+        if failed and not passed and sources and sources <= set(TABLE_WIDE):
+            # a metric named only for the whole table that no cell of this column fits does not
+            # describe this column ("Accuracy" heading over "n-shot", "wikitext ppl", "MME")
+            checks.append(make_check(KIND, f"{view.index}:{view.header[c]}:not-this-metric", None, (
+                f"{view.name()} column {view.header[c]!r}: none of its {len(failed)} cell(s) fits the metric "
+                f"the {'/'.join(sorted(sources))} names for the table; it measures something else"), view.table.line))
+            failed = []
+        checks.extend(failed)
         for what, count in passed.items():
             checks.append(make_check(KIND, f"{view.index}:{view.header[c]}:{what}", True,
                                      f"{view.name()} column {view.header[c]!r}: {count} cell(s), each a {what} ✓",

@@ -27,7 +27,8 @@ UPPER_ONLY = {"map", "em", "mrr"}        # ordinary words in lower case
 MEASURE_HEADER = re.compile(
     r"^(?:#|number of\b|no\. of\b|num\b)|\w\s+count\b|\b(?:mean|median|avg|average|ratio|rate|per|share|"
     r"proportion|fraction|latency|time|size|length|cost|"
-    r"rank|bits|epochs?|batch|steps|params|parameters|layers|heads|dim|dimensions?)\b|%", re.I)
+    r"rank|bits|epochs?|batch|steps|iterations|iters|samples|shots?|version|params|parameters|layers|heads|dim|"
+    r"dimensions?)\b|%", re.I)
 # (the second line: settings printed beside a metric, not under it: "lora rank", "bits", "epochs")
 INTRODUCES = re.compile(r"\b(?:table|below|following|reports?|lists?|shows?|gives?)\b", re.I)
 PROPORTIONS = {"accuracy", "success", "hit", "em"}  # per item 0 or 1: the mean is k/N
