@@ -91,3 +91,14 @@ def test_code_counts_read_only_the_neighbouring_code_and_skip_rates(tmp_path):
         "Throughput above 60 queries/s is in bold; we search 3 queries here.\n", encoding="utf-8")
     checks = [c for c in check_results_page(page).checks if c.group == "code-count"]
     assert [(c.status, c.arithmetic.split(";")[0]) for c in checks] == [("fail", "C-003-01 says “3 queries”")]
+
+
+def test_a_ratio_column_printed_with_the_times_sign_is_read(tmp_path):
+    """Sweep coverage: ``0.33×`` cells were not numbers, and the baseline row ``bf16_ref`` did not
+    name ``ref`` (underscore). Our own numbers; one planted cell (0.52× where 700/1400 = 0.50)."""
+    page = tmp_path / "kernels.md"
+    page.write_text("# Kernels\n\n| Config | Latency (ms) | TFLOPS | Speedup vs REF |\n|---|---|---|---|\n"
+                    "| **bf16_ref** (baseline) | 80.00 | 1400.0 | 1.00× |\n| fp8_a | 240.00 | 466.7 | 0.33× |\n"
+                    "| fp8_b | 160.00 | 700.0 | 0.52× |\n| fp4_c | 200.00 | 560.0 | 0.40× |\n", encoding="utf-8")
+    got = [(c.status, c.line) for c in check_results_page(page).checks if c.group == "ratio-to-baseline"]
+    assert got == [("pass", 6), ("fail", 7), ("pass", 8)]

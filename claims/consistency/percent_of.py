@@ -97,7 +97,9 @@ def _operand(view: TableView, c: int, numeric: list[int], special: dict) -> int 
 
 
 def _names(label: str, name: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(normalise_label(name))}(?![\w])", normalise_label(label)) is not None
+    # "_" separates parts of a name: ``bf16_sdpa`` names SDPA
+    return re.search(rf"(?<![A-Za-z0-9-]){re.escape(normalise_label(name))}(?![A-Za-z0-9])",
+                     normalise_label(label)) is not None
 
 
 def _ratio_interval(v: Printed, b: Printed, factor: float) -> tuple[float, float, float] | None:
