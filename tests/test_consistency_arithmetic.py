@@ -102,3 +102,16 @@ def test_a_ratio_column_printed_with_the_times_sign_is_read(tmp_path):
                     "| fp8_b | 160.00 | 700.0 | 0.52× |\n| fp4_c | 200.00 | 560.0 | 0.40× |\n", encoding="utf-8")
     got = [(c.status, c.line) for c in check_results_page(page).checks if c.group == "ratio-to-baseline"]
     assert got == [("pass", 6), ("fail", 7), ("pass", 8)]
+
+
+def test_a_recovery_column_is_a_percent_of_each_groups_baseline_row(tmp_path):
+    """Sweep coverage: "Recovery (Strict)" beside one ``baseline`` row per model (our own numbers;
+    the second model's 90.00% is planted: 100·0.7000/0.8000 = 87.50)."""
+    page = tmp_path / "pruning.md"
+    page.write_text("# Pruning\n\n| Model | Config | Flexible | Strict | Recovery (Strict) |\n|---|---|---|---|---|\n"
+                    "| Model-A | baseline | 0.9000 | 0.9000 | - |\n| | prune 25% | 0.8900 | 0.8820 | 98.00% |\n"
+                    "| | | | | |\n| Model-B | baseline | 0.8000 | 0.8000 | - |\n"
+                    "| | prune 25% | 0.7100 | 0.7000 | 90.00% |\n| | prune 50% | 0.4000 | 0.4000 | 50.00% |\n",
+                    encoding="utf-8")
+    got = [(c.status, c.line) for c in check_results_page(page).checks if c.group == "percent-of-baseline"]
+    assert got == [("pass", 6), ("fail", 9), ("pass", 10)]
