@@ -5,7 +5,10 @@
 The pages themselves are others' text and are not in the repository: ``bench/data/sweep_manifest.json``
 names each one (repository, path, commit, and the sha256 of the page as swept; ``file`` is its name
 under DIR), so the same folder can be rebuilt from the GitHub snapshots with
-``git --git-dir=... show COMMIT:PATH > DIR/FILE``. With ``--manifest`` every page is checked against
+``git --git-dir=... show COMMIT:PATH > DIR/FILE``, or with ``--rebuild-from MIRRORS`` (a folder holding
+one ``owner+name/repo`` git directory per repository, as ``fetch`` leaves them) before the sweep.
+The pages were chosen as every Markdown file of each repository's snapshot with a pipe table of at
+least three rows holding a number cell (``castorini/anserini``: every 7th of its 601, sorted by path). With ``--manifest`` every page is checked against
 its sha256 first (a missing or changed page is counted and named, and left out).
 
 Every page gets ``claims.consistency.check_results_page`` (the function ``chapter-audit consistency``
@@ -47,6 +50,21 @@ def listed_pages(folder: Path, manifest: Path | None) -> tuple[list[Path], list[
     return sorted(found), bad
 
 
+def rebuild(folder: Path, manifest: Path, mirrors: Path) -> int:
+    """Write every manifest page from its repository's git directory under ``mirrors``; returns how
+    many were written (a page whose bytes no longer match its sha256 is not written)."""
+    written = 0
+    for entry in json.loads(manifest.read_text(encoding="utf-8")):
+        gitdir = mirrors / entry["repo"].replace("/", "+", 1) / "repo"
+        done = subprocess.run(["git", "--git-dir", str(gitdir), "show", f"{entry['commit']}:{entry['path']}"],
+                              capture_output=True)
+        if done.returncode == 0 and hashlib.sha256(done.stdout).hexdigest() == entry["sha256"]:
+            (folder / entry["file"]).parent.mkdir(parents=True, exist_ok=True)
+            (folder / entry["file"]).write_bytes(done.stdout)
+            written += 1
+    return written
+
+
 def run_library(page: Path) -> tuple[int | None, list[dict], str]:
     """(exit code, checks, traceback text) through the library function the CLI calls."""
     from claims.consistency import check_results_page
@@ -79,7 +97,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--manifest", type=Path, default=None)
     parser.add_argument("--cli", action="store_true", help="one CLI process per page")
+    parser.add_argument("--rebuild-from", type=Path, default=None, help="git snapshots to rebuild FOLDER from")
     args = parser.parse_args(argv)
+    if args.rebuild_from is not None:
+        if args.manifest is None:
+            parser.error("--rebuild-from needs --manifest")
+        print(f"{rebuild(args.folder, args.manifest, args.rebuild_from)} pages written to {args.folder}")
     found, bad = listed_pages(args.folder, args.manifest)
     run = run_cli if args.cli else run_library
     counts: Counter[tuple[str, str]] = Counter()
