@@ -76,3 +76,42 @@ def test_the_real_percent_of_default_column_has_exactly_its_two_errors():
     assert "94.68% vs 100·47.54/50.77 = 93.638" in failed[0].arithmetic
     assert "94.6% vs 100·52.3/55.0 = 95.091" in failed[1].arithmetic
     assert not [c for c in report.checks if c.status == "fail" and c.group not in KINDS]
+
+
+def test_code_counts_read_only_the_neighbouring_code_and_skip_rates(tmp_path):
+    """Sweep false alarms (bench/sweep_consistency.py): a count constant of an earlier example
+    compared with "10,000 trials" read as "000 trials", and a rate ("60 queries/s") read as a
+    count of the ``queries = [...]`` list. Our own page of the same shape."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Simulation\n\n```python\nnum_trials = 100\nhits = simulate(num_trials)\n```\n\n"
+        "Another example draws from a die.\n\n```python\nroll(6)\n```\n\n"
+        "Let us now run 10,000 trials and compare.\n\n```python\nrun(10000)\n```\n\n"
+        "```python\nqueries = [\"a cat\", \"a dog\"]\n```\n\n"
+        "Throughput above 60 queries/s is in bold; we search 3 queries here.\n", encoding="utf-8")
+    checks = [c for c in check_results_page(page).checks if c.group == "code-count"]
+    assert [(c.status, c.arithmetic.split(";")[0]) for c in checks] == [("fail", "C-003-01 says “3 queries”")]
+
+
+def test_a_ratio_column_printed_with_the_times_sign_is_read(tmp_path):
+    """Sweep coverage: ``0.33×`` cells were not numbers, and the baseline row ``bf16_ref`` did not
+    name ``ref`` (underscore). Our own numbers; one planted cell (0.52× where 700/1400 = 0.50)."""
+    page = tmp_path / "kernels.md"
+    page.write_text("# Kernels\n\n| Config | Latency (ms) | TFLOPS | Speedup vs REF |\n|---|---|---|---|\n"
+                    "| **bf16_ref** (baseline) | 80.00 | 1400.0 | 1.00× |\n| fp8_a | 240.00 | 466.7 | 0.33× |\n"
+                    "| fp8_b | 160.00 | 700.0 | 0.52× |\n| fp4_c | 200.00 | 560.0 | 0.40× |\n", encoding="utf-8")
+    got = [(c.status, c.line) for c in check_results_page(page).checks if c.group == "ratio-to-baseline"]
+    assert got == [("pass", 6), ("fail", 7), ("pass", 8)]
+
+
+def test_a_recovery_column_is_a_percent_of_each_groups_baseline_row(tmp_path):
+    """Sweep coverage: "Recovery (Strict)" beside one ``baseline`` row per model (our own numbers;
+    the second model's 90.00% is planted: 100·0.7000/0.8000 = 87.50)."""
+    page = tmp_path / "pruning.md"
+    page.write_text("# Pruning\n\n| Model | Config | Flexible | Strict | Recovery (Strict) |\n|---|---|---|---|---|\n"
+                    "| Model-A | baseline | 0.9000 | 0.9000 | - |\n| | prune 25% | 0.8900 | 0.8820 | 98.00% |\n"
+                    "| | | | | |\n| Model-B | baseline | 0.8000 | 0.8000 | - |\n"
+                    "| | prune 25% | 0.7100 | 0.7000 | 90.00% |\n| | prune 50% | 0.4000 | 0.4000 | 50.00% |\n",
+                    encoding="utf-8")
+    got = [(c.status, c.line) for c in check_results_page(page).checks if c.group == "percent-of-baseline"]
+    assert got == [("pass", 6), ("fail", 9), ("pass", 10)]

@@ -287,3 +287,126 @@ def test_granularity_denominator_from_a_k_over_n_cell():
     assert odd.status == "fail"
     assert "0.420 = 5/12 = 0.416667 ✗ (|Δ| 0.003333 > 0.000500; N = 12 from a k/N cell in column 'Answered'" \
         in odd.arithmetic
+
+
+def test_parallel_tables_named_by_their_corner_cell_are_not_failed():
+    """Sweep false alarm (bench/sweep_consistency.py): one accuracy table per model, the model
+    named only in the corner cell, same rows and columns. Our own numbers."""
+    page = """# Accuracy after quantization
+
+| `Model-A-7B` | int8 | bf16 |
+|---|---|---|
+| task-one | 0.7299 | 0.7359 |
+| task-two | 0.5892 | 0.5911 |
+
+| `Model-B-3B` | int8 | bf16 |
+|---|---|---|
+| task-one | 0.6420 | 0.6552 |
+| task-two | 0.5892 | 0.5902 |
+"""
+    checks = [c for c in check_text(page, "models.md").checks if c.group == "repeated"]
+    assert [c.status for c in checks] == ["skip", "skip", "pass", "skip"]
+    assert "parallel tables" in checks[0].arithmetic and "not compared" in checks[0].arithmetic
+
+
+def test_a_caption_naming_rr_and_ndcg_names_no_single_metric():
+    """Sweep false alarm: "dev in terms of RR@10, DL19 in terms of nDCG@10" read as nDCG@10 for every
+    column, so two sections' ``dev`` columns (RR@10 and RR@100) were compared as nDCG@10."""
+    page = """# Runs
+
+## Collection one
+
+The table below reports dev in terms of RR@10, DL19 in terms of nDCG@10:
+
+| | dev | DL19 |
+|---|---|---|
+| BM25 | 0.1840 | 0.5058 |
+
+## Collection two
+
+The table below reports dev in terms of RR@100, DL21 in terms of nDCG@10:
+
+| | dev | DL21 |
+|---|---|---|
+| BM25 | 0.0719 | 0.4458 |
+"""
+    assert [c for c in check_text(page, "runs.md").checks if c.group == "repeated"] == []
+
+
+def test_settings_columns_units_and_signed_columns_get_no_range():
+    """Sweep false alarms of ``range``: a ``lora rank`` column under an accuracy heading, a count in
+    billions, a signed gain column ``ACC+``. Our own numbers; the accuracy cells are still ranged."""
+    page = """# Accuracy after compression
+
+| Method | lora rank | Accuracy | Number of Parameters (B) | ACC+ |
+|---|---|---|---|---|
+| baseline | 0 | 0.612 | 0.110 | 0 |
+| int4 + correction | 256 | 0.598 | 0.023 | -0.87 |
+| int4 | 128 | 1.203 | 0.023 | 0.75 |
+"""
+    checks = [c for c in check_text(page, "compressed.md").checks if c.group == "range"]
+    assert [(c.status, c.arithmetic.split(":")[-1].strip()) for c in checks if c.status == "fail"] == [
+        ("fail", "1.203 is not a accuracy in [0, 1] ✗")]
+    assert not [c for c in check_text(page, "compressed.md").checks if c.group == "repeated" and c.status == "fail"]
+
+
+def test_prose_leaves_bounds_other_rows_numbers_and_column_totals_alone():
+    """Sweep false alarms of ``prose`` (our own page of the same shapes): a bound ("< 0.7"), a number
+    that belongs to another row ("96 layers" beside "Hidden Dimension"), and a column total
+    ("900 questions" over 500 + 400); a wrong cell is still found."""
+    page = """# Models
+
+| Model Size | 7B | 13B |
+|---|---|---|
+| Number of layers | 32 | 40 |
+| Hidden Dimension | 4,096 | 5,120 |
+
+The 13B model has 96 layers, a wide hidden dimension of 5,120 and more heads.
+
+The 7B model has a hidden dimension of 4,000.
+
+| Subtask | Questions |
+|---|---|
+| Arithmetic | 500 |
+| Lookup | 400 |
+
+The benchmark has 900 questions, most of them arithmetic ones.
+
+| Judge | Bias |
+|---|---|
+| longest | 37.8 |
+
+The longest judge keeps its bias < 0.7 in the ideal case.
+"""
+    checks = [c for c in check_text(page, "models.md", claims=__import__("claims.extract", fromlist=["x"]).extract_claims(page, "block")).checks if c.group == "prose"]
+    assert [(c.status, c.arithmetic.split(" at ")[0].split("] ")[-1]) for c in checks if c.status != "pass"] == [
+        ("fail", "paragraph 2, sentence 1 (line 10): '4,000' vs 4,096")]
+
+
+def test_a_heading_metric_does_not_reach_metric_columns_settings_or_other_scores():
+    """Sweep false alarms of ``range`` and ``repeated`` (our own numbers, the shapes of real pages):
+    an evaluation-harness table with a ``Metric`` column under an "Evaluate accuracy" heading (two
+    filters of one task on two rows), and a heading's accuracy over a score column none of whose
+    cells is an accuracy; a bad accuracy cell is still found."""
+    page = """# Quantized model
+
+## Evaluate accuracy
+
+|Tasks|Version|Filter|n-shot|Metric|Value|Stderr|
+|-----|------:|------|-----:|------|----:|-----:|
+|task-a|3|flexible|5|exact_match|0.7710|0.0116|
+|      | |strict  |5|exact_match|0.7043|0.0126|
+
+## Accuracy evaluation
+
+| scheme | arc acc | VQA | MME |
+| --- | --- | --- | --- |
+| baseline | 60.48 | 80.4 | 1442.4 |
+| int4 | 160.61 | 80.0 | 1437.3 |
+"""
+    report = check_text(page, "harness.md")
+    failed = [c.arithmetic.split(": ")[-1] for c in report.failed]
+    assert failed == ["160.61 is not a accuracy in [0, 100] ✗"]
+    assert [c.check_id for c in report.checks if c.group == "range" and c.status == "skip"] == [
+        "range:2:MME:not-this-metric"]
+    assert [c for c in report.checks if c.group == "range" and "Version" in c.check_id] == []

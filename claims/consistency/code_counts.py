@@ -15,6 +15,12 @@ that is part of a range, a ratio or a decimal is not a count; nor one after *bet
 *every*, *per*, *any*, *than*; nor *one*, *two* or *1*, which prose uses for relations and
 examples ("one stock from another", "between two buckets") far more than for counts.
 
+**Which code**: only the code blocks next to the sentence (the last one before it and the first
+one after it); a count stated farther away belongs to another example and is not compared
+(a page's ``num_tosses = 100`` early on says nothing of "10,000 tosses" three examples later). A
+number with thousands separators is read whole (``10,000``); a rate (``60 queries/s``, ``5 steps
+per second``) is not a count.
+
 **Tolerance**: none — counts are exact. A prose count of a noun the code counts passes when equal
 and fails otherwise; a noun the code does not count is not checked (no check is emitted).
 """
@@ -34,7 +40,9 @@ LOOP = re.compile(r"^\s*for\s+(?P<var>[A-Za-z_]\w*)\s+in\s+range\(\s*(?:0\s*,\s*
 LITERAL = re.compile(r"^\s*(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<open>[\[(])(?P<items>[^\[\]()]*)(?P<close>[\])])\s*(?:#.*)?$")
 CONSTANT = re.compile(r"^\s*(?P<var>(?:num|n)_(?P<a>[A-Za-z]\w*)|(?P<b>[A-Za-z]\w*?)_count|NUM_(?P<c>[A-Z]\w*))"
                       r"\s*=\s*(?P<n>\d+)\s*(?:#.*)?$", re.I)
-PROSE = re.compile(rf"(?<![\w.@/-])(?P<n>\d+|{'|'.join(WORDS)})\s+(?P<noun>[A-Za-z][a-z]{{3,}})\b", re.I)
+PROSE = re.compile(rf"(?<![\w.@/,-])(?P<n>\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d+|{'|'.join(WORDS)})\s+"
+                   rf"(?P<noun>[A-Za-z][a-z]{{3,}})\b", re.I)
+RATE = re.compile(r"\s*/|\s+(?:per|a|an|each|every)\s+(?:second|minute|hour|day|step|query|sec)\b", re.I)
 NOT_A_COUNT = re.compile(r"(?:\btop|@|\bof the|\bfrom|\bto|\bversion|\bv|\bchapter|\bsection|\bstep|\bfigure|\btable|"
                          r"\bbetween|\beach|\bevery|\bper|\bany|\bthan)\s*$", re.I)
 RELATIONAL = ("one", "two", "1")   # "one stock from another", "between two buckets": relations, not counts
@@ -50,6 +58,18 @@ def fold(noun: str) -> str:
     if word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def code_blocks(text: str) -> list[tuple[int, int]]:
+    """(first, last) line numbers in ``text`` of every fenced code block, fences included."""
+    return [(text.count("\n", 0, b.start()) + 1, text.count("\n", 0, b.end()) + 1) for b in FENCE.finditer(text)]
+
+
+def neighbour_blocks(blocks: list[tuple[int, int]], line: int) -> set[int]:
+    """Indexes of the code blocks next to ``line``: the last one before it and the first one after it."""
+    before = [i for i, (_, last) in enumerate(blocks) if last < line]
+    after = [i for i, (first, _) in enumerate(blocks) if first > line]
+    return set(before[-1:] + after[:1])
 
 
 def code_counts(text: str) -> dict[str, set[tuple[int, str, int]]]:
@@ -83,6 +103,7 @@ def check_code_counts(text: str, claims: Sequence[Any], offset: int = 0) -> list
     counts = code_counts(text)
     if not counts:
         return []
+    blocks = code_blocks(text)
     checks: list[Check] = []
     for claim in claims:
         sentence = str(getattr(claim, "text", ""))
@@ -93,13 +114,18 @@ def check_code_counts(text: str, claims: Sequence[Any], offset: int = 0) -> list
             if noun not in counts or NOT_A_COUNT.search(sentence[:m.start()]) or m.group("n").lower() in RELATIONAL:
                 continue
             after = sentence[m.end("n"):m.end("n") + 1]
-            if after in (".", "/", ":"):
+            if after in (".", "/", ":") or RATE.match(sentence, m.end()):
                 continue
-            stated = WORDS.get(m.group("n").lower()) or int(m.group("n"))
-            values = {c for c, _, _ in counts[noun]}
-            where = "; ".join(f"line {ln + offset}: {code}" for _, code, ln in sorted(counts[noun], key=lambda x: x[2]))
-            cid = f"{getattr(claim, 'claim_id', '?')}:{m.start()}"
             line = getattr(claim, "line", None) or None
+            near = neighbour_blocks(blocks, line - offset) if line else set(range(len(blocks)))
+            stated_near = {(c, code, ln) for c, code, ln in counts[noun]
+                           if any(blocks[i][0] <= ln <= blocks[i][1] for i in near)}
+            if not stated_near:
+                continue
+            stated = WORDS.get(m.group("n").lower()) or int(m.group("n").replace(",", ""))
+            values = {c for c, _, _ in stated_near}
+            where = "; ".join(f"line {ln + offset}: {code}" for _, code, ln in sorted(stated_near, key=lambda x: x[2]))
+            cid = f"{getattr(claim, 'claim_id', '?')}:{m.start()}"
             if len(values) != 1:
                 checks.append(make_check(KIND, cid, None, f"{claim.claim_id} says “{m.group(0)}” but the code counts "
                                          f"{noun} {len(values)} ways ({where}): ambiguous", line))

@@ -11,7 +11,9 @@ is itself a measure (``#…``, ``number of …``, ``… count``, mean, median, r
 time, size, length …); a bare name such as ``Count`` or ``Characters`` may be a method. A system
 called ``Fixed coverage`` is thus not read as a coverage metric, nor is a metric mentioned in
 passing in a long paragraph. Several different metrics in one place name none, and the cell's
-metric is then *unknown*: checks that need it (ranges, repeated values) leave the cell alone
+metric is then *unknown*, as it is for every cell not named by its own labels in a table with a
+``Metric`` column (lm-evaluation-harness prints ``| Tasks | Version | Filter | n-shot | Metric |
+Value |``: each row names its own metric, so a heading's "accuracy" reaches none of them): checks that need it (ranges, repeated values) leave the cell alone
 rather than guess, because identical tables whose metric is named only in the text before each
 of them must not be compared with each other. The words themselves are in ``vocabulary``.
 
@@ -36,6 +38,9 @@ from dataclasses import dataclass, field, replace
 from claims.consistency.cells import Printed, is_missing, normalise_label, parse_fraction, parse_number
 from claims.consistency.vocabulary import (INTRODUCES, MEASURE_HEADER, aggregate_label, label_metrics,
                                            metrics_named)
+
+
+METRIC_COLUMN = re.compile(r"^(?:metrics?|measures?)$", re.I)
 
 
 def caption_metrics(caption: str) -> list[str]:
@@ -144,6 +149,8 @@ class TableView:
                 return None, f"{source} names several metrics"
         if self._measures_something_else(c):
             return None, "its column header names another measure"
+        if any(METRIC_COLUMN.match(h.strip()) for h in self.header):
+            return None, "a Metric column names each row's metric"
         for names, source in ((label_metrics(self.group_of[r], 1), "group row"),
                               (caption_metrics(self.table.caption), "caption")):
             if len(names) == 1:

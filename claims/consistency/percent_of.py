@@ -4,13 +4,16 @@ equals 100·v/b (or v/b) of the table's own numbers. Check kinds ``percent-of-ba
 
 **Which columns.** A header naming a baseline: ``% of float32``, ``% of BM25 (nDCG@10)``,
 ``percent of baseline``, ``relative to fp32 (%)``, ``retention vs. float32``, ``float32 = 100%``;
-or a ratio: ``ratio to BM25``, ``× BM25``, ``speed-up over fp32``, ``vs. float32 (×)``.
+or a ratio: ``ratio to BM25``, ``× BM25``, ``speed-up over fp32``, ``vs. float32 (×)``; or
+``Recovery (Strict)`` / ``accuracy recovery (%)``, a percent of the rows labelled ``baseline``.
 
 **Which baseline.** The named baseline is a **row** when exactly one data row's label contains the
 name as a whole word (``float32`` → ``float32 d=1024``), else a **column** when exactly one other
 header does. When neither exists (``Percentage of default performance``), rows whose labels share a
 stem before ``:`` form a group (``e5-base-v2: float32``, ``e5-base-v2: int8``) and the group's
-first row printing 100% is the baseline of the rows after it. Otherwise the column is skipped
+first row printing 100% is the baseline of the rows after it. When several rows are labelled
+``baseline`` and each opens a group of rows sharing the first part of its label (``Model-A /
+baseline``, ``Model-A / int4``), each row's baseline is its group's. Otherwise the column is skipped
 (never failed) as ambiguous.
 
 **Which value.** With a baseline row, the operand column is the numeric column the header names by
@@ -44,11 +47,14 @@ RATIO = re.compile(
     r"(?:ratio|speed-?up|×|x)\s*(?:to|of|vs\.?|versus|over|relative to)\s+(?P<base>[^()]+?)\s*(?:\(.*\))?\s*$"
     r"|^vs\.?\s+(?P<base2>[^()]+?)\s*\(\s*[×x]\s*\)\s*$"
     r"|^×\s*(?P<base3>[A-Za-z][^()]*?)\s*$", re.I)
+RECOVERY = re.compile(r"^(?:accuracy\s+)?recovery(?:\s*\((?P<col>[^()%]+)\))?\s*(?:\(\s*%\s*\))?$", re.I)
 KINDS = ("percent-of-baseline", "ratio-to-baseline")
 
 
 def _baseline(header: str) -> tuple[str, str] | None:
     """(kind, baseline name) of a percent or ratio header, else None."""
+    if RECOVERY.match(header.strip()):       # "Recovery (Strict)": % of each group's baseline row
+        return KINDS[0], "baseline"
     for pattern, kind in ((PERCENT, KINDS[0]), (RATIO, KINDS[1])):
         m = pattern.search(header.strip())
         if m:
@@ -86,6 +92,27 @@ def _group_baselines(view: TableView, c: int, factor: float) -> dict[int, int]:
     return out
 
 
+def _baseline_per_group(view: TableView, rows: list[int]) -> dict[int, int] | None:
+    """Row → the baseline row of its group, when several rows are named ``baseline`` and each
+    opens a group of rows sharing the first part of its label (``Model-A / baseline``,
+    ``Model-A / int4``, then ``Model-B / baseline`` …); None when a row has no such baseline above."""
+    def group(r: int) -> str:
+        return normalise_label(view.row_label(r).split(" / ")[0])
+
+    out: dict[int, int] = {}
+    current: dict[str, int] = {}
+    for r in view.data_rows():
+        if r in rows:
+            current[group(r)] = r
+        elif all(view.numbers[r][c] is None for c in view.numeric_columns()):
+            continue
+        elif group(r) in current:
+            out[r] = current[group(r)]
+        else:
+            return None
+    return out or None
+
+
 def _operand(view: TableView, c: int, numeric: list[int], special: dict) -> int | None:
     """The column a percent column is computed from: the one its header's metric names, else the
     nearest numeric column to its left that is not itself a percent or ratio column."""
@@ -97,7 +124,9 @@ def _operand(view: TableView, c: int, numeric: list[int], special: dict) -> int 
 
 
 def _names(label: str, name: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(normalise_label(name))}(?![\w])", normalise_label(label)) is not None
+    # "_" separates parts of a name: ``bf16_sdpa`` names SDPA
+    return re.search(rf"(?<![A-Za-z0-9-]){re.escape(normalise_label(name))}(?![A-Za-z0-9])",
+                     normalise_label(label)) is not None
 
 
 def _ratio_interval(v: Printed, b: Printed, factor: float) -> tuple[float, float, float] | None:
@@ -120,6 +149,9 @@ def check_percent_of(view: TableView) -> list[Check]:
         rows = [r for r in view.data_rows() if _names(view.row_label(r), name)]
         columns = [o for o in numeric if o != c and _names(view.header[o], name)]
         grouped = _group_baselines(view, c, factor) if not rows and not columns else {}
+        if len(rows) > 1 and name == "baseline":        # one baseline row per group
+            grouped = _baseline_per_group(view, rows) or {}
+            rows = [] if grouped else rows
         operand = _operand(view, c, numeric, special)
         pairs: list[tuple[int, int, int, int]] = []    # (r, value col, baseline row, baseline col)
         if len(rows) == 1:                              # a named baseline row

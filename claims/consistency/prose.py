@@ -9,7 +9,7 @@ comes from its group row, caption or a section heading and another table has the
 labels, the sentence must name that metric too.
 
 **Which numbers.** The sentence's quantities that state a value: not ratios ``k/N``, cut-offs
-right after ``@``, signed numbers (``+0.05``), ranges, multipliers, ``±`` terms, years,
+right after ``@``, signed numbers (``+0.05``), bounds (``< 0.7``, *at most*, *up to*), ranges, multipliers, ``±`` terms, years,
 identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
 than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
 or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
@@ -18,7 +18,9 @@ only numbers printed with the cell's number of decimals, or as a percentage of a
 **Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
 |q − v| ≤ h_q + h_v (+1e−9). A named cell passes when any number of the sentence agrees with it.
 It fails only when it is the one named cell left unexplained and the sentence holds a comparable
-number that agrees with no named cell; with several such cells the sentence is skipped as
+number that agrees with no named cell — leaving out a number followed by a word of another label
+of the same table ("160 layers" beside a row "Number of layers": that row's number) and one equal
+to the sum of the cell's column (a total: "1000 questions" over 550 + 200 + 250); with several such cells the sentence is skipped as
 ambiguous (which number belongs to which cell cannot be told).
 """
 
@@ -79,6 +81,8 @@ def _names(text: str, metrics: list[str], test: tuple) -> bool:
 
 CHANGE_BEFORE = re.compile(r"\b(?:by|than|from|over|vs\.?|versus|gain|gains|drop|drops|increase|decrease|"
                            r"difference|improvement|delta|margin)\s+(?:of\s+|an?\s+|about\s+|roughly\s+)?$", re.I)
+BOUND_BEFORE = re.compile(r"(?:<|>|≤|≥|<=|>=|≲|≳|\bat most|\bat least|\bup to|\bbelow|\babove|\bunder)\s*$", re.I)
+NEXT_WORD = re.compile(r"\s*([A-Za-z][A-Za-z-]{2,})")
 CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|lower|more|less|better|worse)", re.I)
 
 
@@ -90,7 +94,40 @@ def _is_value(sentence: str, q) -> bool:
     if getattr(q, "role", "value") != "value" or getattr(q, "upper", None) is not None \
             or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
         return False
-    return not (CHANGE_BEFORE.search(sentence[:start]) or CHANGE_AFTER.match(sentence[end:]))
+    return not (CHANGE_BEFORE.search(sentence[:start]) or CHANGE_AFTER.match(sentence[end:])
+                or BOUND_BEFORE.search(sentence[:start]))
+
+
+def _words(label: str) -> set[str]:
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in re.findall(r"[a-z][a-z-]{2,}", label.lower())}
+
+
+def _belongs_elsewhere(sentence: str, q, cell: Cell) -> bool:
+    """The number is followed by a word of another label of the cell's table and of neither of the
+    cell's own labels ("160 layers" where the table has a row "Number of layers"): it is that
+    label's number, not a contradiction of this cell."""
+    match = NEXT_WORD.match(sentence, q.span[1])
+    if not match:
+        return False
+    word = next(iter(_words(match.group(1))), "")
+    view = cell.view
+    own = _words(view.row_label(cell.r)) | _words(view.header[cell.c])
+    others = set().union(*(_words(view.row_label(r)) for r in view.data_rows()), *(_words(h) for h in view.header))
+    return bool(word) and word in others and word not in own
+
+
+def _is_column_total(q, cell: Cell) -> bool:
+    """The number equals the sum of the cell's column over the table's rows ("a benchmark of 1000
+    questions" above a table whose Questions column holds 550, 200 and 250): a total, not this cell."""
+    view = cell.view
+    column = [view.numbers[r][cell.c] for r in view.data_rows()]
+    column = [n for n in column if n is not None]
+    if len(column) < 2:
+        return False
+    total = sum(n.scaled(cell.factor)[0] for n in column)
+    half = sum(n.scaled(cell.factor)[1] for n in column)
+    qv, qh = _scaled_q(q, cell)
+    return within(abs(qv - total), qh + half)
 
 
 def _comparable(values: list, cell: Cell) -> list:
@@ -179,7 +216,8 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
                     (claim.location, cell.where)))
             elif comparable:
                 unmatched.append((cell, comparable))
-        left = [(cell, [q for q in comparable if id(q) not in explained]) for cell, comparable in unmatched]
+        left = [(cell, [q for q in comparable if id(q) not in explained and not _belongs_elsewhere(sentence, q, cell)
+                        and not _is_column_total(q, cell)]) for cell, comparable in unmatched]
         left = [(cell, qs) for cell, qs in left if qs]
         if len(left) == 1:
             cell, qs = left[0]

@@ -9,13 +9,19 @@ state changes), must lie in [0, 100]; a cell in a count column
 (header starting ``#``, ``number of``, ``no. of``, ``num``, ending ``… count`` (a bare ``Count``
 may name a method), or exactly
 queries / documents / docs / passages / tasks / qrels / judgments, and not a mean, average, ratio,
-rate or per-item figure) must be a non-negative integer. Difference lines (Δ…) are exempt.
+rate or per-item figure, nor one counted in a unit: ``Number of Parameters (B)``, ``… in millions``)
+must be a non-negative integer. Difference lines (Δ…) and signed columns (``ACC+``, ``F1 (±)``: a
+change against a baseline row) are exempt.
 
 **Tolerance.** A printed value v (half-unit h) is out of [lo, hi] only when v − h > hi or
 v + h < lo (+1e−9): ``1.0000`` for nDCG is in range. A count is an integer when printed with no
 decimals, or with decimals that are all zero.
 
 Each violating cell is one failure naming the cell; the cells in range are one pass per column.
+A column whose metric comes only from the table's group row, caption or section heading and of
+which *no* cell fits it is one skip, not failures: the table-wide name does not describe that
+column (an "Accuracy" heading over ``n-shot``, ``Iterations``, ``wikitext ppl`` or an ``MME``
+score column).
 """
 
 from __future__ import annotations
@@ -29,14 +35,19 @@ from claims.consistency.model import Check, make_check
 
 COUNT_HEADER = re.compile(r"^(?:#|number of\b|no\. of\b|num\b|num\.)|\w\s+count\b|^(?:test\s+)?(?:queries|documents|docs|"
                           r"passages|tasks|qrels|judgments|judgements)$", re.I)
-NOT_COUNT = re.compile(r"\b(?:mean|avg|average|ratio|rate|per)\b|/|%", re.I)
+NOT_COUNT = re.compile(r"\b(?:mean|avg|average|ratio|rate|per)\b|/|%|"
+                       r"\((?:k|m|b|bn|t|thousands?|millions?|billions?)\)|\bin (?:thousands|millions|billions)\b", re.I)
+SIGNED_HEADER = re.compile(r"\w\s*[+±]$|\(\s*[+±]\s*\)")   # "ACC+", "F1 (±)": a signed change column
 KIND = "range"
+
+
+TABLE_WIDE = ("group row", "caption", "section heading")
 
 
 def _rule(view: TableView, r: int, c: int) -> tuple[str, float, float, bool, float] | None:
     """(what, low, high, integer, factor) for a cell, or None when no range applies."""
     header, label = view.header[c], view.row_label(r)
-    if is_delta(header) or is_delta(label):
+    if is_delta(header) or is_delta(label) or SIGNED_HEADER.search(header.strip()):
         return None
     number = view.numbers[r][c]
     metric, _ = view.metric_of(r, c)
@@ -58,6 +69,7 @@ def check_ranges(view: TableView) -> list[Check]:
         if names_baseline(view.header[c]):   # "% of float32" may exceed 100: percent_of checks it
             continue
         passed: dict[str, int] = {}
+        failed: list[Check] = []
         for r in view.data_rows():
             number = view.numbers[r][c]
             rule = _rule(view, r, c) if number is not None else None
@@ -71,9 +83,18 @@ def check_ranges(view: TableView) -> list[Check]:
             if ok:
                 passed[what] = passed.get(what, 0) + 1
                 continue
-            checks.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", False,
+            failed.append(make_check(KIND, f"{view.index}:{view.row_label(r)}:{view.header[c]}", False,
                                      f"{view.where(r, c)}: {number.text} is not a {what} ✗",  # type: ignore[union-attr]
                                      view.row_line(r)))
+        sources = {view.metric_of(r, c)[1] for r in view.data_rows() if view.numbers[r][c] is not None}
+        if failed and not passed and sources and sources <= set(TABLE_WIDE):
+            # a metric named only for the whole table that no cell of this column fits does not
+            # describe this column ("Accuracy" heading over "n-shot", "wikitext ppl", "MME")
+            checks.append(make_check(KIND, f"{view.index}:{view.header[c]}:not-this-metric", None, (
+                f"{view.name()} column {view.header[c]!r}: none of its {len(failed)} cell(s) fits the metric "
+                f"the {'/'.join(sorted(sources))} names for the table; it measures something else"), view.table.line))
+            failed = []
+        checks.extend(failed)
         for what, count in passed.items():
             checks.append(make_check(KIND, f"{view.index}:{view.header[c]}:{what}", True,
                                      f"{view.name()} column {view.header[c]!r}: {count} cell(s), each a {what} ✓",

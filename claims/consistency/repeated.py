@@ -12,6 +12,15 @@ identical headers whose metric is not named anywhere are never compared (one ski
 **Tolerance.** Values are put on one scale (``%`` and tables printing a metric ×100 divided by
 100); two printed values agree when their intervals meet: |v₁ − v₂| ≤ h₁ + h₂ (+1e−9).
 
+**Parallel tables are not the same table.** A page often prints one table per model with the
+same row and column labels and names the model only in the corner cell (the header of the label
+column: ``| Llama-3.1-8B | fp8 | bf16 |``, then ``| Phi-3-mini | fp8 | bf16 |``). So when two
+printings disagree, have the same row label and the same column header (the same orientation),
+and their tables' corner cells differ, the disagreement is a skip naming both locations, never
+a failure. A transposed printing (a summary table of runs × corpora repeating a corpora × runs
+table) and printings under the same corner (``System`` in both, a row copied into another
+section) still fail; an agreement always passes.
+
 Each later printing is compared with the first one (n − 1 checks for n printings). A
 disagreement is a failure that names **both** locations (table, section, row, group, column,
 line): it is either a real inconsistency or a label copied from another section that makes two
@@ -42,6 +51,8 @@ class Fact:
     where: str
     line: int
     table: int
+    corner: str = ""                                   # the label column's header, normalised
+    orientation: tuple[str, str] = ("", "")            # row label, column header
 
 
 def table_facts(view: TableView) -> list[Fact]:
@@ -59,8 +70,10 @@ def table_facts(view: TableView) -> list[Fact]:
             if len(labels) < 2 or "" in labels:
                 continue
             value, half = number.scaled(view.factor(r, c, metric))
+            corner = normalise_label(view.header[0]) if view.header else ""
             facts.append(Fact(metric, labels, value, half, number.text, view.where(r, c),
-                              view.row_line(r), view.index))
+                              view.row_line(r), view.index, corner,
+                              (normalise_label(row), normalise_label(column))))
     return facts
 
 
@@ -106,9 +119,14 @@ def check_repeated(views: list[TableView]) -> list[Check]:
             names = " / ".join(sorted(labels))
             text = (f"{metric} for {names}: {first.text} at {first.where} vs {second.text} at {second.where} "
                     f"{'✓' if ok else '✗'} (|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(tolerance)})")
-            if not ok:
+            verdict: bool | None = ok
+            if not ok and first.corner != second.corner and first.orientation == second.orientation:
+                verdict = None
+                text += (" — parallel tables (the same row and column labels) under different corner "
+                         "cells: the same labels may stand for different data, not compared")
+            elif not ok:
                 text += (" — the same metric for the same labels printed twice with different values: "
                          "an inconsistency, or a label copied from another section; check both locations")
-            checks.append(make_check(KIND, f"{metric}:{names}:{first.line}-{second.line}", ok, text,
+            checks.append(make_check(KIND, f"{metric}:{names}:{first.line}-{second.line}", verdict, text,
                                      second.line, (first.where, second.where)))
     return checks + _unnamed_twins(views)

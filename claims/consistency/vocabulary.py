@@ -1,7 +1,7 @@
 """The words the checks recognise: metric names, aggregate labels and difference labels.
 
 **Metric names** (case-insensitive; ``@k`` kept): nDCG/DCG, recall (``R@k``), precision
-(``P@k``), MRR, MAP (upper case in prose), success (``S@k``), hit(s)/hit rate, accuracy, F1,
+(``P@k``), MRR (also ``RR@k``, reciprocal rank: the per-query value whose mean is MRR), MAP (upper case in prose), success (``S@k``), hit(s)/hit rate, accuracy, F1,
 coverage, exact match (EM). **Aggregate labels**: Avg/Average/Mean/Macro/Total/Sum/Overall, see
 ``aggregate_label``. **Difference labels**: Δ/delta/diff/difference/gain/change/improvement/
 increase/decrease/drop/reduction.
@@ -13,19 +13,23 @@ import re
 from dataclasses import dataclass
 
 METRIC = re.compile(
-    r"(?<![\w])(?P<name>n?dcg|recall|r|precision|prec|p|mrr|mean reciprocal rank|map|"
+    r"(?<![\w])(?P<name>n?dcg|recall|r|precision|prec|p|mrr|rr|mean reciprocal rank|reciprocal rank|map|"
     r"mean average precision|success|s|hits?|hit rate|accuracy|acc|f1|coverage|em|exact match)"
     r"(?:\s*@\s*(?P<k>\d+))?(?![\w])", re.I)
 CANONICAL = {"dcg": "dcg", "ndcg": "ndcg", "recall": "recall", "r": "recall", "precision": "precision",
              "prec": "precision", "p": "precision", "mrr": "mrr", "mean reciprocal rank": "mrr",
+             "rr": "mrr", "reciprocal rank": "mrr",
              "map": "map", "mean average precision": "map", "success": "success", "s": "success",
              "hit": "hit", "hits": "hit", "hit rate": "hit", "accuracy": "accuracy", "acc": "accuracy",
              "f1": "f1", "coverage": "coverage", "em": "em", "exact match": "em"}
-NEEDS_CUTOFF = {"r", "p", "s"}           # single letters are metrics only as R@k, P@k, S@k
+NEEDS_CUTOFF = {"r", "p", "s", "rr"}     # short names are metrics only as R@k, P@k, S@k, RR@k
 UPPER_ONLY = {"map", "em", "mrr"}        # ordinary words in lower case
 MEASURE_HEADER = re.compile(
     r"^(?:#|number of\b|no\. of\b|num\b)|\w\s+count\b|\b(?:mean|median|avg|average|ratio|rate|per|share|"
-    r"proportion|fraction|latency|time|size|length|cost)\b|%", re.I)
+    r"proportion|fraction|latency|time|size|length|cost|"
+    r"rank|bits|epochs?|batch|steps|iterations|iters|samples|shots?|version|params|parameters|layers|heads|dim|"
+    r"dimensions?)\b|%", re.I)
+# (the second line: settings printed beside a metric, not under it: "lora rank", "bits", "epochs")
 INTRODUCES = re.compile(r"\b(?:table|below|following|reports?|lists?|shows?|gives?)\b", re.I)
 PROPORTIONS = {"accuracy", "success", "hit", "em"}  # per item 0 or 1: the mean is k/N
 
