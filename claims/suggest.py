@@ -89,7 +89,9 @@ ten against which who whom whose our we they their there here not no so such als
 _WORD = re.compile(r"[a-z0-9]+(?:[-@][a-z0-9]+)*")
 _IDENTIFIER = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*-\d+)(?![\w-])")
 _CLAUSE_END = re.compile(r"[,;:()]|\s(?:and|but|while|whereas)\s")
-_PRINTED = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:/\d+)?")
+# A printed number: thousands commas, decimals, an exponent (``2.5e-3`` is one number, never the
+# ``2.5`` of another value), a fraction.
+_PRINTED = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?(?:/\d+)?")
 
 
 @dataclass(frozen=True)
@@ -405,15 +407,17 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     return values
 
 
-_IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?(?![\w/]|\.\d)")
+_IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?%?"
+                      r"(?![\w/]|\.\d)")
 
 
 def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[str], ...], str]]:
     """Numbers a notebook printed (``outputs.json``: ``cells.N.text``), each with a one-group pattern.
 
     For ``Recall@3: 0.666667`` in cell 2 the value is 0.666667 at key ``cells.2.text`` with the
-    pattern ``(?m)^Recall@3:\\ ([-+−]?[0-9][0-9,]*(?:\\.[0-9]+)?%?)`` (the line's text before the
-    number, escaped); its words are the words of that label (``recall@3``).
+    pattern ``(?m)^Recall@3:\\ ([-+−]?[0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+−]?[0-9]+)?%?)`` (the line's
+    text before the number, escaped; an exponent is part of the number, as Python prints 0.00002 as
+    ``2e-05``); its words are the words of that label (``recall@3``).
     """
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         return
@@ -435,7 +439,7 @@ def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[st
                         units.append(unit)
                 if parsed.kind != "number" or not units:
                     continue
-                pattern = "(?m)^" + re.escape(label) + r"([-+\u2212]?[0-9][0-9,]*(?:\.[0-9]+)?%?)"
+                pattern = "(?m)^" + re.escape(label) + r"([-+\u2212]?[0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+\u2212]?[0-9]+)?%?)"
                 yield f"cells.{index}.text", parsed.value, tuple(units), pattern
 
 

@@ -1,0 +1,42 @@
+"""Campaign journeys: `bind` → `verify` on a new user's own notebook and chapter.
+
+The user's notebook prints ``final loss 0.0025`` in its first cell and ``accuracy 2.5`` in its
+second; the chapter says "The final loss fell to 2.5e-3 after tuning, and accuracy reached 2.5."
+The printed ``2.5e-3`` is one number (0.0025, tolerance half a unit of the mantissa's last
+digit: 5e-5), never the ``2.5`` of an accuracy; a cell that prints ``2e-05`` printed 0.00002, not 2.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from commands import run_cli
+from userfiles import write_notebook
+
+
+def test_scientific_notation_binds_whole_and_to_its_own_value(tmp_path: Path, notebook_env) -> None:
+    (tmp_path / "loss.txt").write_text("0.0025\n", encoding="utf-8")
+    write_notebook(tmp_path / "train.ipynb", 'loss = float(open("loss.txt").read())\nprint(f"final loss {loss}")',
+                   'print("accuracy 2.5")')
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    ran = run_cli("notebook", "run", "train.ipynb", "--output", "nbout", "--log", log, cwd=tmp_path,
+                  env=notebook_env, timeout=300)
+    assert ran.returncode == 0, ran.stderr
+    (tmp_path / "ch.md").write_text("# Training\n\nThe final loss fell to 2.5e-3 after tuning, and accuracy "
+                                    "reached 2.5.\n", encoding="utf-8")
+    bound = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert bound.returncode == 0, bound.stdout + bound.stderr
+    bindings = tomllib.loads((tmp_path / "claims.toml").read_text(encoding="utf-8"))["binding"]
+    assert [(b["claimed"], b["key"]) for b in bindings] == [("2.5e-3", "cells.0.text"), ("2.5", "cells.1.text")]
+    checked = run_cli("verify", "claims.toml", "--log", log, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "2 matched, 0 not matched" in checked.stdout
+    # the data now give another loss, which Python prints as 2e-05: the re-run contradicts 2.5e-3
+    # with the whole printed number (not its mantissa 2) and names the run
+    (tmp_path / "loss.txt").write_text("0.00002\n", encoding="utf-8")
+    rerun = run_cli("verify", "claims.toml", "--log", log, "--rerun", "--rerun-dir", "rr", cwd=tmp_path,
+                    env=notebook_env, timeout=300)
+    assert rerun.returncode == 1, rerun.stdout + rerun.stderr
+    line = next(l for l in rerun.stdout.splitlines() if l.startswith("C-001-01-1"))
+    assert line.split()[1:3] == ["2.5e-3", "0.00002"] and "MISMATCH" in line and "notebook-run-" in line
