@@ -284,6 +284,26 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
     return base
 
 
+PARTLY_REPRODUCED = "measured result partly reproduced"
+
+
+def unbound_numbers(claim: Any, verdicts: list[Any]) -> list[str]:
+    """The printed numbers of ``claim`` that none of its bindings covers, left to right (each
+    binding covers one printed occurrence of its claimed text)."""
+    from collections import Counter
+
+    from claims.suggest import printed_values
+
+    covered = Counter(v.claimed.text for v in verdicts)
+    left = []
+    for printed in printed_values(claim):
+        if covered[printed.claimed] > 0:
+            covered[printed.claimed] -= 1
+        else:
+            left.append(printed.claimed)
+    return left
+
+
 def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
                  search: Any = None) -> ClaimAssessment:
     """Rule-based evidence, concern, priority and response for one claim row (``search``: the
@@ -321,6 +341,13 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
                                f"bound experiment not run: {UNRUN}; the number is {UNVERIFIED}", "medium",
                                "run the bound experiment (chapter-audit verify --rerun)", verdicts, links)
     if verdicts:
+        unbound = unbound_numbers(claim, verdicts) if kind == "measured result" else []
+        if unbound:   # the bound numbers match; the others rest on nothing (never "keep")
+            listed = ", ".join(unbound)
+            return ClaimAssessment(claim, evidence, REPRODUCED,
+                                   f"{PARTLY_REPRODUCED}: {listed} not bound to any run: {UNVERIFIED}", "medium",
+                                   f"bind {listed} to a reproducible run, or cite the source that reports it",
+                                   verdicts, links)
         return ClaimAssessment(claim, evidence, REPRODUCED,
                                "none: every bound number reproduced within its printed precision", "low",
                                "keep", verdicts, links)

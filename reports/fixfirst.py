@@ -10,7 +10,8 @@ report already holds. Order (a category's items in document order):
 3. **consistency failures** of the chapter's own numbers (a demonstrated internal error);
 4. claims resting on a source under an **expression of concern** or **CORRECTED**;
 5. bindings that **cannot be checked** (a changed or untraceable result, a missing key);
-6. **measured results and attributions with no evidence** (medium priority);
+6. **measured results and attributions with no evidence** (medium priority), a measured result
+   whose bound numbers match but which prints others no binding covers included;
 7. **dead or mismatched references**: a source whose look-up answered 404 or a record for a
    different identifier, or whose pack description contradicts the verified record.
 
@@ -56,7 +57,8 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
             elif v.status in ("CHANGED", "MISSING KEY", "UNTRACEABLE"):
                 unchecked.append(_item(link, f"binding {v.binding.binding_id} cannot be checked "
                                              f"({v.status}: {v.note or 'no note'}): {c.text}"))
-        if (a.priority == "medium" and not a.verdicts and c.kind in ("measured result", "attribution")
+        partly = bool(a.verdicts) and all(v.status == "MATCH" for v in a.verdicts)  # numbers left unbound
+        if (a.priority == "medium" and (not a.verdicts or partly) and c.kind in ("measured result", "attribution")
                 and not getattr(a, "flags", ())):
             unevidenced.append((link, c, a))
     for s in inputs.sources:

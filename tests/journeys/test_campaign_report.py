@@ -1,0 +1,44 @@
+"""Campaign journeys (issue 19–23 round): a new user's own chapter, bound by `bind`, reported.
+
+The user's sandbox (tests/journeys/userfiles.py) gives macro NDCG@3 0.981970 for the hybrid and
+0.576113 for the supplied run. The chapter prints both rightly, and in the same sentence an
+improvement of 0.406 that no logged result holds (0.981970 − 0.576113 is nowhere in the run's
+files): `bind` binds 0.982 and lists 0.406 as unmatched. The report must not call that sentence
+"keep" nor say in its fix-first list that every measured result has evidence.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from commands import run_cli
+from userfiles import sandbox_args, write_sandbox_inputs
+
+CHAPTER = """# Apples and seas
+
+## Results
+
+Hybrid fusion lifts macro NDCG@3 to 0.982, an improvement of 0.406 over the supplied run.
+The supplied opaque run reaches macro NDCG@3 of 0.576.
+"""
+
+
+def test_a_partly_bound_measured_result_is_not_kept_as_reproduced(tmp_path: Path) -> None:
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    ran = run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    (tmp_path / "ch.md").write_text(CHAPTER, encoding="utf-8")
+    bound = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert bound.returncode == 0, bound.stderr
+    assert "C-001-01 0.406: no value within precision" in bound.stdout
+    report = run_cli("report", "ch.md", "--offline", "--claims", "claims.toml", "--log", log,
+                     "--output", "report.md", "--date", "2026-12-01", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    fix_first = text.split("### Fix first", 1)[1].split("\n#", 1)[0]
+    assert "Nothing needs the author's decision" not in fix_first
+    assert "[C-001-01](#c-001-01)" in fix_first and "0.406" in fix_first
+    row = next(line for line in text.splitlines() if "</a>C-001-01 |" in line)
+    assert "0.406" in row and "| keep |" not in row
+    assert "C-001-02" in text and "C-001-02" not in fix_first   # the fully bound sentence needs nothing
