@@ -32,11 +32,13 @@ counts 3, *after* it (up to the next comma, bracket or conjunction) 2, elsewhere
 A value that shares no word with the sentence is no candidate. **Meaning**
 (:mod:`claims.meaning`): a value whose metric and cutoff, scope (aggregate, per item, per
 document), rate-ness (for a percentage) or test statistic the sentence does not support is no
-candidate; a metric and cutoff the sentence names count +3 (+1.5 without a cutoff); a ratio's
+candidate, and where the number's clause names a metric at a cutoff (``coverage@5 of 1.000``) a key
+with no metric part (a count such as ``tasks``) is none either (a notebook's printed line is judged
+by its label's words); a metric and cutoff the sentence names count +3 (+1.5 without a cutoff); a ratio's
 ``numerator`` / ``denominator`` counts 5 less unless the sentence names it (it restates a count). **Contradiction**: a value is
 no candidate when the clause before the number names another key beside one of its key parts
 and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall@3``;
-:func:`contradicts`). **Coherence**: 0.2 per key part shared with the unambiguous best value of
+:func:`contradicts`); a dict of per-item results (``tasks`` → ``{"T1": …}``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
 suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
 
@@ -333,6 +335,15 @@ def _is_text(item: Any) -> bool:
 Leaf = tuple[str, Any, frozenset[str], tuple[tuple[str, frozenset[str]], ...]]
 
 
+def _keyed_by_identifiers(item: Any) -> bool:
+    """A dict of per-item results (``tasks`` → ``{"T1": …}``): the word that names it (``tasks``)
+    is the prose's plural of its items, no choice of that container over its siblings; which
+    item a sentence means is the scope check's (:mod:`claims.meaning`)."""
+    from claims.meaning import is_identifier
+
+    return isinstance(item, dict) and bool(item) and all(is_identifier(str(name)) for name in item)
+
+
 def _leaves(node: Any, path: list[str], context: frozenset[str],
             siblings: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterable[Leaf]:
     if isinstance(node, dict):
@@ -342,7 +353,8 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
                 if isinstance(item, str) and len(item) <= 200:
                     here.update(words(item))
         frozen = frozenset(here)
-        names = frozenset(str(name) for name, item in node.items() if not _is_text(item))
+        names = frozenset(str(name) for name, item in node.items()
+                          if not _is_text(item) and not _keyed_by_identifiers(item))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):
@@ -522,8 +534,10 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
                 if contradicts(value, before) or meaning_conflict(
                         value.key, value.scope, item.claimed, said, row.text, sentence_ids):
                     return None
-                points = score(value, before, after, sentence_words)
                 own = key_metric(value.key)
+                if said is not None and said.cutoff is not None and own is None and value.pattern is None:
+                    return None  # "coverage@5 of 1.000" is a metric at a cutoff, never a count such as `tasks`
+                points = score(value, before, after, sentence_words)
                 if said is not None and own is not None:  # the metric and cutoff named: the key's own words
                     points += 3.0 if said.cutoff is not None else 1.5
                 part = value.key.rsplit(".", 1)[-1]

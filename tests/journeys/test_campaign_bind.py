@@ -8,11 +8,12 @@ digit: 5e-5), never the ``2.5`` of an accuracy; a cell that prints ``2e-05`` pri
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
 from commands import run_cli
-from userfiles import write_notebook
+from userfiles import write_benchmark, write_notebook
 
 
 def test_scientific_notation_binds_whole_and_to_its_own_value(tmp_path: Path, notebook_env) -> None:
@@ -40,3 +41,34 @@ def test_scientific_notation_binds_whole_and_to_its_own_value(tmp_path: Path, no
     assert rerun.returncode == 1, rerun.stdout + rerun.stderr
     line = next(l for l in rerun.stdout.splitlines() if l.startswith("C-001-01-1"))
     assert line.split()[1:3] == ["2.5e-3", "0.00002"] and "MISMATCH" in line and "notebook-run-" in line
+
+
+R03_CHAPTER = """# Coverage
+
+The coverage selection reaches coverage@5 of 0.667 over all tasks, against 1.000 for dense retrieval.
+
+On the development tasks the dense top five reaches coverage@5 of 1.000.
+"""
+
+
+def test_a_coverage_figure_never_binds_to_a_count_of_tasks(tmp_path: Path) -> None:
+    """The user's own three-task benchmark (userfiles.write_benchmark: T1 and T3 final, T2
+    development): the dense top five covers every requirement (coverage@5 = 1.0 in every subset),
+    and the development subset holds 1 task. "coverage@5 of 1.000" is the dense coverage, never
+    ``aggregate.development.tasks`` (a count; the word "tasks" names no result here)."""
+    write_benchmark(tmp_path / "bench", tasks=("T1", "T2", "T3"))
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    for step in (("r03", "prepare", "--benchmark", "bench", "--freeze", "fz", "--log", log),
+                 ("r03", "evaluate", "--benchmark", "bench", "--freeze", "fz", "--output", "res", "--draws", "100",
+                  "--log", log)):
+        ran = run_cli(*step, cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+    results = json.loads((tmp_path / "res" / "results.json").read_text(encoding="utf-8"))["aggregate"]
+    assert results["development"]["tasks"] == 1 and results["development"]["dense"]["coverage@5"] == 1.0
+    (tmp_path / "ch.md").write_text(R03_CHAPTER, encoding="utf-8")
+    bound = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert bound.returncode == 0, bound.stdout + bound.stderr
+    bindings = {b["id"]: b["key"] for b in
+                tomllib.loads((tmp_path / "claims.toml").read_text(encoding="utf-8"))["binding"]}
+    assert not [key for key in bindings.values() if key.endswith(".tasks")], bindings
+    assert bindings["C-002-01-1"] == "aggregate.development.dense.coverage@5"
