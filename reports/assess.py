@@ -187,18 +187,48 @@ def proposed_text(text: str, printed: str, new: str) -> str:
 SUPPORT_KINDS = ("mention", "cites")   # a named source, or a reference the sentence cites by position
 
 
+def prints_claimed(claim: Any, claimed: str) -> bool:
+    """Whether the claim row's text prints the binding's claimed value (a number's own digits, not
+    inside a longer number); a list or text claim is not checked here."""
+    from claims.bindings import parse_claimed
+
+    text = claimed.strip()
+    try:
+        kind = parse_claimed(text).kind
+    except (ValueError, OverflowError):
+        return True
+    if kind not in ("number", "fraction"):
+        return True
+    spaced = normalise_quote(claim.text)
+    return re.search(r"(?<![\d.,])" + re.escape(normalise_quote(text)) + r"(?![\d]|[.,]\d)", spaced) is not None
+
+
 def verdicts_by_claim(claims: list[Any], verdicts: list[Any]) -> tuple[dict[str, list[Any]], list[Any]]:
-    """Attach each verdict to the claim rows whose text contains its quote (else: unplaced)."""
+    """Attach each verdict to the claim rows whose text contains its quote and prints its claimed
+    value (else: unplaced; a quote found in a sentence that no longer prints the claimed value is
+    a stale binding, :func:`stale_bindings`)."""
     placed: dict[str, list[Any]] = defaultdict(list)
     unplaced = []
     for verdict in verdicts:
         quote = normalise_quote(verdict.binding.quote or verdict.binding.claimed)
-        hits = [c for c in claims if quote and quote in normalise_quote(c.text)]
+        hits = [c for c in claims if quote and quote in normalise_quote(c.text)
+                and prints_claimed(c, verdict.binding.claimed)]
         for claim in hits:
             placed[claim.claim_id].append(verdict)
         if not hits:
             unplaced.append(verdict)
     return placed, unplaced
+
+
+def stale_bindings(claims: list[Any], unplaced: list[Any]) -> list[Any]:
+    """Unplaced verdicts whose quote the chapter holds, in a sentence that does not print the
+    claimed value: the chapter changed after the claims file was written."""
+    out = []
+    for verdict in unplaced:
+        quote = normalise_quote(verdict.binding.quote or "")
+        if quote and any(quote in normalise_quote(c.text) for c in claims):
+            out.append(verdict)
+    return out
 
 
 def source_label(source: Any) -> str:

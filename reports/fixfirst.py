@@ -9,7 +9,8 @@ report already holds. Order (a category's items in document order):
    logged value, and the proposed text with the run's value at the printed precision;
 3. **consistency failures** of the chapter's own numbers (a demonstrated internal error);
 4. claims resting on a source under an **expression of concern** or **CORRECTED**;
-5. bindings that **cannot be checked** (a changed or untraceable result, a missing key);
+5. bindings that **cannot be checked** (a changed or untraceable result, a missing key, a quoted
+   sentence that no longer prints the claimed value);
 6. **measured results and attributions with no evidence** (medium priority), a measured result
    whose bound numbers match but which prints others no binding covers included;
 7. **dead or mismatched references**: a source whose look-up answered 404 or a record for a
@@ -39,7 +40,8 @@ def _item(link: str, text: str) -> str:
 def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, str],
                     consistency_ids: list[tuple[str, Any]]) -> list[str]:
     """Markdown list items (already escaped) in the order of the module docstring."""
-    from reports.assess import format_value, proposed_text, same_precision, source_label
+    from reports.assess import (format_value, normalise_quote, proposed_text, same_precision, source_label,
+                                stale_bindings, verdicts_by_claim)
 
     retracted, mismatched, concern, unchecked, unevidenced, dead = [], [], [], [], [], []
     for a in assessments:
@@ -61,6 +63,14 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
         if (a.priority == "medium" and (not a.verdicts or partly) and c.kind in ("measured result", "attribution")
                 and not getattr(a, "flags", ())):
             unevidenced.append((link, c, a))
+    _, unplaced = verdicts_by_claim(inputs.claims, inputs.verdicts)
+    for v in stale_bindings(inputs.claims, unplaced):   # the chapter changed after its claims file
+        quote = normalise_quote(v.binding.quote)
+        claim = next(c for c in inputs.claims if quote in normalise_quote(c.text))
+        unchecked.append(_item(anchor_link(claim.claim_id, claim.claim_id), (
+            f"binding {v.binding.binding_id} cannot be checked: its sentence no longer prints "
+            f"{v.binding.claimed} (the claims file is older than the chapter; update its claimed value): "
+            f"{claim.text}")))
     for s in inputs.sources:
         label = source_label(s)
         row = source_rows.get(label)

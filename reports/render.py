@@ -21,7 +21,7 @@ from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUC
                             ClaimAssessment, Fingerprint, Proposal, ReportInputs, assess_claim, attribute,
                             date_part, experiment_rows, format_value, identity_fields, link_key,
                             metadata_text, metadata_value, notebook_run, proposals, run_citation, shared_experiment_rows, source_label,
-                            verdicts_by_claim)
+                            stale_bindings, verdicts_by_claim)
 from reports.fixfirst import fix_first_items, render_fix_first
 from sources.records import notice_text
 from reports.markdown import Raw, anchor, bullets, escape_inline, table
@@ -428,7 +428,13 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
         consistency.append(Raw(anchor(f"k-{n}", f"K-{n}") + " " + escape_inline(
             f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
             + (f" [chapter line {check.line}]" if check.line else ""))))
+    stale = {id(v) for v in stale_bindings(inputs.claims, unplaced)}
     for v in unplaced:
+        if id(v) in stale:
+            unresolved.append(f"binding {v.binding.binding_id} quotes {v.binding.quote!r}, but that sentence "
+                              f"no longer prints {v.binding.claimed}: the claims file is older than the chapter; "
+                              f"its verdict ({v.status}) is not about this text.")
+            continue
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")
     for gap in attribute(inputs.pack, "unresolved_gaps", []) or []:

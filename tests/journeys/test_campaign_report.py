@@ -42,3 +42,45 @@ def test_a_partly_bound_measured_result_is_not_kept_as_reproduced(tmp_path: Path
     row = next(line for line in text.splitlines() if "</a>C-001-01 |" in line)
     assert "0.406" in row and "| keep |" not in row
     assert "C-001-02" in text and "C-001-02" not in fix_first   # the fully bound sentence needs nothing
+
+
+STALE_CLAIMS = """[experiment.mine]
+command = "sandbox run"
+result = "metrics"
+
+[[binding]]
+id = "supplied-ndcg"
+experiment = "mine"
+quote = "The supplied opaque run reaches macro NDCG@3"
+claimed = "0.580"
+key = "macro.frozen_dense.ndcg@3"
+"""
+
+
+def test_a_claims_file_left_behind_by_a_corrected_chapter_is_no_contradiction(tmp_path: Path) -> None:
+    """The chapter printed 0.580 and its author corrected it to 0.576 (the run's 0.576113); the
+    hand-written claims file still claims 0.580 under a quote without the number. verify alone
+    (it reads no chapter) says MISMATCH; the report and the book, which read the chapter, must
+    not say the chapter prints 0.580: the binding is stale and cannot be checked."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "ch1.md").write_text("# Results\n\nThe supplied opaque run reaches macro NDCG@3 of 0.576.\n",
+                                 encoding="utf-8")
+    (book / "ch1.claims.toml").write_text(STALE_CLAIMS, encoding="utf-8")
+    report = run_cli("report", "book/ch1.md", "--offline", "--claims", "book/ch1.claims.toml", "--log", log,
+                     "--output", "report.md", "--date", "2026-12-01", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "the chapter prints 0.580" not in text and "contradicted by run" not in text
+    fix_first = text.split("### Fix first", 1)[1].split("\n#", 1)[0]
+    assert "supplied-ndcg" in fix_first and "no longer prints 0.580" in fix_first
+    ran = run_cli("book", "book", "--output", "bout", "--offline", "--log", log, "--date", "2026-12-01",
+                  cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    row = next(line for line in (tmp_path / "bout" / "index.md").read_text(encoding="utf-8").splitlines()
+               if "| ch1.md |" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[4] == "UNCHECKED" and cells[6] == "0" and cells[11] == "1", cells   # contradicted 0, unchecked 1
