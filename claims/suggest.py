@@ -388,6 +388,23 @@ def key_scope(data: Any, key: str, cache: dict[int, bool]) -> tuple[tuple[str, f
     return tuple(scope)
 
 
+def unread_results(records: Iterable[dict[str, Any]], log_path: str | Path | None = None) -> list[str]:
+    """The result files (JSON, as logged) of the latest ok runs that :func:`run_values` cannot read:
+    missing, or changed since their run (sha256), in log order. ``bind`` names them, so that a
+    moved or edited output is not mistaken for a chapter whose numbers match nothing."""
+    from engine.runs.runlog import resolve_logged_path
+
+    unread = []
+    for record in latest_runs(list(records)):
+        for result, path in sorted((record.get("results") or {}).items()):
+            if "manifest" in result or not isinstance(path, str) or not path.lower().endswith(".json"):
+                continue
+            file = resolve_logged_path(path, log_path) if log_path is not None else Path(path)
+            if not file.is_file() or _read_result(record, path, log_path) is None:
+                unread.append(path)
+    return unread
+
+
 def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = None) -> list[RunValue]:
     """Every bindable value of the latest ok runs (module docstring, "Which values"); relative
     result paths are relative to ``log_path``'s folder (:func:`engine.runs.runlog.log_base`)."""

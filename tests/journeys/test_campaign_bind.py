@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 
 from commands import run_cli
-from userfiles import write_benchmark, write_notebook
+from userfiles import sandbox_args, write_benchmark, write_notebook, write_sandbox_inputs
 
 
 def test_scientific_notation_binds_whole_and_to_its_own_value(tmp_path: Path, notebook_env) -> None:
@@ -72,3 +72,30 @@ def test_a_coverage_figure_never_binds_to_a_count_of_tasks(tmp_path: Path) -> No
                 tomllib.loads((tmp_path / "claims.toml").read_text(encoding="utf-8"))["binding"]}
     assert not [key for key in bindings.values() if key.endswith(".tasks")], bindings
     assert bindings["C-002-01-1"] == "aggregate.development.dense.coverage@5"
+
+
+def test_bind_says_when_the_logged_results_cannot_be_read(tmp_path: Path) -> None:
+    """The user copies only the log to a new folder (the run's output stayed behind), or edits a
+    result file: bind cannot read those values and says so, naming the file, instead of calling
+    every printed number unmatched as if the chapter were wrong."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    chapter = "# R\n\nThe supplied opaque run reaches macro NDCG@3 of 0.576.\n"
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".chapter-audit").mkdir(parents=True)
+    (elsewhere / ".chapter-audit" / "log.jsonl").write_bytes(log.read_bytes())
+    (elsewhere / "ch.md").write_text(chapter, encoding="utf-8")
+    lost = run_cli("bind", "ch.md", "--output", "claims.toml", cwd=elsewhere)
+    assert lost.returncode == 1 and not (elsewhere / "claims.toml").exists()
+    assert ("warning: .chapter-audit/log.jsonl: 4 result files of the logged ok runs are missing or changed since "
+            "their run, so their values were not read: out/index_summary.json, out/metrics.json, out/rankings.json, "
+            "…") in lost.stderr, lost.stderr
+    assert "Traceback" not in lost.stderr
+    (tmp_path / "ch.md").write_text(chapter, encoding="utf-8")
+    metrics = tmp_path / "out" / "metrics.json"
+    metrics.write_text(metrics.read_text(encoding="utf-8").replace("0.576112", "0.5"), encoding="utf-8")
+    edited = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert edited.returncode == 1
+    assert ("1 result file of the logged ok runs is missing or changed since its run, so its values were not "
+            "read: out/metrics.json") in edited.stderr, edited.stderr
