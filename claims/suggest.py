@@ -38,7 +38,8 @@ by its label's words); a metric and cutoff the sentence names count +3 (+1.5 wit
 ``numerator`` / ``denominator`` counts 5 less unless the sentence names it (it restates a count). **Contradiction**: a value is
 no candidate when the clause before the number names another key beside one of its key parts
 and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall@3``;
-:func:`contradicts`); a dict of per-item results (``tasks`` → ``{"T1": …}``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
+:func:`contradicts`); a dict of per-item results (``tasks`` → ``{"T1": …}``) or a key naming the items
+(``per_topic``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
 suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
 
@@ -93,6 +94,7 @@ _IDENTIFIER = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*-\d+)(?![\w-])")
 _CLAUSE_END = re.compile(r"[,;:()]|\s(?:and|but|while|whereas)\s")
 # A printed number: thousands commas, decimals, an exponent (``2.5e-3`` is one number, never the
 # ``2.5`` of another value), a fraction.
+SINGLE_SCOPE_WORD = re.compile(r"(?:topic|task|query|queries|document|doc|item)s?")
 _PRINTED = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?(?:/\d+)?")
 
 
@@ -344,6 +346,13 @@ def _keyed_by_identifiers(item: Any) -> bool:
     return isinstance(item, dict) and bool(item) and all(is_identifier(str(name)) for name in item)
 
 
+def _names_a_scope(name: str) -> bool:
+    """A key such as ``per_topic`` / ``per_task`` names the items a figure is over, as prose does
+    ("across the two topics"): no rival of ``macro`` or ``aggregate`` (the scope check decides)."""
+    parts = words(name)
+    return bool(parts) and all(SINGLE_SCOPE_WORD.fullmatch(part) for part in parts)
+
+
 def _leaves(node: Any, path: list[str], context: frozenset[str],
             siblings: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterable[Leaf]:
     if isinstance(node, dict):
@@ -354,7 +363,7 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
                     here.update(words(item))
         frozen = frozenset(here)
         names = frozenset(str(name) for name, item in node.items()
-                          if not _is_text(item) and not _keyed_by_identifiers(item))
+                          if not _is_text(item) and not _keyed_by_identifiers(item) and not _names_a_scope(str(name)))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):

@@ -99,3 +99,19 @@ def test_bind_says_when_the_logged_results_cannot_be_read(tmp_path: Path) -> Non
     assert edited.returncode == 1
     assert ("1 result file of the logged ok runs is missing or changed since its run, so its values were not "
             "read: out/metrics.json") in edited.stderr, edited.stderr
+
+
+def test_across_the_topics_is_the_macro_figure(tmp_path: Path) -> None:
+    """The user's sandbox: macro Recall@3 of the supplied run is 0.75 (q1 0.5, q2 1.0). "Across
+    the two topics, the supplied run's Recall@3 is 0.75" is that macro figure: the word "topics"
+    names the topics averaged over, not the ``per_topic`` results (which item a sentence means is
+    the scope check's), so it binds ``macro.frozen_dense.recall@3``."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    (tmp_path / "ch.md").write_text("# R\n\nAcross the two topics, the supplied run's Recall@3 is 0.75.\n",
+                                    encoding="utf-8")
+    bound = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert bound.returncode == 0, bound.stdout + bound.stderr
+    bindings = tomllib.loads((tmp_path / "claims.toml").read_text(encoding="utf-8"))["binding"]
+    assert [(b["claimed"], b["key"]) for b in bindings] == [("0.75", "macro.frozen_dense.recall@3")]
