@@ -12,7 +12,8 @@ report already holds. Order (a category's items in document order):
 5. bindings that **cannot be checked** (a changed or untraceable result, a missing key, a quoted
    sentence that no longer prints the claimed value);
 6. **measured results and attributions with no evidence** (medium priority), a measured result
-   whose bound numbers match but which prints others no binding covers included;
+   whose bound numbers match but which prints others no binding covers included, and a table
+   value bound to no run in a table whose other cells are bound (``reports.ranking.unbacked_cells``);
 7. **dead or mismatched references**: a source whose look-up answered 404 or a record for a
    different identifier, or whose pack description contradicts the verified record.
 
@@ -24,6 +25,7 @@ section 4 (``#k-1``). Nothing else links anywhere.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from reports.markdown import anchor_link, escape_inline
@@ -94,6 +96,12 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
         rest = ", ".join(anchor_link(anchor, anchor.upper()) for anchor, _ in consistency_ids[MAX_UNEVIDENCED:])
         consistency.append(f"{escape_inline(f'{len(consistency_ids) - MAX_UNEVIDENCED} more consistency failures:')} "
                            f"{rest}")
+    from reports.ranking import unbacked_cells
+
+    for a in unbacked_cells(assessments):   # a results table's cell that no binding covers
+        unevidenced.append((anchor_link(a.claim.claim_id, a.claim.claim_id), a.claim, SimpleNamespace(
+            concern=f"table value with no evidence: its table's other cells are bound to runs, this one to none "
+                    f"({a.claim.text})")))
     lacking = [_item(link, a.concern if a.concern.startswith(c.kind) else f"{c.kind} with no evidence: {a.concern}")
                for link, c, a in unevidenced[:MAX_UNEVIDENCED]]
     if len(unevidenced) > MAX_UNEVIDENCED:

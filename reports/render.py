@@ -179,7 +179,7 @@ def reference_entry(claim: Any) -> ClaimAssessment:
 
 def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
     """Ranked rows (reports/ranking.py), then table values per table, then the rows needing nothing."""
-    from reports.ranking import cell_line, keep_line, split_rows, table_line
+    from reports.ranking import cell_line, keep_line, split_rows, table_line, unbacked_cells
 
     ranked, tables, keep = split_rows(assessments)
     rows = []
@@ -204,9 +204,16 @@ def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> 
             if a.claim.kind == "table value":
                 every_cell[attribute(a.claim, "table", "") or a.claim.text.split(" · ", 1)[0]].append(a)
         lines = []
+        unbacked = {id(a) for a in unbacked_cells(assessments)}   # fix-first links to these
         for table_id, cells in tables.items():
             lines.append(f"- {escape_inline(table_line(table_id, cells, every_cell[table_id]))}")
-            lines.extend(f"  - {escape_inline(cell_line(a))}" for a in cells)
+            for a in cells:
+                text = cell_line(a)
+                if id(a) in unbacked:
+                    ident = a.claim.claim_id
+                    lines.append(f"  - {anchor(ident, ident)}{escape_inline(text[len(ident):])}")
+                else:
+                    lines.append(f"  - {escape_inline(text)}")
         parts.append("Table values (one line per table; its cells under it):\n\n" + "\n".join(lines))
     if keep:
         parts.append("Rows that need nothing (background / keep), in document order:\n\n"

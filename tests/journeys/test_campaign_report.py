@@ -84,3 +84,34 @@ def test_a_claims_file_left_behind_by_a_corrected_chapter_is_no_contradiction(tm
                if "| ch1.md |" in line)
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[4] == "UNCHECKED" and cells[6] == "0" and cells[11] == "1", cells   # contradicted 0, unchecked 1
+
+
+TABLE_CHAPTER = """# Apples and seas
+
+## Results
+
+| method | NDCG@3 |
+|---|---|
+| supplied opaque run | 0.576 |
+| hybrid | 0.983 |
+"""
+
+
+def test_an_unbound_table_value_is_not_called_evidenced(tmp_path: Path) -> None:
+    """The user's table prints the hybrid's NDCG@3 as 0.983 (the run: 0.981970); `bind` binds
+    0.576 and leaves 0.983 unmatched. The fix-first list must not say that every measured result
+    has evidence: it names the table value no run backs."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    (tmp_path / "ch.md").write_text(TABLE_CHAPTER, encoding="utf-8")
+    bound = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert "T-1-R02-C02 0.983: no value within precision; nearest: macro.hybrid.ndcg@3 = 0.981970" in bound.stdout
+    report = run_cli("report", "ch.md", "--offline", "--claims", "claims.toml", "--log", log,
+                     "--output", "report.md", "--date", "2026-12-01", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    fix_first = text.split("### Fix first", 1)[1].split("\n#", 1)[0]
+    assert "every measured result and attribution has evidence" not in fix_first
+    assert "[T-1-R02-C02](#t-1-r02-c02)" in fix_first and "0.983" in fix_first
+    assert "T-1-R01-C02" not in fix_first
