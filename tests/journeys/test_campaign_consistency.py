@@ -55,3 +55,33 @@ def test_counts_are_counts_and_two_prints_at_one_precision_must_be_equal(tmp_pat
     assert "FAIL prose: [C-002-01] paragraph 2, sentence 1 (line 11): '3' vs 2 at table 1" in wrong.stdout
     assert "'0.982' vs 0.983 at table 2 (line 13)" in wrong.stdout and "(|Δ| 0.001000 ≥ 0.001000)" in wrong.stdout
     assert "FAIL range" not in wrong.stdout
+
+
+COUNTS = """# Splits
+
+| split | tasks | queries | accuracy |
+|---|---|---|---|
+| final | 1 | 40 | 0.81 |
+| development | 1 | 10 | 0.79 |
+| total | {tasks} | {queries} | 0.80 |
+"""
+
+
+def test_a_total_of_counts_is_exact(tmp_path: Path) -> None:
+    """Counts (a column headed by a count noun, whole numbers) are exact: 1 + 1 is 2, never 3
+    (the wrong page keeps 40 + 10 = 50, so the row still reads as a total). The accuracy of the
+    total row is an overall rate, not a sum of rates: skipped, never failed."""
+    right = tmp_path / "right.md"
+    right.write_text(COUNTS.format(tasks=2, queries=50), encoding="utf-8")
+    ok = run_cli("consistency", right.name, cwd=tmp_path)
+    assert ok.returncode == 0, ok.stdout
+    assert "PASS aggregate: table 1 (line 3): total × tasks: 2 vs sum(1, 1) = 2.000000 ✓ (|Δ| 0.000000 ≤ 0.000000)" \
+        in ok.stdout
+    wrong = tmp_path / "wrong.md"
+    wrong.write_text(COUNTS.format(tasks=3, queries=50), encoding="utf-8")
+    bad = run_cli("consistency", wrong.name, cwd=tmp_path)
+    assert bad.returncode == 1, bad.stdout
+    assert "FAIL aggregate: table 1 (line 3): total × tasks: 3 vs sum(1, 1) = 2.000000" in bad.stdout
+    assert "PASS aggregate: table 1 (line 3): total × queries: 50 vs sum(40, 10)" in bad.stdout
+    for out in (ok.stdout, bad.stdout):
+        assert "SKIP aggregate: table 1 (line 3): total × accuracy: accuracy is a rate, not a sum" in out
