@@ -507,6 +507,19 @@ def _unbound_measured(inputs: ReportInputs) -> list[Any]:
             if c.kind == "measured result" and c.quantities and c.claim_id not in placed]
 
 
+def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
+    """Section 6's status for numbers no claims file binds: UNRUN only when the log holds no ok
+    run of the command; otherwise the latest such run, to bind against (it checked nothing yet)."""
+    name = command.removeprefix("chapter-audit ").strip()
+    runs = [r for r in records if r.get("command") == name and r.get("status") == "ok"]
+    if not runs:
+        return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
+    latest = runs[-1]
+    return (f"not checked: the log holds {len(runs)} ok run(s) of {name} (latest run {latest.get('run_id')}, "
+            f"{latest.get('ended_at', UNVERIFIED)}); bind the numbers to it with `chapter-audit bind` and "
+            "verify them")
+
+
 def notebook_run(records: list[dict[str, Any]], url: str) -> dict[str, Any] | None:
     """The latest logged ``notebook run`` whose notebook input has the URL's file name (any status)."""
     name = url.rstrip("/").rsplit("/", 1)[-1]
@@ -589,7 +602,7 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
         rows.append(ExperimentRow(
             name=f"{PROPOSED}: reproduce {', '.join(c.claim_id for c in claims)}",
             tests="the measured results no claims file binds", method=found.method, success=found.success,
-            failure=found.failure, status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
+            failure=found.failure, status=_unbound_status(inputs.log_records, found.capability.command)))
     if notebook is not None:
         found = opportunity_for(capabilities["notebook"], chapter_text, numbers(unbound), notebook_file)
         record = notebook_run(inputs.log_records, notebook[1])

@@ -115,3 +115,22 @@ def test_an_unbound_table_value_is_not_called_evidenced(tmp_path: Path) -> None:
     assert "every measured result and attribution has evidence" not in fix_first
     assert "[T-1-R02-C02](#t-1-r02-c02)" in fix_first and "0.983" in fix_first
     assert "T-1-R01-C02" not in fix_first
+
+
+def test_a_logged_run_is_never_called_not_run(tmp_path: Path) -> None:
+    """The user ran the sandbox (logged ok) and asks for a report before drafting bindings. The
+    chapter's measured results are bound by no claims file, but the run exists: section 6 names it
+    and says to bind, never "UNRUN … not run" (UNRUN marks what no logged run produced)."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    ran = run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path)
+    assert ran.returncode == 0
+    run_id = ran.stdout.split()[1]
+    assert run_id.startswith("sandbox-run-")
+    (tmp_path / "ch.md").write_text(CHAPTER, encoding="utf-8")
+    report = run_cli("report", "ch.md", "--offline", "--log", log, "--output", "report.md", "--date", "2026-12-01",
+                     cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    row = next(line for line in text.split("## 6.", 1)[1].splitlines() if "reproduce C-001-01" in line)
+    assert "not run" not in row and f"run {run_id}" in row and "chapter-audit bind" in row, row
