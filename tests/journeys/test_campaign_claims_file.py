@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from commands import run_cli
@@ -38,3 +39,18 @@ def test_book_toml_mistake_names_its_line(tmp_path: Path) -> None:
     ran = run_cli("book", "book", "--output", "out", "--offline", cwd=tmp_path)
     assert ran.returncode == 2 and not (tmp_path / "out").exists()
     assert "book/book.toml:4: invalid TOML (Invalid value)" in ran.stderr, ran.stderr
+
+
+def test_a_key_that_holds_an_object_cannot_be_checked(tmp_path: Path) -> None:
+    """``key = "macro.bm25"`` stops one level short (it holds ``{"ndcg@3": …, "recall@3": …}``):
+    no number was compared, so the verdict is MISSING KEY naming what the key holds, never a
+    MISMATCH (which the report would call a contradiction with a proposed text)."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    for key, holds in (("macro.bm25", "an object"), ("macro", "an object")):
+        (tmp_path / "short.toml").write_text(HEAD + f'key = "{key}"\nclaimed = "0.5"\n', encoding="utf-8")
+        checked = run_cli("verify", "short.toml", "--log", log, "--format", "json", cwd=tmp_path)
+        assert checked.returncode == 1, checked.stderr
+        verdict = json.loads(checked.stdout)[0]
+        assert verdict["verdict"] == "MISSING KEY" and verdict["note"].startswith(f"key {key!r} holds {holds}"), verdict
