@@ -25,9 +25,7 @@ NEEDS_CUTOFF = {"r", "p", "s"}           # single letters are metrics only as R@
 UPPER_ONLY = {"map", "em", "mrr"}        # ordinary words in lower case
 MEASURE_HEADER = re.compile(
     r"^(?:#|number of\b|no\. of\b|num\b)|\w\s+count\b|\b(?:mean|median|avg|average|ratio|rate|per|share|"
-    r"proportion|fraction|latency|time|size|length|cost)\b|%"
-    # a header that is a count noun (ranges.COUNT_HEADER's): its cells are counts, never the caption's metric
-    r"|^\s*(?:test\s+)?(?:queries|documents|docs|passages|tasks|topics|qrels|judgments|judgements)\s*$", re.I)
+    r"proportion|fraction|latency|time|size|length|cost)\b|%", re.I)
 INTRODUCES = re.compile(r"\b(?:table|below|following|reports?|lists?|shows?|gives?)\b", re.I)
 PROPORTIONS = {"accuracy", "success", "hit", "em"}  # per item 0 or 1: the mean is k/N
 
