@@ -1,12 +1,12 @@
 """Campaign journeys: `consistency` on a new user's own results page.
 
-The page's table counts tasks per split (1 + 1 = 2 in its total row) and states shares; the
+The page's table counts tasks per split (10 + 10 = 20 in its total row) and states shares; the
 paragraph before it names Recall@3 (a caption-like sentence of 12 words). Hand-checked:
 
-* the ``tasks`` column is a count (whole numbers, the total 2 included), never a Recall@3 in
+* the ``tasks`` column is a count (whole numbers, the total 20 included), never a Recall@3 in
   [0, 1]: no range failure;
-* "Total tasks were 3" names the total row and the tasks column: 3 against the printed 2 at the
-  same precision is a contradiction (two prints of one value at one precision are equal);
+* "Total tasks were 21" names the total row and the tasks column: 21 against the printed 20 at
+  the same precision is a contradiction (two prints of one value at one precision are equal);
 * "the hybrid reaches NDCG@3 of 0.982" against the table's 0.983 likewise; 0.983 passes.
 """
 
@@ -22,9 +22,9 @@ Our run reaches macro Recall@3 of 0.75 for the supplied run.
 
 | split | tasks | share |
 |---|---|---|
-| final | 1 | 50% |
-| development | 1 | 50% |
-| total | 2 | 100% |
+| final | 10 | 50% |
+| development | 10 | 50% |
+| total | 20 | 100% |
 
 Total tasks were {total} across both splits.
 
@@ -44,15 +44,15 @@ def _consistency(tmp_path: Path, total: str, hybrid: str):
 
 
 def test_counts_are_counts_and_two_prints_at_one_precision_must_be_equal(tmp_path: Path) -> None:
-    right = _consistency(tmp_path, "2", "0.983")
+    right = _consistency(tmp_path, "20", "0.983")
     assert right.returncode == 0, right.stdout + right.stderr
     assert "recall@3 in [0, 1]" not in right.stdout.split("'tasks'", 1)[1].split("\n", 1)[0]
     assert "PASS range: table 1 (line 5) column 'tasks': 3 cell(s), each a count: non-negative integer" in right.stdout
-    assert "PASS prose: [C-002-01] '2' vs 2" in right.stdout
+    assert "PASS prose: [C-002-01] '20' vs 20" in right.stdout
     assert "PASS prose: [C-003-01] '0.983' vs 0.983" in right.stdout
-    wrong = _consistency(tmp_path, "3", "0.982")
+    wrong = _consistency(tmp_path, "21", "0.982")
     assert wrong.returncode == 1, wrong.stdout + wrong.stderr
-    assert "FAIL prose: [C-002-01] paragraph 2, sentence 1 (line 11): '3' vs 2 at table 1" in wrong.stdout
+    assert "FAIL prose: [C-002-01] paragraph 2, sentence 1 (line 11): '21' vs 20 at table 1" in wrong.stdout
     assert "'0.982' vs 0.983 at table 2 (line 13)" in wrong.stdout and "(|Δ| 0.001000 ≥ 0.001000)" in wrong.stdout
     assert "FAIL range" not in wrong.stdout
 
