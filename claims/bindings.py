@@ -148,7 +148,8 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
+        found = re.search(r"\(at line (\d+)", str(exc))   # Python < 3.14 has no exc.lineno
+        line = getattr(exc, "lineno", None) or (int(found.group(1)) if found else None)
         raise InputError(f"invalid TOML ({str(exc).split(' (at')[0]})", path=path, line=line)
     except RecursionError:
         raise InputError("invalid TOML (nested too deeply)", path=path)

@@ -220,7 +220,7 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
 
     output = Path(output)
     if output.exists():
-        raise RefusalError(f"{output} exists; bind never replaces a file (choose another --output)")
+        raise RefusalError(f"{output}: exists; bind never replaces a file (choose another --output)")
     records = read_log_records(log_path)  # a missing or empty log: one line, exit 2
     pack = load_pack(pack_path)
     suggestions = suggest(extract_claims(pack), run_values(records, log_path))

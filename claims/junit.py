@@ -73,7 +73,7 @@ def check_junit_target(target: str | Path) -> None:
 
     target = Path(target)
     if target.exists() and not is_junit_report(target):
-        raise RefusalError(f"{target} exists and is not a chapter-audit JUnit report; not replaced")
+        raise RefusalError(f"{target}: exists and is not a chapter-audit JUnit report; not replaced")
 
 
 def hold_junit_target(target: str | Path) -> None:

@@ -32,11 +32,14 @@ counts 3, *after* it (up to the next comma, bracket or conjunction) 2, elsewhere
 A value that shares no word with the sentence is no candidate. **Meaning**
 (:mod:`claims.meaning`): a value whose metric and cutoff, scope (aggregate, per item, per
 document), rate-ness (for a percentage) or test statistic the sentence does not support is no
-candidate; a metric and cutoff the sentence names count +3 (+1.5 without a cutoff); a ratio's
+candidate, and where the number's clause names a metric at a cutoff (``coverage@5 of 1.000``) a key
+with no metric part (a count such as ``tasks``) is none either (a notebook's printed line is judged
+by its label's words); a metric and cutoff the sentence names count +3 (+1.5 without a cutoff); a ratio's
 ``numerator`` / ``denominator`` counts 5 less unless the sentence names it (it restates a count). **Contradiction**: a value is
 no candidate when the clause before the number names another key beside one of its key parts
 and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall@3``;
-:func:`contradicts`). **Coherence**: 0.2 per key part shared with the unambiguous best value of
+:func:`contradicts`); a dict of per-item results (``tasks`` → ``{"T1": …}``) or a key naming the items
+(``per_topic``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
 suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
 
@@ -89,7 +92,10 @@ ten against which who whom whose our we they their there here not no so such als
 _WORD = re.compile(r"[a-z0-9]+(?:[-@][a-z0-9]+)*")
 _IDENTIFIER = re.compile(r"(?<![\w-])([A-Z][A-Za-z]*-\d+)(?![\w-])")
 _CLAUSE_END = re.compile(r"[,;:()]|\s(?:and|but|while|whereas)\s")
-_PRINTED = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:/\d+)?")
+# A printed number: thousands commas, decimals, an exponent (``2.5e-3`` is one number, never the
+# ``2.5`` of another value), a fraction.
+SINGLE_SCOPE_WORD = re.compile(r"(?:topic|task|query|queries|document|doc|item)s?")
+_PRINTED = re.compile(r"[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?(?:/\d+)?")
 
 
 @dataclass(frozen=True)
@@ -331,6 +337,22 @@ def _is_text(item: Any) -> bool:
 Leaf = tuple[str, Any, frozenset[str], tuple[tuple[str, frozenset[str]], ...]]
 
 
+def _keyed_by_identifiers(item: Any) -> bool:
+    """A dict of per-item results (``tasks`` → ``{"T1": …}``): the word that names it (``tasks``)
+    is the prose's plural of its items, no choice of that container over its siblings; which
+    item a sentence means is the scope check's (:mod:`claims.meaning`)."""
+    from claims.meaning import is_identifier
+
+    return isinstance(item, dict) and bool(item) and all(is_identifier(str(name)) for name in item)
+
+
+def _names_a_scope(name: str) -> bool:
+    """A key such as ``per_topic`` / ``per_task`` names the items a figure is over, as prose does
+    ("across the two topics"): no rival of ``macro`` or ``aggregate`` (the scope check decides)."""
+    parts = words(name)
+    return bool(parts) and all(SINGLE_SCOPE_WORD.fullmatch(part) for part in parts)
+
+
 def _leaves(node: Any, path: list[str], context: frozenset[str],
             siblings: tuple[tuple[str, frozenset[str]], ...] = ()) -> Iterable[Leaf]:
     if isinstance(node, dict):
@@ -340,7 +362,8 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
                 if isinstance(item, str) and len(item) <= 200:
                     here.update(words(item))
         frozen = frozenset(here)
-        names = frozenset(str(name) for name, item in node.items() if not _is_text(item))
+        names = frozenset(str(name) for name, item in node.items()
+                          if not _is_text(item) and not _keyed_by_identifiers(item) and not _names_a_scope(str(name)))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):
@@ -374,6 +397,23 @@ def key_scope(data: Any, key: str, cache: dict[int, bool]) -> tuple[tuple[str, f
     return tuple(scope)
 
 
+def unread_results(records: Iterable[dict[str, Any]], log_path: str | Path | None = None) -> list[str]:
+    """The result files (JSON, as logged) of the latest ok runs that :func:`run_values` cannot read:
+    missing, or changed since their run (sha256), in log order. ``bind`` names them, so that a
+    moved or edited output is not mistaken for a chapter whose numbers match nothing."""
+    from engine.runs.runlog import resolve_logged_path
+
+    unread = []
+    for record in latest_runs(list(records)):
+        for result, path in sorted((record.get("results") or {}).items()):
+            if "manifest" in result or not isinstance(path, str) or not path.lower().endswith(".json"):
+                continue
+            file = resolve_logged_path(path, log_path) if log_path is not None else Path(path)
+            if not file.is_file() or _read_result(record, path, log_path) is None:
+                unread.append(path)
+    return unread
+
+
 def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = None) -> list[RunValue]:
     """Every bindable value of the latest ok runs (module docstring, "Which values"); relative
     result paths are relative to ``log_path``'s folder (:func:`engine.runs.runlog.log_base`)."""
@@ -405,15 +445,17 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     return values
 
 
-_IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?(?![\w/]|\.\d)")
+_IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?%?"
+                      r"(?![\w/]|\.\d)")
 
 
 def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[str], ...], str]]:
     """Numbers a notebook printed (``outputs.json``: ``cells.N.text``), each with a one-group pattern.
 
     For ``Recall@3: 0.666667`` in cell 2 the value is 0.666667 at key ``cells.2.text`` with the
-    pattern ``(?m)^Recall@3:\\ ([-+−]?[0-9][0-9,]*(?:\\.[0-9]+)?%?)`` (the line's text before the
-    number, escaped); its words are the words of that label (``recall@3``).
+    pattern ``(?m)^Recall@3:\\ ([-+−]?[0-9][0-9,]*(?:\\.[0-9]+)?(?:[eE][-+−]?[0-9]+)?%?)`` (the line's
+    text before the number, escaped; an exponent is part of the number, as Python prints 0.00002 as
+    ``2e-05``); its words are the words of that label (``recall@3``).
     """
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         return
@@ -435,7 +477,7 @@ def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[st
                         units.append(unit)
                 if parsed.kind != "number" or not units:
                     continue
-                pattern = "(?m)^" + re.escape(label) + r"([-+\u2212]?[0-9][0-9,]*(?:\.[0-9]+)?%?)"
+                pattern = "(?m)^" + re.escape(label) + r"([-+\u2212]?[0-9][0-9,]*(?:\.[0-9]+)?(?:[eE][-+\u2212]?[0-9]+)?%?)"
                 yield f"cells.{index}.text", parsed.value, tuple(units), pattern
 
 
@@ -518,8 +560,10 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
                 if contradicts(value, before) or meaning_conflict(
                         value.key, value.scope, item.claimed, said, row.text, sentence_ids):
                     return None
-                points = score(value, before, after, sentence_words)
                 own = key_metric(value.key)
+                if said is not None and said.cutoff is not None and own is None and value.pattern is None:
+                    return None  # "coverage@5 of 1.000" is a metric at a cutoff, never a count such as `tasks`
+                points = score(value, before, after, sentence_words)
                 if said is not None and own is not None:  # the metric and cutoff named: the key's own words
                     points += 3.0 if said.cutoff is not None else 1.5
                 part = value.key.rsplit(".", 1)[-1]

@@ -428,6 +428,13 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
         except KeyError as exc:
             verdicts.append(Verdict(binding, "MISSING KEY", claimed, note=f"no key {exc.args[0]!r}", **common))
             continue
+        if isinstance(reproduced, dict) or (isinstance(reproduced, list) and claimed.kind != "list"):
+            # the key stops short of a value: nothing was compared, so nothing is contradicted
+            holds = f"an object ({len(reproduced)} keys)" if isinstance(reproduced, dict) else \
+                f"a list ({len(reproduced)} items)"
+            verdicts.append(Verdict(binding, "MISSING KEY", claimed, note=f"key {binding.key!r} holds {holds}, "
+                                    "not a value", **common))
+            continue
         agrees, difference = compare(claimed, reproduced)
         verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
                                 note="; ".join(n for n in (found_in, aside) if n), **common))

@@ -9,6 +9,14 @@ import typer
 from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
 
 
+def _shown(path: str) -> str:
+    """A path as the user typed paths: relative to the working directory when under it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
 def register(app: typer.Typer) -> None:
     """Add the bind command to the root app."""
 
@@ -23,8 +31,18 @@ def register(app: typer.Typer) -> None:
         """Suggest a binding for every printed number that a logged ok run reproduces; exit 1 if none does."""
         from claims.draft import unmatched_note, write_draft
 
+        from claims.suggest import unread_results
+        from claims.verify import read_log_records
+
         fmt = output_format(fmt)
         suggestions, written = write_draft(pack, log, output)
+        unread = unread_results(read_log_records(log), log)
+        if unread:   # a moved or edited output: its values are not the chapter's fault
+            one = len(unread) == 1
+            shown = ", ".join(_shown(path) for path in unread[:3]) + (", …" if len(unread) > 3 else "")
+            typer.echo(f"warning: {log}: {len(unread)} result file{'' if one else 's'} of the logged ok runs "
+                       f"{'is' if one else 'are'} missing or changed since {'its' if one else 'their'} run, so "
+                       f"{'its' if one else 'their'} values were not read: {shown}", err=True)
         bound = [s for s in suggestions if s.status == "bound"]
         ambiguous = [s for s in suggestions if s.status == "ambiguous"]
         if fmt == "json":

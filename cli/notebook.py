@@ -34,7 +34,7 @@ def run(
                                                       kernel=kernel, inputs=list(inputs or [])),
                                  log=log_path(log))
     except NotebookCellFailed as exc:
-        fail(f"notebook failed (run logged failed): {exc}", EXIT_FAILED)
+        fail(f"{notebook}: {exc} (notebook failed; the run is logged failed)", EXIT_FAILED)  # FILE: message
         return
     if fmt == "json":
         return emit_json({"output": str(output), "outputs": outputs})

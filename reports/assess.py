@@ -187,18 +187,48 @@ def proposed_text(text: str, printed: str, new: str) -> str:
 SUPPORT_KINDS = ("mention", "cites")   # a named source, or a reference the sentence cites by position
 
 
+def prints_claimed(claim: Any, claimed: str) -> bool:
+    """Whether the claim row's text prints the binding's claimed value (a number's own digits, not
+    inside a longer number); a list or text claim is not checked here."""
+    from claims.bindings import parse_claimed
+
+    text = claimed.strip()
+    try:
+        kind = parse_claimed(text).kind
+    except (ValueError, OverflowError):
+        return True
+    if kind not in ("number", "fraction"):
+        return True
+    spaced = normalise_quote(claim.text)
+    return re.search(r"(?<![\d.,])" + re.escape(normalise_quote(text)) + r"(?![\d]|[.,]\d)", spaced) is not None
+
+
 def verdicts_by_claim(claims: list[Any], verdicts: list[Any]) -> tuple[dict[str, list[Any]], list[Any]]:
-    """Attach each verdict to the claim rows whose text contains its quote (else: unplaced)."""
+    """Attach each verdict to the claim rows whose text contains its quote and prints its claimed
+    value (else: unplaced; a quote found in a sentence that no longer prints the claimed value is
+    a stale binding, :func:`stale_bindings`)."""
     placed: dict[str, list[Any]] = defaultdict(list)
     unplaced = []
     for verdict in verdicts:
         quote = normalise_quote(verdict.binding.quote or verdict.binding.claimed)
-        hits = [c for c in claims if quote and quote in normalise_quote(c.text)]
+        hits = [c for c in claims if quote and quote in normalise_quote(c.text)
+                and prints_claimed(c, verdict.binding.claimed)]
         for claim in hits:
             placed[claim.claim_id].append(verdict)
         if not hits:
             unplaced.append(verdict)
     return placed, unplaced
+
+
+def stale_bindings(claims: list[Any], unplaced: list[Any]) -> list[Any]:
+    """Unplaced verdicts whose quote the chapter holds, in a sentence that does not print the
+    claimed value: the chapter changed after the claims file was written."""
+    out = []
+    for verdict in unplaced:
+        quote = normalise_quote(verdict.binding.quote or "")
+        if quote and any(quote in normalise_quote(c.text) for c in claims):
+            out.append(verdict)
+    return out
 
 
 def source_label(source: Any) -> str:
@@ -284,6 +314,26 @@ def assess_claim(claim: Any, verdicts: list[Any], links: list[Any], sources: dic
     return base
 
 
+PARTLY_REPRODUCED = "measured result partly reproduced"
+
+
+def unbound_numbers(claim: Any, verdicts: list[Any]) -> list[str]:
+    """The printed numbers of ``claim`` that none of its bindings covers, left to right (each
+    binding covers one printed occurrence of its claimed text)."""
+    from collections import Counter
+
+    from claims.suggest import printed_values
+
+    covered = Counter(v.claimed.text for v in verdicts)
+    left = []
+    for printed in printed_values(claim):
+        if covered[printed.claimed] > 0:
+            covered[printed.claimed] -= 1
+        else:
+            left.append(printed.claimed)
+    return left
+
+
 def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict[str, Any],
                  search: Any = None) -> ClaimAssessment:
     """Rule-based evidence, concern, priority and response for one claim row (``search``: the
@@ -321,6 +371,13 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
                                f"bound experiment not run: {UNRUN}; the number is {UNVERIFIED}", "medium",
                                "run the bound experiment (chapter-audit verify --rerun)", verdicts, links)
     if verdicts:
+        unbound = unbound_numbers(claim, verdicts) if kind == "measured result" else []
+        if unbound:   # the bound numbers match; the others rest on nothing (never "keep")
+            listed = ", ".join(unbound)
+            return ClaimAssessment(claim, evidence, REPRODUCED,
+                                   f"{PARTLY_REPRODUCED}: {listed} not bound to any run: {UNVERIFIED}", "medium",
+                                   f"bind {listed} to a reproducible run, or cite the source that reports it",
+                                   verdicts, links)
         return ClaimAssessment(claim, evidence, REPRODUCED,
                                "none: every bound number reproduced within its printed precision", "low",
                                "keep", verdicts, links)
@@ -450,6 +507,18 @@ def _unbound_measured(inputs: ReportInputs) -> list[Any]:
             if c.kind == "measured result" and c.quantities and c.claim_id not in placed]
 
 
+def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
+    """Section 6's status for numbers no claims file binds: UNRUN only when the log holds no ok
+    run of the command; otherwise the latest such run, to bind against (it checked nothing yet)."""
+    name = command.removeprefix("chapter-audit ").strip()
+    runs = [r for r in records if r.get("command") == name and r.get("status") == "ok"]
+    if not runs:
+        return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
+    latest = runs[-1]
+    return (f"not checked: the log holds {len(runs)} ok run(s) of {name} (latest run {latest.get('run_id')}); "
+            "bind the numbers to it with `chapter-audit bind` and verify them")
+
+
 def notebook_run(records: list[dict[str, Any]], url: str) -> dict[str, Any] | None:
     """The latest logged ``notebook run`` whose notebook input has the URL's file name (any status)."""
     name = url.rstrip("/").rsplit("/", 1)[-1]
@@ -532,7 +601,7 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
         rows.append(ExperimentRow(
             name=f"{PROPOSED}: reproduce {', '.join(c.claim_id for c in claims)}",
             tests="the measured results no claims file binds", method=found.method, success=found.success,
-            failure=found.failure, status=f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"))
+            failure=found.failure, status=_unbound_status(inputs.log_records, found.capability.command)))
     if notebook is not None:
         found = opportunity_for(capabilities["notebook"], chapter_text, numbers(unbound), notebook_file)
         record = notebook_run(inputs.log_records, notebook[1])

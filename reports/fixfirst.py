@@ -9,8 +9,11 @@ report already holds. Order (a category's items in document order):
    logged value, and the proposed text with the run's value at the printed precision;
 3. **consistency failures** of the chapter's own numbers (a demonstrated internal error);
 4. claims resting on a source under an **expression of concern** or **CORRECTED**;
-5. bindings that **cannot be checked** (a changed or untraceable result, a missing key);
-6. **measured results and attributions with no evidence** (medium priority);
+5. bindings that **cannot be checked** (a changed or untraceable result, a missing key, a quoted
+   sentence that no longer prints the claimed value);
+6. **measured results and attributions with no evidence** (medium priority), a measured result
+   whose bound numbers match but which prints others no binding covers included, and a table
+   value bound to no run in a table whose other cells are bound (``reports.ranking.unbacked_cells``);
 7. **dead or mismatched references**: a source whose look-up answered 404 or a record for a
    different identifier, or whose pack description contradicts the verified record.
 
@@ -22,6 +25,7 @@ section 4 (``#k-1``). Nothing else links anywhere.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from reports.markdown import anchor_link, escape_inline
@@ -38,7 +42,8 @@ def _item(link: str, text: str) -> str:
 def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, str],
                     consistency_ids: list[tuple[str, Any]]) -> list[str]:
     """Markdown list items (already escaped) in the order of the module docstring."""
-    from reports.assess import format_value, proposed_text, same_precision, source_label
+    from reports.assess import (format_value, normalise_quote, proposed_text, same_precision, source_label,
+                                stale_bindings, verdicts_by_claim)
 
     retracted, mismatched, concern, unchecked, unevidenced, dead = [], [], [], [], [], []
     for a in assessments:
@@ -56,9 +61,18 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
             elif v.status in ("CHANGED", "MISSING KEY", "UNTRACEABLE"):
                 unchecked.append(_item(link, f"binding {v.binding.binding_id} cannot be checked "
                                              f"({v.status}: {v.note or 'no note'}): {c.text}"))
-        if (a.priority == "medium" and not a.verdicts and c.kind in ("measured result", "attribution")
+        partly = bool(a.verdicts) and all(v.status == "MATCH" for v in a.verdicts)  # numbers left unbound
+        if (a.priority == "medium" and (not a.verdicts or partly) and c.kind in ("measured result", "attribution")
                 and not getattr(a, "flags", ())):
             unevidenced.append((link, c, a))
+    _, unplaced = verdicts_by_claim(inputs.claims, inputs.verdicts)
+    for v in stale_bindings(inputs.claims, unplaced):   # the chapter changed after its claims file
+        quote = normalise_quote(v.binding.quote)
+        claim = next(c for c in inputs.claims if quote in normalise_quote(c.text))
+        unchecked.append(_item(anchor_link(claim.claim_id, claim.claim_id), (
+            f"binding {v.binding.binding_id} cannot be checked: its sentence no longer prints "
+            f"{v.binding.claimed} (the claims file is older than the chapter; update its claimed value): "
+            f"{claim.text}")))
     for s in inputs.sources:
         label = source_label(s)
         row = source_rows.get(label)
@@ -82,6 +96,12 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
         rest = ", ".join(anchor_link(anchor, anchor.upper()) for anchor, _ in consistency_ids[MAX_UNEVIDENCED:])
         consistency.append(f"{escape_inline(f'{len(consistency_ids) - MAX_UNEVIDENCED} more consistency failures:')} "
                            f"{rest}")
+    from reports.ranking import unbacked_cells
+
+    for a in unbacked_cells(assessments):   # a results table's cell that no binding covers
+        unevidenced.append((anchor_link(a.claim.claim_id, a.claim.claim_id), a.claim, SimpleNamespace(
+            concern=f"table value with no evidence: its table's other cells are bound to runs, this one to none "
+                    f"({a.claim.text})")))
     lacking = [_item(link, a.concern if a.concern.startswith(c.kind) else f"{c.kind} with no evidence: {a.concern}")
                for link, c, a in unevidenced[:MAX_UNEVIDENCED]]
     if len(unevidenced) > MAX_UNEVIDENCED:

@@ -62,6 +62,20 @@ def split_rows(assessments: list[Any]) -> tuple[list[Any], dict[str, list[Any]],
     return ranked, dict(tables), keep
 
 
+def table_of(a: Any) -> str:
+    """The table id of a table-value row (``T-1``)."""
+    return getattr(a.claim, "table", "") or a.claim.text.split(" · ", 1)[0]
+
+
+def unbacked_cells(assessments: list[Any]) -> list[Any]:
+    """Table values bound to no run in a table whose other cells are bound: the table reports
+    results (its bound cells say so), so these are results with no evidence, never a silent
+    "keep" (a table with no bound cell may hold settings: its cells stay low)."""
+    cells = [a for a in assessments if a.claim.kind == "table value"]
+    bound_tables = {table_of(a) for a in cells if a.verdicts}
+    return [a for a in cells if not a.verdicts and table_of(a) in bound_tables]
+
+
 def table_line(table_id: str, cells: list[Any], all_cells: list[Any]) -> str:
     """``T-1: 6 numeric cells — 1 bound (1 MISMATCH, listed above), 5 unbound``."""
     bound = [a for a in all_cells if a.verdicts]

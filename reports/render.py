@@ -21,7 +21,7 @@ from reports.assess import (CANDIDATE_NOTE, EVIDENCE_CLASSES, REPORTED, REPRODUC
                             ClaimAssessment, Fingerprint, Proposal, ReportInputs, assess_claim, attribute,
                             date_part, experiment_rows, format_value, identity_fields, link_key,
                             metadata_text, metadata_value, notebook_run, proposals, run_citation, shared_experiment_rows, source_label,
-                            verdicts_by_claim)
+                            stale_bindings, verdicts_by_claim)
 from reports.fixfirst import fix_first_items, render_fix_first
 from sources.records import notice_text
 from reports.markdown import Raw, anchor, bullets, escape_inline, table
@@ -179,7 +179,7 @@ def reference_entry(claim: Any) -> ClaimAssessment:
 
 def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> str:
     """Ranked rows (reports/ranking.py), then table values per table, then the rows needing nothing."""
-    from reports.ranking import cell_line, keep_line, split_rows, table_line
+    from reports.ranking import cell_line, keep_line, split_rows, table_line, unbacked_cells
 
     ranked, tables, keep = split_rows(assessments)
     rows = []
@@ -204,9 +204,16 @@ def section_claims(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> 
             if a.claim.kind == "table value":
                 every_cell[attribute(a.claim, "table", "") or a.claim.text.split(" · ", 1)[0]].append(a)
         lines = []
+        unbacked = {id(a) for a in unbacked_cells(assessments)}   # fix-first links to these
         for table_id, cells in tables.items():
             lines.append(f"- {escape_inline(table_line(table_id, cells, every_cell[table_id]))}")
-            lines.extend(f"  - {escape_inline(cell_line(a))}" for a in cells)
+            for a in cells:
+                text = cell_line(a)
+                if id(a) in unbacked:
+                    ident = a.claim.claim_id
+                    lines.append(f"  - {anchor(ident, ident)}{escape_inline(text[len(ident):])}")
+                else:
+                    lines.append(f"  - {escape_inline(text)}")
         parts.append("Table values (one line per table; its cells under it):\n\n" + "\n".join(lines))
     if keep:
         parts.append("Rows that need nothing (background / keep), in document order:\n\n"
@@ -428,7 +435,13 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
         consistency.append(Raw(anchor(f"k-{n}", f"K-{n}") + " " + escape_inline(
             f"consistency ({check.group}) of the chapter's own numbers: {check.arithmetic}"
             + (f" [chapter line {check.line}]" if check.line else ""))))
+    stale = {id(v) for v in stale_bindings(inputs.claims, unplaced)}
     for v in unplaced:
+        if id(v) in stale:
+            unresolved.append(f"binding {v.binding.binding_id} quotes {v.binding.quote!r}, but that sentence "
+                              f"no longer prints {v.binding.claimed}: the claims file is older than the chapter; "
+                              f"its verdict ({v.status}) is not about this text.")
+            continue
         unresolved.append(f"binding {v.binding.binding_id} quotes text not found in this chapter "
                           f"({v.binding.quote!r}): {v.status}.")
     for gap in attribute(inputs.pack, "unresolved_gaps", []) or []:

@@ -22,8 +22,10 @@ method (a fusion named Average), not an aggregate. Otherwise every cell is a pas
 
 **Tolerance** (interval arithmetic over printed precision): with printed aggregate a (half-unit
 h_a) and printed members xᵢ (half-units hᵢ), n members, the mean passes when
-|a − Σxᵢ/n| ≤ h_a + Σhᵢ/n and the sum when |a − Σxᵢ| ≤ h_a + Σhᵢ (+1e−9). A missing member cell,
-a non-numeric one, or a mix of ``%`` and plain numbers skips that cell.
+|a − Σxᵢ/n| ≤ h_a + Σhᵢ/n and the sum when |a − Σxᵢ| ≤ h_a + Σhᵢ (+1e−9); in a count column
+(``ranges.COUNT_HEADER``: ``tasks``, ``#…``, ``number of …``) whole numbers are exact, so a sum
+passes only when equal. A missing member cell, a non-numeric one, a mix of ``%`` and plain numbers,
+or a Total/Sum cell of a metric column (an overall rate, whose weights are not printed) skips that cell.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 from claims.consistency.cells import bound, fmt, within
 from claims.consistency.context import Matrix, TableView
 from claims.consistency.model import Check, make_check
+from claims.consistency.ranges import COUNT_HEADER, NOT_COUNT
 from claims.consistency.vocabulary import AggregateLabel, aggregate_label
 
 KIND = "aggregate"
@@ -48,11 +51,19 @@ def _cell(matrix: Matrix, i: int, j: int, members: list[int], operation: str):
         return None, f"{where}: member cell(s) {', '.join(repr(a) for a in absent)} missing or not numbers"
     if any(v.percent != target.percent for v in values):  # type: ignore[union-attr]
         return None, f"{where}: mixes % and plain numbers"
+    r, c = matrix._rc(i, j)
+    metric, _ = matrix.view.metric_of(r, c)
+    if operation == "sum" and metric:   # "Total" over rates: an overall (weighted) rate, not a sum
+        return None, f"{where}: {metric} is a rate, not a sum (a total's rate is an overall rate; its weights are not printed)"
     total = sum(v.value for v in values)  # type: ignore[union-attr]
     halves = sum(v.half_unit for v in values)  # type: ignore[union-attr]
     n = len(values)
     expected, tolerance = (total / n, target.half_unit + halves / n) if operation == "mean" else \
         (total, target.half_unit + halves)
+    header = matrix.view.header[c]
+    if (operation == "sum" and COUNT_HEADER.search(header.strip()) and not NOT_COUNT.search(header)
+            and all(not v.decimals for v in [target, *values])):  # type: ignore[union-attr]
+        tolerance = 0.0   # whole counts are exact: 1 + 1 is 2, never 3
     gap = abs(target.value - expected)
     ok = within(gap, tolerance)
     shown = ", ".join(v.text for v in values)  # type: ignore[union-attr]

@@ -168,6 +168,9 @@ class TableView:
     def _measures_something_else(self, c: int) -> bool:
         """A header that is itself a measure (a count, a mean, a share …) is not under the table's metric."""
         header = self.header[c]
+        if re.match(r"^\s*(?:test\s+)?(?:queries|documents|docs|passages|tasks|topics|qrels|judgments|judgements)\s*$",
+                    header, re.I):   # a count noun (ranges.COUNT_HEADER's): counts, never the caption's metric
+            return True
         return bool(MEASURE_HEADER.search(header)) and aggregate_label(header) is None
 
     def scale_of(self, metric: str) -> float:

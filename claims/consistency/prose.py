@@ -16,7 +16,9 @@ or before *points / pp / times / × / higher / lower / more / less / better / wo
 only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell.
 
 **Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
-|q − v| ≤ h_q + h_v (+1e−9). A named cell passes when any number of the sentence agrees with it.
+|q − v| ≤ h_q + h_v (+1e−9); at one precision (h_q = h_v) when they overlap, |q − v| < h_q + h_v
+(−1e−9), since one value printed twice at one precision gives the same digits (``3`` vs ``2``,
+``0.982`` vs ``0.983`` disagree). A named cell passes when any number of the sentence agrees with it.
 It fails only when it is the one named cell left unexplained and the sentence holds a comparable
 number that agrees with no named cell — leaving out a number followed by a word of another label
 of the same table ("160 layers" beside a row "Number of layers": that row's number) and one equal
@@ -30,7 +32,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from claims.consistency.cells import Printed, fmt, normalise_label, within
+from claims.consistency.cells import EPS, Printed, fmt, normalise_label, within
 from claims.consistency.context import TableView, metrics_named
 from claims.consistency.vocabulary import is_delta
 from claims.consistency.model import Check, make_check
@@ -152,7 +154,16 @@ def _agrees(q, cell: Cell) -> tuple[bool, float, float]:
     qv, qh = _scaled_q(q, cell)
     cv, ch = cell.number.scaled(cell.factor)
     gap = abs(qv - cv)
+    if _same_precision(qh, ch):
+        # one value printed twice at one precision prints the same digits: intervals [v − h, v + h)
+        # of two different prints only touch, so touching is a contradiction ('3' vs 2, '0.982' vs 0.983)
+        return gap < qh + ch - EPS, gap, qh + ch
     return within(gap, qh + ch), gap, qh + ch
+
+
+def _same_precision(qh: float, ch: float) -> bool:
+    """Both half-units equal on the common scale (0.982 and 0.983; 98.2% and 0.983)."""
+    return abs(qh - ch) <= EPS * max(1.0, qh, ch)
 
 
 def _cells(views: list[TableView]) -> list[Cell]:
@@ -225,7 +236,8 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
             _, gap, tol = _agrees(q, cell)
             checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", False, (
                 f"[{claim.claim_id}] {where}: {q.text!r} vs {cell.number.text} at {cell.where} ✗ "
-                f"(|Δ| {fmt(gap)} > {fmt(tol)}) — the sentence names the row and column of this cell: "
+                f"(|Δ| {fmt(gap)} {'>' if gap > tol + EPS else '≥'} {fmt(tol)}) — the sentence names the row "
+                f"and column of this cell: "
                 f"{sentence!r}"), cell.view.row_line(cell.r), (where, cell.where)))
         elif len(left) > 1:
             shown = [c.where for c, _ in left[:3]] + ([f"{len(left) - 3} more"] if len(left) > 3 else [])
