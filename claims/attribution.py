@@ -7,8 +7,9 @@ pages, each giving the credited names (possibly none when the sentence names no 
 "described in the following paper"):
 
 * **citation roles** of Sphinx, MyST and d2l — ``:cite:`key```, ``:citet:``, ``:citep:``,
-  ``{cite}`key```, ``{cite:p}``, ``{cite:t}``; the cited name is the key's first name part
-  (``Peters.Neumann.ea.2018`` → ``Peters``, ``kaplan2020scaling`` → ``kaplan``);
+  ``{cite}`key```, ``{cite:p}``, ``{cite:t}`` and pandoc ``[@key]`` (:mod:`claims.roles`), one
+  cited name per key: the key's first name part and its year (``Bridle.1990`` → ``Bridle 1990``,
+  ``Peters.Neumann.ea.2018`` → ``Peters 2018``, ``kaplan2020scaling`` → ``kaplan 2020``);
 * ``Name and al.`` / ``Name et al`` without a full stop (written in the wild) and
   ``Name et al (2022)``;
 * a **credit verb with a source**: ``according to X``, ``as shown/demonstrated/reported/described
@@ -32,10 +33,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from claims.roles import citation_keys
+from claims.roles import masked as mask_roles
+
 _NAME = r"[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,3}"
 _ACRONYM_OR_NAME = rf"(?:{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
-_ROLE = re.compile(r"(?::(?:cite|citet|citep|cite:[pt]|footcite|citeauthor):|\{cite(?::[pt])?\})`?"
-                   r"(?P<key>[A-Za-z][\w.\-:,;]*)`?")
 _AND_AL = re.compile(r"\b(?P<name>[A-Z][\w\-]+)\s+(?:and|&)\s+al\.")
 _ET_AL_LOOSE = re.compile(r"\b(?P<name>[A-Z][\w\-]+(?:\s+(?:and|&)\s+[A-Z][\w\-]+)?)\s+et\s+al\b(?!\.)")
 _SOURCE_WORDS = r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|leaderboard)"
@@ -79,9 +81,14 @@ class Credit:
 
 
 def _role_name(key: str) -> str:
-    first = re.split(r"[.,;:\s]", key, maxsplit=1)[0]
+    """The cited name of a citation key: its first name part and, when the key holds one, its
+    year (``Bridle.1990`` → ``Bridle 1990``, ``Peters.Neumann.ea.2018`` → ``Peters 2018``,
+    ``kaplan2020scaling`` → ``kaplan 2020``, ``gpt-paper`` → ``gpt-paper``)."""
+    first = re.split(r"[.,;:_\s]", key, maxsplit=1)[0]
     match = re.match(r"[A-Za-z\-]+", first)
-    return match.group(0) if match else first
+    name = (match.group(0) if match else first).strip("-") or first
+    year = re.search(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)", key)
+    return f"{name} {year.group(0)}" if year else name
 
 
 def _source_name(match: re.Match[str]) -> str | None:
@@ -112,8 +119,12 @@ def credits(sentence: str) -> Credit | None:
         if name and name not in (n for _, n in found):
             found.append((match.start(), name))
 
-    for m in _ROLE.finditer(sentence):
-        add(m, _role_name(m.group("key")), "citation role")
+    for offset, key in citation_keys(sentence):  # claims/roles.py: roles and [@key]
+        cues.append("citation role")
+        name = _role_name(key)
+        if name not in (n for _, n in found):
+            found.append((offset, name))
+    sentence = mask_roles(sentence)  # a role's target is no name for the rules below
     for m in _AND_AL.finditer(sentence):
         add(m, m.group("name"), "'and al.'")
     for m in _ET_AL_LOOSE.finditer(sentence):

@@ -78,6 +78,7 @@ from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
 from claims.attribution import credits, possessive_credits
 from claims.kinds import measured_cue, not_measured, refine_roles
+from claims.roles import masked as mask_roles
 
 MEASURED = "measured result"
 TABLE_VALUE = "table value"
@@ -324,6 +325,7 @@ def split_sentences(paragraph: str) -> list[str]:
 
 def cited_names(sentence: str) -> tuple[list[str], bool]:
     """``(names, has_person_citation)`` for one sentence (see module docstring)."""
+    sentence = mask_roles(sentence)  # claims/roles.py: a role's target (`Bridle.1990`) is no person
     found: list[tuple[int, str]] = []
     covered: set[int] = set()  # character positions inside an earlier name (spans never overlap)
     person = False

@@ -60,6 +60,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from claims.roles import masked as mask_roles
+
 UNIT_WORDS = frozenset("""
 character char codepoint token word wordpiece byte kb mb gb tb unit document doc passage chunk
 block section window sentence paragraph page line row column cell task query question topic
@@ -78,6 +80,8 @@ GLUED_UNITS = ("KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "
 the unit is the suffix as printed and the value stays as printed (``41M`` → 41, unit ``M``)."""
 _GLUED = "|".join(sorted(GLUED_UNITS, key=len, reverse=True))
 ORDINAL = re.compile(r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)")
+_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+"""Superscript digits 0-9 (``10⁴``, ``10⁻⁴``: ⁺ U+207A, ⁻ U+207B)."""
 _NOT_A_QUANTITY = re.compile(
     r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?!\s*(?:hours?|h)\b))(?!\d)")
 """Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
@@ -86,7 +90,8 @@ QUANTITY = re.compile(
     r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)"
     r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
     r"|(?P<mant>\d+(?:\.\d+)?)(?:(?P<e>[eE])(?P<eexp>[-+\u2212]?\d+)"
-    r"|\s?[×x*·]\s?10(?:\^|\*\*)(?P<texp>[-+\u2212]?\d+))(?![\w.])"
+    r"|\s?[×x*·]\s?10(?:(?:\^|\*\*)(?P<texp>[-+\u2212]?\d+)|(?P<sexp>[\u207a\u207b]?[" + _SUPERSCRIPTS + r"]+)))"
+    r"(?!\w|\.\d)"
     r"|(?P<num>\d+)(?P<slash>/|\s/\s)(?P<den>\d+)(?![\w/]|\.\d)"
     r"|(?P<low>\d+(?:\.\d+)?)(?:[\u2013\u2014]|-(?=\d))(?P<high>\d+(?:\.\d+)?)"
     r"(?:(?P<rpercent>\s?%)|(?P<rtimes>[×xX])(?!\w)|(?P<rglued>" + _GLUED + r")(?!\w))?(?![\w.\u2013-])"
@@ -147,6 +152,13 @@ def _unit(word: str) -> bool:
         w.endswith("es") and w[:-2] in UNIT_WORDS)
 
 
+def _exponent(printed: str) -> int:
+    """An exponent as printed: ``-5``, ``+4``, ``−2`` (U+2212) or superscript ``⁻⁴``."""
+    table = {ord(c): str(i) for i, c in enumerate(_SUPERSCRIPTS)}
+    table.update({0x207A: "+", 0x207B: "-", 0x2212: "-"})
+    return int(printed.translate(table))
+
+
 def _decimals(digits: str) -> int:
     return len(digits.split(".", 1)[1]) if "." in digits else 0
 
@@ -154,7 +166,7 @@ def _decimals(digits: str) -> int:
 def find_quantities(sentence: str) -> list[Quantity]:
     """Every quantity in ``sentence``, left to right (see module docstring for the grammar)."""
     found: list[Quantity] = []
-    masked = _NOT_A_QUANTITY.sub(lambda m: "_" * len(m.group(0)), sentence)
+    masked = _NOT_A_QUANTITY.sub(lambda m: "_" * len(m.group(0)), mask_roles(sentence))
     for match in QUANTITY.finditer(masked):
         start, end = match.span()
         group = match.group
@@ -164,7 +176,7 @@ def find_quantities(sentence: str) -> list[Quantity]:
                                   (start, end), is_p_value=True, comparator=group("cmp"), role="p-value"))
             continue
         if group("mant") is not None:
-            exponent = int((group("eexp") or group("texp")).replace("\u2212", "-"))
+            exponent = _exponent(group("eexp") or group("texp") or group("sexp"))
             mantissa = group("mant")
             value = float(f"{mantissa}e{exponent}")
             unit, end = _trailing_unit(sentence, end)
