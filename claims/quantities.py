@@ -6,7 +6,8 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
   ``= < > ≤ ≥ <= >=``, a number): ``is_p_value``, ``comparator`` set, role ``p-value``;
 * a number in **scientific notation**: a mantissa then ``e``/``E`` and a signed exponent with
   no space (``2.5e-3``, ``1.2E+06``), or ``×``/``x``/``*``/``·`` then ``10^`` and the exponent
-  (``3×10^-4``, ``3 x 10^-4``): ``value`` = mantissa × 10^exponent, ``exponent`` set,
+  (``3×10^-4``, ``3 x 10^-4``, superscript ``3 × 10⁴``, ``3 × 10⁻⁴``), also before a full stop
+  (``2e-5.`` is one number): ``value`` = mantissa × 10^exponent, ``exponent`` set,
   ``decimals`` = the mantissa's printed decimals (so ``2.5e-3`` is precise to half of 0.1e-3);
 * a **ratio** ``A/B`` of two unsigned integers (``2/4``, ``147/192``, or with spaces around the
   slash, ``32 / 2007``): value ``A/B``, ``numerator``/``denominator`` set; a zero denominator
@@ -25,6 +26,9 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
   or magnitude suffix from :data:`GLUED_UNITS` (``5.2GB``, ``41M``, ``10k``, ``250ms``: unit
   the suffix, value as printed), or by a per-period ``/ mo`` (``$543 / mo``: unit ``/ mo``);
 * an **ordinal** ``1st``, ``2nd``, ``23rd`` (unit ``ordinal``).
+
+Nothing inside a role or a pandoc citation is a quantity (``{numref}`fig-1```, ``{eq}`2```,
+``:ref:`Figure 2 <fig-2>```, ``[@doe2019, p. 12]``: :func:`claims.roles.masked`).
 
 Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
 (``3:50 hours`` is a duration: its numbers stay).
