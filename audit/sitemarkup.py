@@ -82,6 +82,11 @@ LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
 ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
 ROLE_LINE = re.compile(rf"^\s*(?:{ROLE}[\s,;.]*)+$")
 BARE_ROLE_LINE = re.compile(r"^\s*:(?:end_tab|begin_tab|label|numref|eqlabel):\S*\s*$")
+STRUCTURE_ROLE = re.compile(r"(?::|\{)(?:label|eqlabel|begin_tab|end_tab|width|height|name)(?::|\})`")
+"""Roles that only mark structure (d2l ``:label:``, ``:begin_tab:``, ``:width:``): a line of
+them is markup. A line of reference or citation roles (``:cite:`Bridle.1990`.``,
+``:numref:`fig_x```) right after a prose line continues that sentence (d2l wraps one clause
+per line): it stays prose, so the citation and the full stop stay in the sentence."""
 BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
 ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
 """A kramdown/Python-Markdown attribute list on its own line (``{: .note }``), a pymdownx
@@ -234,7 +239,9 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
         if sphinx:
             index = _sphinx(lines, index, sphinx, line, width, aside, emit)
             continue
-        if LABEL.match(line) or ROLE_LINE.match(line) or BARE_ROLE_LINE.match(line):
+        continues = (ROLE_LINE.match(line) and not STRUCTURE_ROLE.search(line) and out and out[-1].strip()
+                     and origin[-1] == number - 1 and not out[-1].lstrip().startswith(("#", "|")))
+        if not continues and (LABEL.match(line) or ROLE_LINE.match(line) or BARE_ROLE_LINE.match(line)):
             aside("markup", line.strip(), number, number, "label" if LABEL.match(line) else "role")
             index += 1
             continue

@@ -114,3 +114,13 @@ def test_a_d2l_page_reads_citations_glued_units_and_exponents(tmp_path, cli):
 def test_flattened_text_reads_the_same_quantities():
     rows = extract_claims("Training takes 5GB of memory and 41M parameters. See {eq}`1`.")
     assert [[q.text for q in r.quantities] for r in rows] == [["5GB", "41M"], []]
+
+
+def test_a_citation_role_on_a_wrapped_d2l_line_stays_in_its_sentence():
+    # d2l wraps one clause per line: the role line continues the sentence, a :label: line does not
+    text = ("# Softmax\n:label:`sec_softmax`\n\nTraining takes 5GB of memory and 41M parameters\n"
+            ":cite:`Bridle.1990`.\n:label:`fig_x`\n")
+    rows = extract_claims(text, "block")
+    assert [(r.text, r.cited_names, r.kind) for r in rows] == [
+        ("Training takes 5GB of memory and 41M parameters :cite:`Bridle.1990`.", ["Bridle 1990"],
+         "measured result")]
