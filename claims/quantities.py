@@ -7,7 +7,8 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
 * a number in **scientific notation**: a mantissa then ``e``/``E`` and a signed exponent with
   no space (``2.5e-3``, ``1.2E+06``), or ``×``/``x``/``*``/``·`` then ``10^`` and the exponent
   (``3×10^-4``, ``3 x 10^-4``, superscript ``3 × 10⁴``, ``3 × 10⁻⁴``), also before a full stop
-  (``2e-5.`` is one number): ``value`` = mantissa × 10^exponent, ``exponent`` set,
+  (``2e-5.`` is one number), with an optional sign (``-3e-2``), and a bare power of ten
+  (``10⁴``, ``10^-3``: mantissa 1): ``value`` = mantissa × 10^exponent, ``exponent`` set,
   ``decimals`` = the mantissa's printed decimals (so ``2.5e-3`` is precise to half of 0.1e-3);
 * a **ratio** ``A/B`` of two unsigned integers (``2/4``, ``147/192``, or with spaces around the
   slash, ``32 / 2007``): value ``A/B``, ``numerator``/``denominator`` set; a zero denominator
@@ -93,9 +94,10 @@ _NOT_A_QUANTITY = re.compile(
 QUANTITY = re.compile(
     r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)"
     r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
-    r"|(?P<mant>\d+(?:\.\d+)?)(?:(?P<e>[eE])(?P<eexp>[-+\u2212]?\d+)"
+    r"|(?P<msign>[-+\u2212])?(?P<mant>\d+(?:\.\d+)?)(?:(?P<e>[eE])(?P<eexp>[-+\u2212]?\d+)"
     r"|\s?[×x*·]\s?10(?:(?:\^|\*\*)(?P<texp>[-+\u2212]?\d+)|(?P<sexp>[\u207a\u207b]?[" + _SUPERSCRIPTS + r"]+)))"
     r"(?!\w|\.\d)"
+    r"|(?P<pow>10)(?:\^(?P<pexp>[-+\u2212]?\d+)|(?P<psexp>[\u207a\u207b]?[" + _SUPERSCRIPTS + r"]+))(?!\w|\.\d)"
     r"|(?P<num>\d+)(?P<slash>/|\s/\s)(?P<den>\d+)(?![\w/]|\.\d)"
     r"|(?P<low>\d+(?:\.\d+)?)(?:[\u2013\u2014]|-(?=\d))(?P<high>\d+(?:\.\d+)?)"
     r"(?:(?P<rpercent>\s?%)|(?P<rtimes>[×xX])(?!\w)|(?P<rglued>" + _GLUED + r")(?!\w))?(?![\w.\u2013-])"
@@ -179,10 +181,16 @@ def find_quantities(sentence: str) -> list[Quantity]:
             found.append(Quantity(sentence[start:end], float(digits), None, _decimals(digits), False,
                                   (start, end), is_p_value=True, comparator=group("cmp"), role="p-value"))
             continue
-        if group("mant") is not None:
-            exponent = _exponent(group("eexp") or group("texp") or group("sexp"))
-            mantissa = group("mant")
+        if group("mant") is not None or group("pow") is not None:
+            exponent = _exponent(group("eexp") or group("texp") or group("sexp") or group("pexp")
+                                 or group("psexp"))
+            mantissa = group("mant") or "1"
             value = float(f"{mantissa}e{exponent}")
+            if group("msign"):
+                if not _SIGN_OK.search(sentence[:start]):
+                    start += 1  # a hyphen between words ("depth-2e-5") is not a minus sign
+                elif group("msign") != "+":
+                    value = -value
             unit, end = _trailing_unit(sentence, end)
             found.append(Quantity(sentence[start:end], value, unit, _decimals(mantissa), False,
                                   (start, end), exponent=exponent))

@@ -22,6 +22,9 @@ from claims.quantities import find_quantities
     ("The rate is 3·10^-4.", "3·10^-4", 3e-4, -4, 0),
     ("The rate is 3 × 10⁻⁴ here.", "3 × 10⁻⁴", 3e-4, -4, 0),
     ("The rate is 1.5 x 10^−2!", "1.5 x 10^−2", 1.5e-2, -2, 1),
+    ("A shift of -3e-2.", "-3e-2", -3e-2, -2, 0),
+    ("It takes 10⁴ steps.", "10⁴ steps", 1e4, 4, 0),
+    ("The tolerance is 10^-3.", "10^-3", 1e-3, -3, 0),
 ])
 def test_scientific_notation_is_one_number_with_its_exponent(text, printed, value, exponent, decimals):
     (q,) = find_quantities(text)
