@@ -425,6 +425,7 @@ RESULT_ROLES = ("value", "p-value")
 
 def classify(sentence: str, quantities: list[Quantity], person_citation: bool) -> tuple[str, str]:
     """``(kind, cue)`` by the first firing rule (module docstring)."""
+    sentence = mask_roles(sentence)  # claims/roles.py: role targets are references, not cue words
     results = [q for q in quantities if q.role in RESULT_ROLES]
     if results and not not_measured(sentence):
         cue = _measurement_cue(sentence, results) or measured_cue(sentence, results)
@@ -537,12 +538,13 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         sentence = block.text[start:end]
         math = tuple((max(s - start, 0), min(e - start, len(sentence))) for s, e in block.math_spans
                      if s < end and e > start)
-        quantities = refine_roles(sentence, quantity_roles(sentence, find_quantities(sentence), math))
+        words = mask_roles(sentence)  # a role's target (`Smith.accuracy.2020`) is no cue word
+        quantities = refine_roles(words, quantity_roles(words, find_quantities(sentence), math))
         names, person = cited_names(sentence)
         credit = credits(sentence)  # claims/attribution.py: roles, organisations, papers
         if credit is not None:
             names = names + [n for n in credit.names if n not in names]
-        kind, cue = classify(sentence, quantities, person or credit is not None)
+        kind, cue = classify(words, quantities, person or credit is not None)
         if kind == MEASURED and (person or credit is not None):
             cue += f"; credited to {', '.join(names) or 'a source'}"
         label = "paragraph" if block.kind == "paragraph" else block.kind.replace("_", " ")

@@ -127,3 +127,15 @@ def test_a_citation_role_on_a_wrapped_d2l_line_stays_in_its_sentence():
     assert [(r.text, r.cited_names, r.kind) for r in rows] == [
         ("Training takes 5GB of memory and 41M parameters :cite:`Bridle.1990`.", ["Bridle 1990"],
          "measured result")]
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    # the metric word is inside the cited key: no measurement cue, the citation makes it an attribution
+    ("The step size is 2e-5 :cite:`Smith.accuracy.2020`.", "attribution"),
+    ("We train for 3 runs, see {numref}`fig-accuracy-gain`.", "method or definition"),
+    # the same number with a real metric word outside the role is a measured result
+    ("Accuracy reaches 91.2% :cite:`Smith.2020`.", "measured result"),
+])
+def test_role_targets_give_no_kind_cue(sentence, kind):
+    (row,) = extract_claims(sentence)
+    assert row.kind == kind
