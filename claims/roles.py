@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 _NAME = r"[A-Za-z][\w.\-]*(?::[A-Za-z][\w.\-]*)*"
-ROLE = re.compile(r"(?:\{(?P<myst>" + _NAME + r")\}|(?<![\w`]):(?P<rst>" + _NAME + r"):)"
+ROLE = re.compile(r"(?:(?<![\w`\\$])\{(?P<myst>" + _NAME + r")\}|(?<![\w`]):(?P<rst>" + _NAME + r"):)"
                   r"`(?P<target>[^`\n]*)`")
 PANDOC_CITATION = re.compile(r"\[(?P<body>[^\[\]\n]*@[^\[\]\n]*)\](?![(\[])")
 _PANDOC_KEY = re.compile(r"(?:^|(?<=[\s;]))-?@(?P<key>[\w](?:[\w:.#$%&+?<>~/\-]*\w)?)")

@@ -56,6 +56,11 @@ def test_role_targets_are_never_quantities(text):
     assert find_quantities(text) == []
 
 
+def test_inline_code_braces_are_no_role():
+    # `{n}` is inline code, not a MyST role: the number between the code spans stays
+    assert [q.text for q in find_quantities("Set `{n}` to 5 and `k` to 2.")] == ["5", "2"]
+
+
 def test_a_result_beside_a_role_keeps_its_own_number():
     qs = find_quantities("Accuracy reaches 91.2% in {numref}`fig-3` after 2 epochs.")
     assert [q.text for q in qs] == ["91.2%", "2 epochs"]
