@@ -483,3 +483,19 @@ def test_a_run_missing_some_qrels_topics_says_how_many(cli, files):
     assert metrics["runs"]["half"]["topics_without_results"] == 1
     assert metrics["runs"]["one"]["topics_without_results"] == 0
     assert metrics["runs"]["half"]["per_topic"]["q2"]["P@2"] == 0.0
+
+
+def test_one_topic_gives_no_bootstrap_interval(cli, tmp_path):
+    """A bootstrap over one topic resamples it every time: [x, x] is not an interval. The bounds
+    are null with a note (as the t-test's), printed as such; the difference stays."""
+    (tmp_path / "q.txt").write_text("q1 0 a 1\n")
+    (tmp_path / "x.txt").write_text("q1 Q0 a 1 1.0 x\n")
+    (tmp_path / "y.txt").write_text("q1 Q0 b 1 1.0 y\nq1 Q0 a 2 0.5 y\n")
+    result = cli("evaluate", "--qrels", tmp_path / "q.txt", "--run", tmp_path / "x.txt", "--run", tmp_path / "y.txt",
+                 "--measures", "AP", "--output", tmp_path / "out", "--log", tmp_path / "log.jsonl", "--draws", "100")
+    assert result.exit_code == 0, result.stderr
+    pair = json.loads((tmp_path / "out" / "comparison.json").read_text())["pairs"]["y-minus-x"]["AP"]
+    assert pair["difference"] == -0.5 and pair["ci_low"] is None and pair["ci_high"] is None
+    assert pair["ci_note"] == "one topic: no interval"
+    assert "-0.500000 [one topic: no interval]" in result.stdout
+    assert "[-0.500000, -0.500000]" not in result.stdout

@@ -233,6 +233,8 @@ def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], dra
                             "t": test.t, "t_test_p": test.p, "t_test_df": test.df}
             if test.reason:
                 entry[m.key]["t_test_note"] = test.reason
+            if diff.size == 1:   # every draw is that topic: [x, x] is not an interval
+                entry[m.key].update(ci_low=None, ci_high=None, ci_note="one topic: no interval")
         pairs[f"{other.name}-minus-{base.name}"] = entry
     for m in measures:                    # one family per measure: its p-values over the pairs
         for test_name in ("randomisation_p", "t_test_p"):
@@ -300,8 +302,10 @@ def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
         for pair, per_measure in comparison["pairs"].items():
             for key, v in per_measure.items():
                 t_p = "undefined" if v["t_test_p"] is None else f"{v['t_test_p']:.4f} (Holm {v['t_test_p_holm']:.4f})"
+                ci = (f"[{v['ci_note']}]" if v["ci_low"] is None or v["ci_high"] is None
+                      else f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}]")
                 lines.append(f"{pair:<{width}} {key:>12} {v['difference']:+.6f} "
-                             f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}] randomisation p={v['randomisation_p']:.4f} "
+                             f"{ci} randomisation p={v['randomisation_p']:.4f} "
                              f"(Holm {v['randomisation_p_holm']:.4f}) t-test p={t_p}")
     return "\n".join(lines) + "\n"
 
