@@ -49,6 +49,15 @@ def change_text(row: dict[str, Any], previous_pass: int | None) -> str:
     return f"changed: {parts}; {fp}"
 
 
+def removed_names(book: dict[str, Any]) -> list[str]:
+    """The chapters of the previous pass that are gone, each as ``FILE (TITLE)`` when its title is
+    known (a rename shows as one of these and one ``new`` row)."""
+    entries = book.get("removed_chapters")
+    if entries is None:
+        return list(book.get("removed") or [])
+    return [f"{e['name']} ({e['title']})" if e.get("title") else e["name"] for e in entries]
+
+
 def render_markdown(book: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     previous = book.get("previous_pass")
     lines = [f"# {_md(book['title'])}: chapter audit", ""]
@@ -57,7 +66,7 @@ def render_markdown(book: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     summary = (f"Book pass {book['pass']} ({book['date']}, run {book['run_id']}): {len(rows)} chapters")
     if previous:
         summary += (f"; since pass {previous['pass']} ({previous['date']}): {changed} changed, {new} new, "
-                    f"{len(rows) - changed - new} unchanged")
+                    f"{len(rows) - changed - new} unchanged, {len(book.get('removed') or [])} removed")
     lines.append(_md(summary) + ". History of every pass: passes.jsonl; this page as HTML: index.html.")
     lines.append("")
     heading = ["#", "Chapter", "File", "Fingerprint", "Status", "Since last pass"] + \
@@ -71,7 +80,7 @@ def render_markdown(book: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         cells += [str(row["counts"][c]) for c in INDEX_COUNTS]
         cells.append(f"[report]({row['report']})")
         lines.append("| " + " | ".join(cells) + " |")
-    for title, names in (("Removed since the previous pass", book.get("removed") or []),
+    for title, names in (("Removed since the previous pass", removed_names(book)),
                          ("Chapter files not listed in book.toml (not audited)", book.get("unlisted") or [])):
         if names:
             lines += ["", f"{title}: " + ", ".join(_md(n) for n in names) + "."]
@@ -187,12 +196,14 @@ def render_html(book: dict[str, Any], rows: list[dict[str, Any]]) -> str:
     summary = f"Book pass {book['pass']} ({book['date']}, run {book['run_id']}): {len(rows)} chapters"
     if previous:
         changed = sum(1 for r in rows if r["state"] == "changed")
-        summary += f"; since pass {previous['pass']} ({previous['date']}): {changed} changed"
+        new = sum(1 for r in rows if r["state"] == "new")
+        summary += (f"; since pass {previous['pass']} ({previous['date']}): {changed} changed, {new} new, "
+                    f"{len(rows) - changed - new} unchanged, {len(book.get('removed') or [])} removed")
     statuses = "".join(f'<option value="{s}">{s}</option>' for s in STATUSES)
     legend = "".join(f'<span style="background:{BAR_COLOURS[c]}"></span>{esc(COUNT_HEADINGS[c])}'
                      for c in INDEX_COUNTS)
     extra = []
-    for title, names in (("Removed since the previous pass", book.get("removed") or []),
+    for title, names in (("Removed since the previous pass", removed_names(book)),
                          ("Not listed in book.toml (not audited)", book.get("unlisted") or [])):
         if names:
             extra.append(f"<p>{esc(title)}: {esc(', '.join(names))}.</p>")

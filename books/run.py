@@ -68,7 +68,8 @@ class BookResult:
         states = {state: sum(1 for r in self.rows if r["state"] == state) for state in ("new", "changed", "unchanged")}
         lines = [f"{row['number']:>3}  {row['status']:<12} {row['state']:<9} {row['file']}" for row in self.rows]
         lines.append(f"book pass {self.pass_number} ({self.run_id}) -> {self.output}: {len(self.rows)} chapters "
-                     f"({states['changed']} changed, {states['unchanged']} unchanged, {states['new']} new); "
+                     f"({states['changed']} changed, {states['unchanged']} unchanged, {states['new']} new"
+                     + (f", {len(self.removed)} removed ({', '.join(self.removed)})" if self.removed else "") + "); "
                      f"index: {self.output / 'index.md'}, {self.output / 'index.html'}")
         return lines
 
@@ -218,15 +219,21 @@ def _publish(book: BookSpec, output: Path, previous: PreviousPass, tasks: list[C
             "report_sha256": sha256_bytes(files[f"{base}/report.md"]), "status": summary["status"],
             "counts": summary["counts"], "key": outcome["key"]})
     names = {task.chapter.name for task in tasks}
-    removed = sorted(e["name"] for e in (previous.last or {}).get("chapters", []) if e["name"] not in names)
     last = previous.last
+    # chapters of the previous pass that are gone (a rename is one gone and one new): named in the
+    # index and the pass record, never dropped silently
+    gone = sorted((e for e in (last or {}).get("chapters", []) if e["name"] not in names), key=lambda e: e["name"])
+    removed = [e["name"] for e in gone]
+    removed_chapters = [{"name": e["name"], "file": e.get("file", e["name"]), "title": e.get("title"),
+                         "fingerprint": e.get("fingerprint"), "last_pass": last["pass"]} for e in gone]
     book_info = {"title": book.title, "pass": manifest["parameters"]["pass"], "date": report_date,
-                 "run_id": manifest["run_id"], "removed": removed, "unlisted": list(book.unlisted),
+                 "run_id": manifest["run_id"], "removed": removed, "removed_chapters": removed_chapters,
+                 "unlisted": list(book.unlisted),
                  "previous_pass": {"pass": last["pass"], "date": last["date"], "run_id": last["run_id"]} if last else None}
     history = b"".join(pass_line(p).encode("utf-8") for p in previous.passes)
     history += pass_line({"pass": book_info["pass"], "run_id": manifest["run_id"], "date": report_date,
                           "title": book.title, "chapters": chapters_entry, "removed": removed,
-                          "unlisted": list(book.unlisted)}).encode("utf-8")
+                          "removed_chapters": removed_chapters, "unlisted": list(book.unlisted)}).encode("utf-8")
     files[PASSES] = history
     files["index.md"] = render_markdown(book_info, rows).encode("utf-8")
     files["index.html"] = render_html(book_info, rows).encode("utf-8")

@@ -9,6 +9,8 @@ result file that record names under ``results`` (a relative path is relative to 
 folder, so a moved project verifies); checks that the file's sha256 is still the one the run
 logged (otherwise ``CHANGED``); and reads the dot-path key. Every verdict names the run it read.
 A missing or empty log is bad input (:func:`read_log_records`). Verdicts: ``MATCH``, ``MISMATCH``, ``NO RUN`` (no such ok record), ``MISSING KEY``,
+``NOT COMPUTED`` (the key holds null: the run refused to compute that value, e.g. R03's bootstrap
+bounds of a one-task subset; the run's note is quoted),
 ``CHANGED`` (result file altered or removed since the run), ``UNTRACEABLE`` (the record logs no
 sha256 for the result file, or names a result file outside the run's output directory, so the
 number cannot be traced to what the run wrote), ``RERUN FAILED`` (``--rerun`` was asked and a step
@@ -37,7 +39,8 @@ from engine.runs.hashing import sha256_file
 from engine.runs.jsonl import read_json_file
 from engine.runs.runlog import read_log, resolve_logged_path
 
-VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "CHANGED", "UNTRACEABLE", "RERUN FAILED")
+VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "NOT COMPUTED", "CHANGED", "UNTRACEABLE",
+            "RERUN FAILED")
 
 
 @dataclass(frozen=True)
@@ -435,10 +438,26 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
             verdicts.append(Verdict(binding, "MISSING KEY", claimed, note=f"key {binding.key!r} holds {holds}, "
                                     "not a value", **common))
             continue
+        if reproduced is None:
+            # the run wrote null: the value was not computed (e.g. R03's one-task bootstrap bounds,
+            # "one task: no interval"); nothing was compared, so neither MATCH nor MISMATCH
+            verdicts.append(Verdict(binding, "NOT COMPUTED", claimed, note="; ".join(
+                n for n in (f"key {binding.key!r} holds null: the run did not compute this value",
+                            run_note(data, binding.key), found_in, aside) if n), **common))
+            continue
         agrees, difference = compare(claimed, reproduced)
         verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
                                 note="; ".join(n for n in (found_in, aside) if n), **common))
     return verdicts
+
+
+def run_note(data: Any, key: str) -> str:
+    """The run's own explanation of a value it left out: ``notes[PART]`` for a part of the key
+    (R03 results name a subset's missing interval there), else ``""``."""
+    notes = data.get("notes") if isinstance(data, dict) else None
+    if not isinstance(notes, dict):
+        return ""
+    return "; ".join(str(notes[part]) for part in key.split(".") if isinstance(notes.get(part), str))
 
 
 def format_reproduced(value: Any) -> str:

@@ -52,6 +52,8 @@ def evaluate(
     out = run_experiment("evaluate", dict(qrels=qrels, run=run, measures=measures, output=output, ties=ties,
                                           seed=seed, draws=draws, plot=plot, fuse=fuse,
                                           rrf_k=rrf_k), log=log, workers=workers, scheduler=scheduler)
+    for warning in out.get("warnings", []):
+        typer.echo(warning, err=True)
     if fmt == "json":
         return emit_json({key: value for key, value in out.items() if key != "table"})
     typer.echo(f"run {out['run_id']} -> {out['output']}")

@@ -362,8 +362,8 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
         return ClaimAssessment(claim, evidence, REPRODUCED, concern, "high",
                                f"correct {bad.claimed.text} to {same_precision(bad.claimed.text, bad.reproduced)}",
                                verdicts, links)
-    if statuses & {"CHANGED", "MISSING KEY"}:
-        bad = next(v for v in verdicts if v.status in ("CHANGED", "MISSING KEY"))
+    if statuses & {"CHANGED", "MISSING KEY", "NOT COMPUTED"}:
+        bad = next(v for v in verdicts if v.status in ("CHANGED", "MISSING KEY", "NOT COMPUTED"))
         return ClaimAssessment(claim, evidence, NO_EVIDENCE, f"binding cannot be checked: {bad.note}", "high",
                                "repair the binding or re-run the experiment", verdicts, links)
     if "NO RUN" in statuses:

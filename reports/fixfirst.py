@@ -58,7 +58,7 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
                     f"contradicted by run {v.run_id}: the chapter prints {v.claimed.text}; the run logs "
                     f"{v.binding.key} = {format_value(v.reproduced)}. Proposed text: "
                     f"“{proposed_text(c.text, v.claimed.text, new)}”")))
-            elif v.status in ("CHANGED", "MISSING KEY", "UNTRACEABLE"):
+            elif v.status in ("CHANGED", "MISSING KEY", "NOT COMPUTED", "UNTRACEABLE"):
                 unchecked.append(_item(link, f"binding {v.binding.binding_id} cannot be checked "
                                              f"({v.status}: {v.note or 'no note'}): {c.text}"))
         partly = bool(a.verdicts) and all(v.status == "MATCH" for v in a.verdicts)  # numbers left unbound

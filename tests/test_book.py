@@ -318,3 +318,37 @@ def test_a_retracted_source_is_counted_from_its_crossref_update():
     inputs = SimpleNamespace(verdicts=[], claims_files=[], sources=sources, consistency=[])
     counts = counts_of(inputs, [])
     assert counts["retracted"] == 1 and counts["unverified"] == 0
+
+
+def test_a_removed_or_renamed_chapter_is_named_in_the_index_and_the_pass_record(tmp_path):
+    """A chapter of the previous pass that is gone is named (md, html, passes.jsonl, the printed
+    summary); a rename is one chapter gone and one new."""
+    directory = tmp_path / "small"
+    directory.mkdir()
+    for name in ("01-why-measure.md", "08-limits.md", "09-glossary.txt"):
+        shutil.copy(BOOK / name, directory / name)
+    options = BookOptions(directory=directory, output=tmp_path / "out", log=tmp_path / "log.jsonl", offline=True,
+                          report_date=DATE, sources_cache=tmp_path / "cache")
+    first = run_book(options)
+    titles = {r["file"]: r["title"] for r in first.rows}
+    (directory / "08-limits.md").rename(directory / "08-bounds.md")
+    (directory / "09-glossary.txt").unlink()
+    second = run_book(options)
+    assert [(r["file"], r["state"]) for r in second.rows] == [("01-why-measure.md", "unchanged"),
+                                                              ("08-bounds.md", "new")]
+    assert second.removed == ["08-limits.md", "09-glossary.txt"]
+    out = files_of(options.output)
+    index_md, index_html = out["index.md"].decode(), out["index.html"].decode()
+    assert "since pass 1 (2026-12-01): 0 changed, 1 new, 1 unchanged, 2 removed" in index_md
+    assert (f"Removed since the previous pass: 08-limits.md ({titles['08-limits.md']}), "
+            f"09-glossary.txt ({titles['09-glossary.txt']}).") in index_md
+    assert "0 changed, 1 new, 1 unchanged, 2 removed" in index_html
+    assert "08-limits.md" in index_html and "09-glossary.txt" in index_html
+    assert not any(name.startswith("chapters/08-limits.md/") for name in out)
+    record = json.loads(out["passes.jsonl"].decode().splitlines()[-1])
+    assert record["removed"] == ["08-limits.md", "09-glossary.txt"]
+    assert record["removed_chapters"][0]["name"] == "08-limits.md"
+    assert record["removed_chapters"][0]["last_pass"] == 1
+    assert record["removed_chapters"][0]["fingerprint"] == next(
+        r["fingerprint"] for r in first.rows if r["file"] == "08-limits.md")
+    assert "2 removed (08-limits.md, 09-glossary.txt)" in second.summary_lines()[-1]

@@ -410,3 +410,20 @@ def test_a_heading_metric_does_not_reach_metric_columns_settings_or_other_scores
     assert [c.check_id for c in report.checks if c.group == "range" and c.status == "skip"] == [
         "range:2:MME:not-this-metric"]
     assert [c for c in report.checks if c.group == "range" and "Version" in c.check_id] == []
+
+
+def test_a_page_whose_only_checks_are_passing_ranges_exits_0_and_says_so(tmp_path, cli):
+    """A range check that ran and passed is a check: exit 0, and the message names it (not
+    "no checkable relation"); 3 stays for pages where nothing at all was checkable."""
+    page = tmp_path / "ranges_only.md"
+    page.write_text("| Model | nDCG@10 |\n|---|---|\n| A | 0.412 |\n| B | 0.388 |\n", encoding="utf-8")
+    result = cli("consistency", page)
+    assert result.exit_code == 0, result.output
+    assert "no checkable relation" not in result.output
+    assert "kind range: 1 pass, 0 fail, 0 skip" in result.output       # one check per column
+    assert "no relation between numbers found in 1 tables; 1 range check ran: 1 passed" in result.output
+    data = json.loads(cli("consistency", page, "--format", "json").output)
+    assert data["checkable"] is True and data["relations_checked"] == 0 and data["exit_code"] == 0
+    # a range check that fails still fails (exit 1)
+    page.write_text("| Model | nDCG@10 |\n|---|---|\n| A | 1.412 |\n| B | 0.388 |\n", encoding="utf-8")
+    assert cli("consistency", page).exit_code == 1

@@ -450,3 +450,52 @@ def test_sandbox_with_huge_grades_writes_numbers(cli, tmp_path, grade):
     # supplied T-01: D-002 (2), D-001 (huge), D-004 (0): exponential gain is all D-001's
     assert values["ndcg@3"] == pytest.approx(1 / math.log2(3), abs=1e-12)
     assert 0.0 < values["nDCG@3"] < 1.0
+
+
+def test_a_run_sharing_no_topic_with_the_qrels_is_said_not_silent(cli, files):
+    """trec_eval -c semantics kept (every qrels topic counts, a missing one scores 0), but said."""
+    (files / "r3.txt").write_text("q7 Q0 a 1 1.0 r3\nq8 Q0 b 1 1.0 r3\n")
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "r3.txt", "--measures", "P@2,AP",
+                 "--output", files / "ev2", "--log", files / "log.jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert (f"warning: {files / 'r3.txt'}: run r3 has no topic in common with the qrels (2 topics): "
+            "every measure is 0") in result.stderr
+    metrics = json.loads((files / "ev2" / "metrics.json").read_text())
+    assert metrics["runs"]["r3"]["topics_without_results"] == 2
+    assert metrics["runs"]["r3"]["macro"] == {"P@2": 0.0, "AP": 0.0}
+    as_json = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "r3.txt", "--measures", "P@2,AP",
+                  "--output", files / "ev3", "--log", files / "log.jsonl", "--format", "json")
+    assert as_json.exit_code == 0, as_json.stderr
+    document = json.loads(as_json.stdout)
+    assert document["metrics"]["runs"]["r3"]["topics_without_results"] == 2
+    assert any("no topic in common" in w for w in document["warnings"])
+
+
+def test_a_run_missing_some_qrels_topics_says_how_many(cli, files):
+    (files / "half.txt").write_text("q1 Q0 a 1 1.0 half\n")
+    result = cli("evaluate", "--qrels", files / "qrels.txt", "--run", files / "half.txt", "--run", files / "one.tsv",
+                 "--measures", "P@2", "--output", files / "ev", "--log", files / "log.jsonl", "--draws", "200")
+    assert result.exit_code == 0, result.stderr
+    assert (f"warning: {files / 'half.txt'}: run half lists no result for 1 of the 2 qrels topics "
+            "(they score 0)") in result.stderr
+    assert "one.tsv" not in result.stderr                     # a run answering every topic: no word
+    metrics = json.loads((files / "ev" / "metrics.json").read_text())
+    assert metrics["runs"]["half"]["topics_without_results"] == 1
+    assert metrics["runs"]["one"]["topics_without_results"] == 0
+    assert metrics["runs"]["half"]["per_topic"]["q2"]["P@2"] == 0.0
+
+
+def test_one_topic_gives_no_bootstrap_interval(cli, tmp_path):
+    """A bootstrap over one topic resamples it every time: [x, x] is not an interval. The bounds
+    are null with a note (as the t-test's), printed as such; the difference stays."""
+    (tmp_path / "q.txt").write_text("q1 0 a 1\n")
+    (tmp_path / "x.txt").write_text("q1 Q0 a 1 1.0 x\n")
+    (tmp_path / "y.txt").write_text("q1 Q0 b 1 1.0 y\nq1 Q0 a 2 0.5 y\n")
+    result = cli("evaluate", "--qrels", tmp_path / "q.txt", "--run", tmp_path / "x.txt", "--run", tmp_path / "y.txt",
+                 "--measures", "AP", "--output", tmp_path / "out", "--log", tmp_path / "log.jsonl", "--draws", "100")
+    assert result.exit_code == 0, result.stderr
+    pair = json.loads((tmp_path / "out" / "comparison.json").read_text())["pairs"]["y-minus-x"]["AP"]
+    assert pair["difference"] == -0.5 and pair["ci_low"] is None and pair["ci_high"] is None
+    assert pair["ci_note"] == "one topic: no interval"
+    assert "-0.500000 [one topic: no interval]" in result.stdout
+    assert "[-0.500000, -0.500000]" not in result.stdout

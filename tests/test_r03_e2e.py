@@ -126,9 +126,23 @@ def test_results_shape_aggregate_and_bootstrap(run):
         boot = res["bootstrap"][subset]
         assert set(boot) == {"coverage-minus-dense", "coverage-minus-typed", "typed-minus-dense",
                              "oracle-minus-dense"}
-    # one task per split subset: every draw is that task, so the interval is degenerate
+    # one task per split subset: a bootstrap over one unit is not an interval: the bounds are
+    # null with a note, the point estimate stays; the two-task subset keeps its interval
+    for subset in ("development", "final"):
+        for contrast in res["bootstrap"][subset].values():
+            assert contrast["ndcg"][1:] == [None, None] and contrast["coverage"][1:] == [None, None]
+        assert res["notes"][subset] == f"one task in subset {subset!r}: no interval (a bootstrap over one task is not an interval)"
     mean, lo, hi = res["bootstrap"]["development"]["typed-minus-dense"]["coverage"]
-    assert mean == lo == hi == -0.25
+    assert mean == -0.25 and lo is None and hi is None
+    assert all(None not in c["coverage"] for c in res["bootstrap"]["all"].values())
+    tables = (run["base"] / "out" / "tables.md").read_text()
+    dev = tables.split("## Subset `development`")[1].split("## ")[0]
+    assert "-0.2500 [one task: no interval]" in dev
+    assert "[-0.2500, -0.2500]" not in tables
+    effects_csv = (run["base"] / "out" / "table_effects.csv").read_text()
+    assert "development,typed-minus-dense,-0.25,,,-0.25,," not in effects_csv    # nDCG mean differs
+    row = next(line for line in effects_csv.splitlines() if line.startswith("development,typed-minus-dense,"))
+    assert row.endswith(",-0.25,,") and row.split(",")[3:5] == ["", ""]
     agg = res["aggregate"]["all"]
     assert agg["typed"]["lost_vs_dense"] == 1 and agg["dense"]["lost_vs_dense"] == 0
     assert agg["oracle"]["coverage@5"] == 0.875 and agg["oracle"]["ndcg@5"] == 1.0

@@ -225,3 +225,31 @@ def test_a_run_of_unstated_inputs_says_the_log_holds_others(tmp_path):
     assert (first.status, first.run_id) == ("MATCH", "sandbox-run-b")  # the latest, and it says so
     assert first.note == ("the log also holds 1 run(s) of these parameters with other inputs; "
                           "add [experiment.toy.inputs] to say which is meant")
+
+
+def test_a_value_the_run_did_not_compute_is_not_computed_never_a_match_or_mismatch(tmp_path):
+    """R03 writes a one-task subset's bootstrap bounds as null ("one task: no interval"): a
+    binding to such a bound is NOT COMPUTED (exit 1 like every non-MATCH), neither a MATCH of a
+    degenerate [x, x] nor a MISMATCH that would say the chapter is contradicted."""
+    log = tmp_path / "log.jsonl"
+    result = {"bootstrap": {"development": {"typed-minus-dense": {"coverage": [-0.25, None, None]}}},
+              "notes": {"development": "one task in subset 'development': no interval"}}
+    make_run(tmp_path, log, result=result)
+    claims_path = tmp_path / "claims.toml"
+    claims_path.write_text(CLAIMS.split("[[binding]]")[0] + """
+[[binding]]
+id = "dev-low"
+experiment = "toy"
+claimed = "-0.25"
+key = "bootstrap.development.typed-minus-dense.coverage.1"
+
+[[binding]]
+id = "dev-mean"
+experiment = "toy"
+claimed = "-0.25"
+key = "bootstrap.development.typed-minus-dense.coverage.0"
+""")
+    low, mean = verify_bindings(load_claims_file(claims_path), log)
+    assert low.status == "NOT COMPUTED" and not low.ok and low.difference is None
+    assert "null" in low.note and "one task in subset 'development': no interval" in low.note
+    assert mean.status == "MATCH"

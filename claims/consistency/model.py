@@ -72,12 +72,18 @@ class ConsistencyReport:
         return out
 
     @property
+    def relations_checked(self) -> int:
+        """How many relations between printed numbers (every kind but ``range``) passed or failed."""
+        return sum(1 for c in self.checks if c.group in RELATION_KINDS and c.status != "skip")
+
+    @property
     def checkable(self) -> bool:
-        """True when at least one relation between printed numbers was actually tested."""
-        return any(c.group in RELATION_KINDS and c.status != "skip" for c in self.checks)
+        """True when at least one check ran (passed or failed): a relation between printed numbers
+        or a range check of a column's values; False only when nothing at all was checkable."""
+        return any(c.status != "skip" for c in self.checks)
 
     def exit_code(self, strict: bool = False) -> int:
-        """1 on any failure (or, with strict, any skip); 3 when no relation was checkable; else 0."""
+        """1 on any failure (or, with strict, any skip); 3 when no check at all could run; else 0."""
         if self.failed:
             return 1
         if not self.checkable:

@@ -12,6 +12,16 @@ def no_relation_message(report: ConsistencyReport) -> str:
     return f"no checkable relation found in {report.n_tables} tables"
 
 
+def ranges_only_message(report: ConsistencyReport) -> str:
+    """When range checks ran but no relation between numbers did: say which checks ran (exit 0
+    or 1 by their outcome, never "no checkable relation")."""
+    ran = [c for c in report.checks if c.status != "skip"]
+    passed = sum(1 for c in ran if c.status == "pass")
+    noun = "range check" if len(ran) == 1 else "range checks"
+    return (f"no relation between numbers found in {report.n_tables} tables; {len(ran)} {noun} ran: "
+            f"{passed} passed, {len(ran) - passed} failed")
+
+
 def format_report(report: ConsistencyReport, fmt: str = "text", strict: bool = False) -> str:
     """``text``: one line per check with its arithmetic, then the summary; ``json``: the same."""
     counts = report.counts()
@@ -24,7 +34,8 @@ def format_report(report: ConsistencyReport, fmt: str = "text", strict: bool = F
             "tables": [{"index": t.index, "line": t.line, "kind": t.kind, "subset": t.subset}
                        for t in report.tables],
             "checks": [c.as_dict() for c in report.checks], "summary": counts, "by_kind": by_kind,
-            "checkable": report.checkable, "strict": strict, "exit_code": code, "ok": code == 0})
+            "checkable": report.checkable,
+            "relations_checked": report.relations_checked, "strict": strict, "exit_code": code, "ok": code == 0})
     out = [f"consistency: {report.path}", f"tables read: {report.n_tables}"]
     if any(t.kind != "other" for t in report.tables):
         for kind, counts_ in (("tasks", report.tasks), ("requirements", report.requirements)):
@@ -44,6 +55,8 @@ def format_report(report: ConsistencyReport, fmt: str = "text", strict: bool = F
         out.append(f"failed: {check.check_id}")
     if not report.checkable:
         out.append(no_relation_message(report))
+    elif not report.relations_checked:
+        out.append(ranges_only_message(report))
     if strict and report.skipped:
         out.append(f"--strict: {len(report.skipped)} skipped checks count as failures")
     return "\n".join(out) + "\n"

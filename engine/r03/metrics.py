@@ -142,8 +142,15 @@ def signed(x: float) -> str:
     return "+0.0000" if text == "-0.0000" else text
 
 
-def effect_cell(triple: Sequence[float]) -> str:
+NO_INTERVAL = "one task: no interval"
+
+
+def effect_cell(triple: Sequence[float | None]) -> str:
+    """``mean [lo, hi]``; bounds that were not computed (a one-task subset) print as
+    ``mean [one task: no interval]``, never as a degenerate ``[x, x]``."""
     mean, lo, hi = triple
+    if lo is None or hi is None:
+        return f"{signed(mean)} [{NO_INTERVAL}]"
     return f"{signed(mean)} [{signed(lo)}, {signed(hi)}]"
 
 
@@ -214,6 +221,8 @@ def render_outputs(results: Mapping[str, Any], bench: Any, judgments: Mapping[st
         md.append("\n" + _md(EFFECT_HEADER, erows))
         md.append(f"\n{params['draws']:,} paired task bootstrap draws, seed {params['seed']}; percentile "
                   f"95% intervals (numpy linear); no significance tests.\n")
+        if subset in results["notes"]:
+            md.append(f"{results['notes'][subset]}.\n")
         eff_csv += [[subset, name, *effects[name]["ndcg"], *effects[name]["coverage"]] for name in effects]
     md.append("## Case tables\n")
     for tid, entry in results["tasks"].items():

@@ -442,6 +442,14 @@ def compute_results(bench: Benchmark, judgments: dict, selections: dict[str, lis
         values = {metric: {name: [tasks_out[t][name][key] for t in members] for name in methods}
                   for metric, key in (("ndcg", "ndcg@5"), ("coverage", "coverage@5"))}
         boot[subset] = bootstrap.paired_bootstrap(values, CONTRASTS, draws=draws, seed=seed)
+        if len(members) == 1:
+            # a bootstrap over one task resamples that task every time: [x, x] is not an
+            # interval. The point estimate stays; the bounds are refused (null) with a note.
+            for per_metric in boot[subset].values():
+                for metric, (mean, _lo, _hi) in per_metric.items():
+                    per_metric[metric] = [mean, None, None]
+            notes[subset] = (f"one task in subset {subset!r}: no interval "
+                             "(a bootstrap over one task is not an interval)")
     return {
         "tasks": tasks_out,
         "aggregate": aggregate,

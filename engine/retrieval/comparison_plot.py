@@ -62,8 +62,9 @@ def write_plot(output_dir: Path, target: Path) -> None:
         figure, axes = plt.subplots(len(panels), 1, figsize=(7.0, 2.4 * len(panels)), squeeze=False)
         for axis, panel in zip(axes[:, 0], panels):
             n = len(panel["differences"])
-            axis.axhspan(panel["ci_low"], panel["ci_high"], color="#9ecae1", alpha=0.6,
-                         label=f"{int(comparison['level'] * 100)}% paired bootstrap interval")
+            if panel["ci_low"] is not None and panel["ci_high"] is not None:   # one topic: no interval
+                axis.axhspan(panel["ci_low"], panel["ci_high"], color="#9ecae1", alpha=0.6,
+                             label=f"{int(comparison['level'] * 100)}% paired bootstrap interval")
             axis.bar(range(1, n + 1), panel["differences"], color="#3182bd", width=0.8, label="per-topic difference")
             axis.axhline(panel["mean"], color="#08306b", linewidth=1.2, label=f"mean {panel['mean']:+.4f}")
             axis.axhline(0.0, color="black", linewidth=0.6)

@@ -21,7 +21,10 @@ Conventions:
 
 * **evaluated topics** = the topics of the qrels (sorted by id); a topic the run does not list
   scores 0 on every measure (trec_eval ``-c``); a run's topics absent from the qrels are not
-  evaluated (their count is reported as ``topics_not_in_qrels``);
+  evaluated (their count is reported as ``topics_not_in_qrels``); the qrels topics a run does
+  not list are counted as ``topics_without_results`` and named in a warning on stderr (and in
+  ``--format json``'s ``warnings``): a run with no topic in common with the qrels scores 0
+  everywhere, and says so;
 * **run names** (result keys are dot paths: ``runs.bm25.macro.nDCG@10``): ``--run NAME=PATH``
   names a run explicitly; otherwise a run is named by its run tag (TREC column 6) when all of
   its rows carry one tag, else by its file name without the last suffix; ``.`` becomes ``_``;
@@ -69,6 +72,7 @@ class RunEvaluation:
     name: str
     per_topic: dict[str, np.ndarray]
     topics_not_in_qrels: int
+    topics_without_results: int = 0     # qrels topics the run lists no row for (each scores 0)
 
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -186,7 +190,9 @@ def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Meas
         for order, members in groups.items():
             hits, not_in_qrels = rank_judged(run, topic_ids, qrels, order)
             values.update(evaluate_hits(members, hits, stats))
-        out.append(RunEvaluation(name, {m.key: values[m.key] for m in measures}, not_in_qrels))
+        answered = len(set(run.topics) & set(topic_ids))
+        out.append(RunEvaluation(name, {m.key: values[m.key] for m in measures}, not_in_qrels,
+                                 len(topic_ids) - answered))
     return topic_ids, out
 
 
@@ -227,6 +233,8 @@ def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], dra
                             "t": test.t, "t_test_p": test.p, "t_test_df": test.df}
             if test.reason:
                 entry[m.key]["t_test_note"] = test.reason
+            if diff.size == 1:   # every draw is that topic: [x, x] is not an interval
+                entry[m.key].update(ci_low=None, ci_high=None, ci_note="one topic: no interval")
         pairs[f"{other.name}-minus-{base.name}"] = entry
     for m in measures:                    # one family per measure: its p-values over the pairs
         for test_name in ("randomisation_p", "t_test_p"):
@@ -253,9 +261,29 @@ def metrics_document(topic_ids: list[str], evaluations: list[RunEvaluation],
             "macro": {m.key: macro(ev.per_topic[m.key]) for m in measures},
             "per_topic": {tid: {key: lists[key][t] for key in lists} for t, tid in enumerate(topic_ids)},
             "topics_not_in_qrels": ev.topics_not_in_qrels,
+            "topics_without_results": ev.topics_without_results,
         }
     return {"measures": [m.key for m in measures], "topics": len(topic_ids), "ties": ties,
             "tie_rule": {m.key: ORDERINGS[ordering(m, ties)] for m in measures}, "runs": runs}
+
+
+def coverage_warnings(metrics: dict[str, Any], files: dict[str, str]) -> list[str]:
+    """One warning per run that leaves qrels topics unanswered (``files``: run name → the file as
+    given). The scores keep trec_eval ``-c`` semantics (a missing topic scores 0); the warning
+    says so, because a run that shares no topic with the qrels would otherwise print all zeros
+    without a word."""
+    warnings = []
+    total = metrics["topics"]
+    for name, values in metrics["runs"].items():
+        missing = values["topics_without_results"]
+        where = files.get(name, name)
+        if missing and missing == total:
+            warnings.append(f"warning: {where}: run {name} has no topic in common with the qrels "
+                            f"({total} topics): every measure is 0")
+        elif missing:
+            warnings.append(f"warning: {where}: run {name} lists no result for {missing} of the {total} "
+                            f"qrels topics (they score 0)")
+    return warnings
 
 
 def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
@@ -274,8 +302,10 @@ def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
         for pair, per_measure in comparison["pairs"].items():
             for key, v in per_measure.items():
                 t_p = "undefined" if v["t_test_p"] is None else f"{v['t_test_p']:.4f} (Holm {v['t_test_p_holm']:.4f})"
+                ci = (f"[{v['ci_note']}]" if v["ci_low"] is None or v["ci_high"] is None
+                      else f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}]")
                 lines.append(f"{pair:<{width}} {key:>12} {v['difference']:+.6f} "
-                             f"[{v['ci_low']:+.6f}, {v['ci_high']:+.6f}] randomisation p={v['randomisation_p']:.4f} "
+                             f"{ci} randomisation p={v['randomisation_p']:.4f} "
                              f"(Holm {v['randomisation_p_holm']:.4f}) t-test p={t_p}")
     return "\n".join(lines) + "\n"
 
@@ -401,5 +431,6 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
         root = output.resolve()
         record.results = {"metrics": str(root / "metrics.json"), "comparison": str(root / "comparison.json"),
                           "manifest": str(root / MANIFEST_NAME)}
+    run_files = {name: str(given) for name, given in zip(names, given_paths)}
     return {"run_id": run_id, "output": str(output), "metrics": metrics, "comparison": comparison,
-            "table": render_table(metrics, comparison)}
+            "warnings": coverage_warnings(metrics, run_files), "table": render_table(metrics, comparison)}
