@@ -37,7 +37,8 @@ Deterministic; no model. The rules were written on the development part of the l
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from bisect import bisect_left
+from dataclasses import dataclass, replace
 
 from claims.quantities import Quantity
 
@@ -184,19 +185,15 @@ def not_measured(sentence: str) -> str:
     """Why the sentence cannot state a measurement ('' when it can)."""
     if _QUESTION.search(sentence):
         return "a question"
-    speculation = _SPECULATION.search(sentence)
-    if speculation:
-        return f"speculation {speculation.group(0)!r}"
-    plan = _PLAN.search(sentence)
-    if plan:
-        return f"a plan {plan.group(0)!r}"
-    hedge = _HEDGE.search(sentence)
-    if hedge:
-        return f"a hedge {hedge.group(0)!r}"
-    example = _ILLUSTRATION.search(sentence)
-    if example:
-        return f"an illustration {example.group(0)!r}"
+    for pattern, what in _VETOES:
+        found = pattern.search(sentence)
+        if found:
+            return f"{what} {found.group(0)!r}"
     return ""
+
+
+# The vetoes after the question, in the order they are tried.
+_VETOES = ((_SPECULATION, "speculation"), (_PLAN, "a plan"), (_HEDGE, "a hedge"), (_ILLUSTRATION, "an illustration"))
 
 
 def measured_cue(sentence: str, results: list[Quantity]) -> str:
@@ -221,9 +218,14 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"resource use {q.text!r}"
     if _SHARE_AFTER_COUNT.search(sentence):
         return "count with its share"
-    for q in results:  # an outcome word counts for a number of its own clause only
-        clause = _clause_of(sentence, q.span)
-        outcome = _OUTCOME.search(clause)
+    clauses = _clauses(sentence)  # an outcome word counts for a number of its own clause only
+    searched: set[int] = set()
+    for q in results:
+        index = bisect_left(clauses.starts_of_breaks, q.span[0])
+        if index in searched:
+            continue
+        searched.add(index)
+        outcome = _OUTCOME.search(sentence, clauses.starts[index], clauses.ends[index])
         if outcome:
             return f"outcome word {outcome.group(0)!r}"
     return ""
@@ -232,13 +234,18 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
 _CLAUSE_BREAK = re.compile(r";|\s[—–]\s|:\s")
 
 
-def _clause_of(sentence: str, span: tuple[int, int]) -> str:
-    """The clause (between semicolons, dashes or colons) that holds ``span``: "the word counts
-    retained here are diagnostics only; they do not justify converting 1,200 characters" has no
-    outcome word in the 1,200's clause."""
-    start = 0
-    for brk in _CLAUSE_BREAK.finditer(sentence):
-        if brk.start() >= span[0]:
-            return sentence[start:brk.start()]
-        start = brk.end()
-    return sentence[start:]
+@dataclass(frozen=True)
+class _Clauses:
+    """Where the clauses of a sentence (between semicolons, dashes or colons) begin and end."""
+    starts_of_breaks: list[int]
+    starts: list[int]
+    ends: list[int]
+
+
+def _clauses(sentence: str) -> _Clauses:
+    """The sentence's clauses, found once: "the word counts retained here are diagnostics only;
+    they do not justify converting 1,200 characters" has no outcome word in the 1,200's clause.
+    A number belongs to the clause of the first break at or after its start."""
+    breaks = [(m.start(), m.end()) for m in _CLAUSE_BREAK.finditer(sentence)]
+    return _Clauses([start for start, _ in breaks], [0] + [end for _, end in breaks],
+                    [start for start, _ in breaks] + [len(sentence)])
