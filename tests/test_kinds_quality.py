@@ -7,17 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from claims.extract import MEASURED, extract_claims
-
-
-def row(sentence: str):
-    rows = [r for r in extract_claims(sentence) if r.kind != "table value"]
-    assert len(rows) == 1, [r.text for r in rows]
-    return rows[0]
-
-
-def roles(sentence: str) -> list[tuple[str, str]]:
-    return [(q.text, q.role) for q in row(sentence).quantities]
+from claims.extract import MEASURED
+from test_kinds import roles, row  # the one-row helpers of the kind tests
 
 
 @pytest.mark.parametrize("sentence", [
