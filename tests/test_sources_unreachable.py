@@ -24,25 +24,9 @@ import pytest
 from sources import http
 from sources.check import check_sources
 from sources.http import ClientConfig, PoliteClient, SourceEndpoints, is_network_failure
+from test_sources_cli import PACK  # the same five leads the sources CLI tests look up
 
 REPO = Path(__file__).resolve().parents[1]
-
-PACK = """== 1. Identity ==
-Book:            Invented Book
-Chapter:         Budgets
-
-== 2. Chapter text ==
-
-Quillfeather and Oakhurst's BSE selects whole units under a cap.
-
-== 4. Existing evidence ==
-Unverified candidates and seeds (leads only — verify before relying on any of them):
-- Quillfeather and Oakhurst's BSE; an invented lead. (https://doi.org/10.9999/test.1)
-- Nobody's lost paper; an invented lead. (https://doi.org/10.9999/missing)
-- Lindqvist et al.'s HyPE; invented. (https://arxiv.org/abs/9999.00001)
-- ExampleRepo; invented. (https://github.com/example-org/example-repo)
-- A web page; invented. (https://example.org/page)
-"""
 LOOKED_UP = 4   # the web page has no metadata API
 
 
