@@ -34,10 +34,14 @@ def test_corpus_size_kinds_and_split_rule(bench):
                                                 "results page", "course notes"}
     first = [d["id"] for d in documents if d["batch"] == 1]
     order = sorted(first, key=lambda i: hashlib.sha256(i.encode("utf-8")).hexdigest())
-    held = set(order[:max(10, math.ceil(len(first) / 3))])
+    retired = set(order[:max(10, math.ceil(len(first) / 3))])
     assert len(first) == 31 and all(d["part"] == "development" for d in documents if d["batch"] == 2)
-    assert held == set(manifest["split"]["held_out"]) == {d["id"] for d in documents if d["part"] == "held-out"}
-    assert len(held) >= 10
+    # batch 1's held-out part, retired into development after its 12th scoring
+    assert retired == set(manifest["split"]["retired_held_out"]) == {
+        d["id"] for d in documents if d.get("retired_from_held_out")}
+    held = {d["id"] for d in documents if d["part"] == "held-out"}
+    assert held == set(manifest["split"]["held_out"]) == {d["id"] for d in documents if d["batch"] == 3}
+    assert all(d["part"] in ("development", "held-out") for d in documents)
     for d in documents:
         assert d["sha256_of_id"] == hashlib.sha256(d["id"].encode("utf-8")).hexdigest()
         source = d["source"]
@@ -72,11 +76,12 @@ def test_development_figures_hold(bench):
     measured_recall = summary["measured_correct"] / summary["measured_gold"]
     attribution_precision = summary["attribution_correct"] / summary["attribution_predicted"]
     attribution_recall = summary["attribution_correct"] / summary["attribution_gold"]
-    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (67, 23, 466)
-    assert measured_precision >= 0.93 and measured_recall >= 0.98  # 0.957, 1.000 (branch quality)
-    assert attribution_precision >= 0.90 and attribution_recall >= 0.95  # 1.000, 1.000
-    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.03  # 0.016
-    assert summary["dropped"] == 0 and summary["split"] == 0 and summary["merged"] == 0
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (93, 39, 683)
+    # with batch 1's retired held-out part: 0.847, 0.892, 0.886, 1.000, 0.048 (before tuning on it)
+    assert measured_precision >= 0.84 and measured_recall >= 0.89
+    assert attribution_precision >= 0.88 and attribution_recall >= 0.95
+    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.05
+    assert summary["dropped"] <= 1 and summary["split"] <= 1 and summary["merged"] <= 3
 
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
