@@ -35,7 +35,7 @@ def test_corpus_size_kinds_and_split_rule(bench):
     first = [d["id"] for d in documents if d["batch"] == 1]
     order = sorted(first, key=lambda i: hashlib.sha256(i.encode("utf-8")).hexdigest())
     retired = set(order[:max(10, math.ceil(len(first) / 3))])
-    assert len(first) == 31 and all(d["part"] == "development" for d in documents if d["batch"] == 2)
+    assert len(first) == 31 and all(d["part"] == "development" for d in documents if d["batch"] in (2, 4))
     # batch 1's held-out part, retired into development after its 12th scoring
     assert retired == set(manifest["split"]["retired_held_out"]) == {
         d["id"] for d in documents if d.get("retired_from_held_out")}
@@ -60,7 +60,7 @@ def test_labels_are_well_formed(bench):
                 for number in label["numbers"]:
                     assert number["text"] in label["text"], (document["id"], number)
                 assert not label["cited"] or label["attribution"], (document["id"], label["text"])
-    assert total == 683
+    assert total == 875
 
 
 def test_flattened_pack_is_one_line_per_block(bench):
@@ -76,12 +76,13 @@ def test_development_figures_hold(bench):
     measured_recall = summary["measured_correct"] / summary["measured_gold"]
     attribution_precision = summary["attribution_correct"] / summary["attribution_predicted"]
     attribution_recall = summary["attribution_correct"] / summary["attribution_gold"]
-    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (93, 39, 683)
-    # with batch 1's retired held-out part: 0.847, 0.892, 0.886, 1.000, 0.048 (before tuning on it)
-    assert measured_precision >= 0.84 and measured_recall >= 0.89
-    assert attribution_precision >= 0.88 and attribution_recall >= 0.95
-    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.05
-    assert summary["dropped"] <= 1 and summary["split"] <= 1 and summary["merged"] <= 3
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (119, 50, 875)
+    # with batch 1's retired held-out part and batch 4, before tuning on them:
+    # 0.808, 0.849, 0.872, 0.820, 0.063
+    assert measured_precision >= 0.80 and measured_recall >= 0.84
+    assert attribution_precision >= 0.87 and attribution_recall >= 0.82
+    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.07
+    assert summary["dropped"] <= 5 and summary["split"] <= 2 and summary["merged"] <= 6
 
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
