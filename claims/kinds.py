@@ -50,7 +50,7 @@ model models file files line lines node nodes worker workers instance instances 
 label labels pair pairs query queries categories category component components
 feature features channel channels entry entries row rows column columns shot shots
 item items candidate candidates text texts sentence sentences embedding embeddings scenario scenarios
-vcpu vcpus cpu cpus test tests kloc loc
+vcpu vcpus cpu cpus test tests kloc loc task tasks benchmark benchmarks
 """.split())
 """Nouns that count the parts of a setup (data, hardware, model shape), not an outcome."""
 
@@ -63,12 +63,17 @@ OUTCOME_WORDS = ("observe", "observed", "observes", "report", "reports", "report
                  "reduce", "improve", "boost", "boosts", "boosted", "lower", "shorten", "shortened",
                  "reached", "reaching", "retain", "retains", "retained", "retaining", "lose", "loses",
                  "losing", "save", "saves", "saved", "saving", "cutting", "speed-up", "speed-ups", "gets",
-                 "got", "outperforms", "outforms", "beats", "matches", "ranking", "ranked")
+                 "got", "outperforms", "outforms", "beats", "matches", "ranking", "ranked",
+                 "find", "finds", "we get", "we see", "we saw", "we measure", "we noticed", "we notice",
+                 "obtain", "obtains", "obtained", "waste", "wastes", "wasted", "wasting",
+                 "went from", "goes from", "going from", "drops to", "dropped to", "falls to", "fell to",
+                 "rises to", "rose to", "comes to", "came to", "comes out at", "came out at", "amounts to")
 """Verbs of an observed outcome (a number near one is a result unless it is a setting)."""
 _OUTCOME = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in OUTCOME_WORDS) + r")(?![\w-])", re.I)
 _OF_BASELINE = re.compile(r"%\s+(?:of\s+(?:the|its|their|our|a|an|all)\b|as\s+\w+\s+as\b)", re.I)
 _WITHIN_BEFORE = re.compile(r"\bwithin\s+[~≈]?$", re.I)
-_APPROX = re.compile(r"(?:about|around|roughly|approximately|just|only|under|over|in|~|≈)\s*[~≈]?$", re.I)
+_APPROX = re.compile(r"(?:about|around|roughly|approximately|just|only|under|over|in|over\s+the\s+course\s+of|"
+                     r"~|≈)\s*[~≈]?$", re.I)
 TIME_UNITS = frozenset("second sec minute min hour day week ms s h".split())
 _SPEED_UNIT = re.compile(r"^\s*(?:qps|queries per second|sentences per second|tokens/s|it/s)\b", re.I)
 _RANK = re.compile(r"\b(?:rank|ranks|ranked|ranking|place|placed|places)\b", re.I)
@@ -77,6 +82,9 @@ _QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
 _SPECULATION = re.compile(r"\b(?:could|would|wouldn't|couldn't)\b", re.I)
 _PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the future|we plan|we intend|"
                    r"we aim|stay tuned)\b", re.I)
+_DEFINITION = re.compile(r"\b(?:refers?\s+to|(?:is|are)\s+defined\s+as|denotes|stands\s+for)\b", re.I)
+"""A definition ("binary quantization refers to … a 32x reduction"): what a term means, whose
+numbers follow from it."""
 _HEDGE = re.compile(r"\b(?:may|might|sometimes)\b[^.;]*?\bup to\b", re.I)
 """A possibility bounded from above (``savings …, sometimes up to 90%``, ``may be up to 3x``): a
 claim of what may happen, not a number measured (``can reach up to 34% better latency`` reports
@@ -104,20 +112,64 @@ SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
                              r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
 _HASH_BEFORE = re.compile(r"#$")
+_RESOURCE_AFTER = re.compile(r"^\s+of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)\b", re.I)
+_SPEC_BEFORE = re.compile(r"\b(?:with|has|had|have|having|offers?|offered|provides?|equipped)\b", re.I)
+"""A machine's specification in the number's clause ("a GPU with 24GB of memory", "the laptop
+had 8 cores and 16 GB of memory"), not what a method used."""
 _COUNT_LABEL_BEFORE = re.compile(r"\b([A-Za-z]+)\s*:\s*$")
 _INSTEAD_OF_BEFORE = re.compile(r"\b(?:instead\s+of|down\s+from|up\s+from)\s+$|,\s+not\s+$", re.I)
 _RATE_AFTER = re.compile(r"^\s+per\b", re.I)
+FUNCTION_WORDS = frozenset("""
+all only about around over under nearly almost approximately roughly just each every the some top first last
+with in on at for from to by and or but than of after before since until up down another these those its
+their our we it this that there total overall exactly least most more less fewer
+""".split())
+"""Words that begin a noun phrase or a clause: a number after one is no part of a name (``Key
+observation: All 39 misalignments``), and a noun after one is not what a number counts."""
+_CLAUSE_START = re.compile(r"[:;]\s*$")
+_WON_BEFORE = re.compile(r"\b(?:improved|improves|improve|outperform(?:s|ed|ing)?|beat|beats|won|wins|surpass(?:es|ed)?|"
+                         r"state[- ]of[- ]the[- ]art|sota)\b(?:\s+[\w-]+){0,8}\s+(?:across|on|in|for)\s+\$?$", re.I)
+_INPUT_BEFORE = re.compile(r"\b(?:pre-?trained|trained|fine-?tuned|finetuned|distilled|learned|learnt)\s+(?:\w+\s+)?"
+                           r"(?:on|with|over|from)\s+(?:about\s+|roughly\s+|around\s+|over\s+|nearly\s+|some\s+)?\$?$", re.I)
+"""What a model was trained on is an input ("pretrained on 40 GB of text"), not an outcome."""
+_MAGNITUDE_WORDS = ("thousand", "million", "billion", "trillion")
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|wouldn't|couldn't|expected|expects?|estimated|potential(?:ly)?|"
+                           r"theoretical(?:ly)?|in theory|in principle|assum(?:e|es|ed|ing)|hypothetical(?:ly)?)\b", re.I)
+_SCOPE_BREAK = re.compile(r"[,;:()]|\s[—–-]\s")
+_WIDTH = re.compile(r"(?<![\w.])(?:(?:b?float|fp|bf|u?int)(?P<glued>\d{1,2})(?!\d)|(?P<bits>\d{1,2})[- ]bits?\b|"
+                    r"(?P<word>binary|float(?!\d)|half\s+precision|single\s+precision|full\s+precision))", re.I)
+_SPEED_AFTER = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:faster|slower|quicker|speed|speed-?ups?|throughput|latency|qps)\b", re.I)
+_SET_TO_BEFORE = re.compile(r"\b(?:set|sets|setting|default|defaults|defaulted|configured|fixed|capped|limited)\s+"
+                            r"(?:it\s+|them\s+|this\s+|the\s+\w+\s+)?(?:to|at|of|is|as|=)\s+(?:a\s+|an\s+)?$", re.I)
+_BITS_AFTER = re.compile(r"^\s+bits?\b", re.I)
+_YEAR_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+                          r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?:\s+\d{1,2},?)?(?:\s+of)?|"
+                          r"\bal\.,?|\b(?:in|since|until|from|during|by|early|late|mid|spring|summer|autumn|fall|winter)"
+                          r"(?:\s+of)?)\s+$")
+_NOT_A_PART = frozenset("""
+of more less fewer faster slower higher lower better worse smaller larger bigger cheaper improvement
+improvements reduction increase decrease gain drop speedup speed-up and or to on in for
+""".split())
 
 
 def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
     """The quantities with the roles of the module docstring added (others unchanged)."""
     first = re.match(r"\W*(\w+)", sentence)
     first_end = first.end(1) if first else 0
+    scopes = _hypothetical_scopes(sentence)
+    derived = _derived_ratios(sentence)
+    mixture = _fixed_shares(sentence, quantities)
     out = []
     for q in quantities:
         role = q.role
+        if role == "math" and _bare_math_number(sentence, q):
+            role = "value"  # d2l writes "on $11$ tasks": a number set as math is still a number
+        if role == "identifier" and (q.is_multiplier or q.is_percent):
+            role = "value"  # "models that run 100x faster": an identifier is a plain number
         if role == "value":
             role = _role(sentence, q, first_end) or role
+        if role == "value":
+            role = _setup_role(sentence, q, scopes, derived, mixture) or role
         out.append(replace(q, role=role) if role != q.role else q)
     return out
 
@@ -142,6 +194,7 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
         return "parameter"
     name = _CAPITALISED_BEFORE.search(before)
     if (plain and name and name.start(1) >= first_end and name.group(1).lower() not in METRIC_NAMES
+            and name.group(1).lower() not in FUNCTION_WORDS and not _CLAUSE_START.search(before[:name.start(1)])
             and not after.lstrip().startswith(("%", "percent"))):
         return "identifier"
     if _OF_TOTAL_BEFORE.search(before) or _INSTEAD_OF_BEFORE.search(before):
@@ -160,7 +213,14 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
     if unit in MAGNITUDES and re.search(r"(?:^|\s)[A-Za-z][\w.-]*[A-Z0-9][\w.-]*\s+$", before) and \
             re.search(r"[A-Z]", before.split()[-1] if before.split() else ""):
         return "identifier"  # a model size after a model name: Llama 70B, Llama3 8B, T-Few 3B
+    if _INPUT_BEFORE.search(before):
+        return "count"  # a training set's or a model's size is an input
+    following = _following_words(after)
+    if following[:1] and following[0] in _MAGNITUDE_WORDS and any(w in COUNT_NOUNS for w in following):
+        return "count"  # "the 1.5-billion-parameter GPT-2", "7.5 million documents"
     if q.decimals == 0 and (plain or unit in MAGNITUDES or unit.lower().rstrip("s") in COUNT_NOUNS):
+        if _WON_BEFORE.search(before.rsplit(";", 1)[-1]):
+            return None  # the number of tasks a method improved or won is an outcome
         if unit.lower() in COUNT_NOUNS or unit.lower().rstrip("s") in COUNT_NOUNS:
             if not _RATE_AFTER.match(after):
                 return "count"
@@ -169,16 +229,109 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
     return None
 
 
+def _bare_math_number(sentence: str, q: Quantity) -> bool:
+    """A plain number that is the whole of an inline math span (``$11$``)."""
+    start, end = q.span
+    return (q.unit is None and not q.is_percent and sentence[start - 1:start] == "$"
+            and sentence[end:end + 1] == "$")
+
+
 def _following_words(after: str) -> list[str]:
-    """The (lower-cased, hyphen-split) words of the next two tokens, stopping at a rate word
-    (``per query`` is a rate, not a count)."""
+    """The (lower-cased, hyphen-split) words of the next three tokens (``23 smaller BERT
+    models``), stopping at a rate word (``per query`` is a rate, not a count) or a function word
+    (``4 points on MTEB tasks``: the noun after ``on`` is not what the number counts)."""
     words: list[str] = []
-    for token in after.split()[:2]:  # "-billion-parameter" (glued) counts as one token
+    for token in after.split()[:3]:  # "-billion-parameter" (glued) counts as one token
         parts = [w.lower() for w in re.findall(r"[A-Za-z]+", token)]
-        if any(p in ("per", "each", "every", "a", "an") for p in parts[:1]):
+        if any(p in ("per", "each", "every", "a", "an") or p in FUNCTION_WORDS for p in parts[:1]):
             break
         words.extend(parts)
+        if re.search(r"[,;:.]$", token):
+            break
     return words
+
+
+def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: tuple[set, set],
+                fixed: set[tuple[int, int]]) -> str | None:
+    """The roles of a number that describes the setup or a consequence of it, not an outcome
+    (module docstring: ``estimate``, ``derived``, ``parameter``, ``year``, ``identifier``)."""
+    start, end = q.span
+    before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
+    plain = q.unit is None and not q.is_percent and not q.is_multiplier and q.denominator is None
+    if q.span in fixed:
+        return "parameter"
+    if hypothetical is not None and start >= hypothetical:
+        return "estimate"
+    ratios, shares = derived
+    if (q.is_multiplier and any(abs(q.value - r) < 1e-6 for r in ratios)
+            or q.is_percent and q.upper is None and any(abs(q.value - p) < 0.05 for p in shares)):
+        if not _SPEED_AFTER.match(after):
+            return "derived"
+    if _SET_TO_BEFORE.search(before):
+        return "parameter"
+    if _BITS_AFTER.match(after):
+        return "parameter"  # a precision: "0.4 bits per parameter", "8 bits"
+    if plain and q.decimals == 0 and 1900 <= q.value <= 2099 and "," not in q.text and _YEAR_BEFORE.search(before):
+        return "year"
+    if plain and q.decimals == 0 and q.value in (0, 1) and (
+            re.match(r"^\s*(?:and|or|/|,)\s*[01](?!\d|\.\d)", after) or re.search(r"(?<![\d.])[01]\s*(?:and|or|/|,)\s*$", before)):
+        return "identifier"  # class codes "(1 and 0)", "0 or 1": symbols, not amounts
+    return None
+
+
+def _hypothetical_scopes(sentence: str) -> int | None:
+    """Where the hypothetical part of the sentence begins (None when it has none): the start of
+    the clause holding the first marker of a hypothetical or an estimate (``would``, ``could``,
+    ``expected``, ``estimated``, ``potential``, ``in theory``, ``assuming``); the rest of the
+    sentence is in its scope. "requires 5GB, far less than the 200GB which would be required"
+    keeps its 5GB; "this could make search up to 30x faster" has no number outside the scope."""
+    marker = _HYPOTHETICAL.search(sentence)
+    if marker is None:
+        return None
+    breaks = [m.end() for m in _SCOPE_BREAK.finditer(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())]
+    return breaks[-1] if breaks else 0
+
+
+def _derived_ratios(sentence: str) -> tuple[set[float], set[float]]:
+    """Ratios (``32x``) and shares (``50%``) that follow from the number formats the sentence
+    names (float32, bfloat16, int8, 1-bit, binary; a lone format is compared with float32):
+    "1-bit values instead of float32 … a 32x reduction" is arithmetic, not a measurement."""
+    widths = set()
+    for m in _WIDTH.finditer(sentence):
+        if m.group("bits"):
+            widths.add(int(m.group("bits")))
+        elif m.group("glued"):
+            widths.add(int(m.group("glued")))
+        else:
+            widths.add({"binary": 1, "float": 32, "half": 16, "single": 32, "full": 32}[m.group("word").lower().split()[0]])
+    widths = {w for w in widths if w in (1, 2, 4, 8, 16, 32, 64)}
+    if not widths:
+        return set(), set()
+    widths.add(32)
+    ratios = {a / b for a in widths for b in widths if a > b}
+    shares = {round(100 * b / a, 2) for a in widths for b in widths if a > b} | {
+        round(100 * (1 - b / a), 2) for a in widths for b in widths if a > b}
+    return ratios, shares
+
+
+def _fixed_shares(sentence: str, quantities: list[Quantity]) -> set[tuple[int, int]]:
+    """Spans of numbers that fix the setup rather than report an outcome: the parts of a mixture
+    (``50% positive, 50% negative``, ``50% correct pairs … with 50% random pairs``: two or more
+    percentages, each describing the word after it, that add up to 100) and the two ends of a
+    symmetric interval (``the range -448 to 448``: a bound by definition)."""
+    out: set[tuple[int, int]] = set()
+    parts = []
+    for q in quantities:
+        if q.is_percent and q.upper is None and q.role == "value":
+            word = re.match(r"\s*([A-Za-z]+)", sentence[q.span[1]:q.span[1] + 40])
+            if word and word.group(1).lower() not in _NOT_A_PART and word.group(1).lower() not in METRIC_NAMES:
+                parts.append(q)
+    if len(parts) >= 2 and abs(sum(q.value for q in parts) - 100) < 0.05:
+        out.update(q.span for q in parts)
+    for a, b in zip(quantities, quantities[1:]):
+        if a.value < 0 and b.value == -a.value and re.fullmatch(r"\s*(?:to|and|–|,)\s*", sentence[a.span[1]:b.span[0]]):
+            out.update((a.span, b.span))
+    return out
 
 
 def not_measured(sentence: str) -> str:
@@ -193,7 +346,7 @@ def not_measured(sentence: str) -> str:
 
 
 # The vetoes after the question, in the order they are tried.
-_VETOES = ((_SPECULATION, "speculation"), (_PLAN, "a plan"), (_HEDGE, "a hedge"), (_ILLUSTRATION, "an illustration"))
+_VETOES = ((_PLAN, "a plan"), (_DEFINITION, "a definition"), (_HEDGE, "a hedge"), (_ILLUSTRATION, "an illustration"))
 
 
 def measured_cue(sentence: str, results: list[Quantity]) -> str:
@@ -216,6 +369,9 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"share of a baseline {q.text!r}"
         if q.unit in MEMORY_UNITS and re.search(r"\b(?:only|just)\s+(?:\w+\s+)?$", before, re.I):
             return f"resource use {q.text!r}"
+        if (q.unit in MEMORY_UNITS and _RESOURCE_AFTER.match(after)
+                and not _SPEC_BEFORE.search(re.split(r"[,;:(]", before)[-1])):
+            return f"resource use {q.text!r}"  # "we use 5.2GB of memory", "(…; 47.5GB of disk space)"
     if _SHARE_AFTER_COUNT.search(sentence):
         return "count with its share"
     clauses = _clauses(sentence)  # an outcome word counts for a number of its own clause only

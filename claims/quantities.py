@@ -232,6 +232,8 @@ def find_quantities(sentence: str) -> list[Quantity]:
         elif unit is None:
             unit, end = _trailing_unit(sentence, end)
         currency = CURRENCIES.get(group("cur") or "")
+        if group("cur") == "$" and not sign and sentence[match.end("number"):match.end("number") + 1] == "$":
+            start, currency = match.start("number"), None  # "$12$": a number set as inline math, not dollars
         found.append(Quantity(sentence[start:end], value, unit, _decimals(digits), percent, (start, end),
                               is_multiplier=times, plus_minus=sign == "\u00b1", currency=currency))
     found.extend(_ordinals(masked, found))
