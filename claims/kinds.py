@@ -64,8 +64,8 @@ OUTCOME_WORDS = ("observe", "observed", "observes", "report", "reports", "report
                  "reached", "reaching", "retain", "retains", "retained", "retaining", "lose", "loses",
                  "losing", "save", "saves", "saved", "saving", "cutting", "speed-up", "speed-ups", "gets",
                  "got", "outperforms", "outforms", "beats", "matches", "ranking", "ranked",
-                 "find", "finds", "we get", "we see", "we saw", "we measure", "we noticed", "we notice",
-                 "obtain", "obtains", "obtained", "waste", "wastes", "wasted", "wasting",
+                 "we find", "i find", "find that", "finds that", "we found", "we get", "we see", "we saw",
+                 "we measure", "we noticed", "we notice", "we obtain", "obtains", "obtained", "waste", "wastes", "wasted", "wasting",
                  "went from", "goes from", "going from", "drops to", "dropped to", "falls to", "fell to",
                  "rises to", "rose to", "comes to", "came to", "comes out at", "came out at", "amounts to")
 """Verbs of an observed outcome (a number near one is a result unless it is a setting)."""
@@ -75,7 +75,16 @@ _WITHIN_BEFORE = re.compile(r"\bwithin\s+[~≈]?$", re.I)
 _APPROX = re.compile(r"(?:about|around|roughly|approximately|just|only|under|over|in|over\s+the\s+course\s+of|"
                      r"~|≈)\s*[~≈]?$", re.I)
 TIME_UNITS = frozenset("second sec minute min hour day week ms s h".split())
-_SPEED_UNIT = re.compile(r"^\s*(?:qps|queries per second|sentences per second|tokens/s|it/s)\b", re.I)
+_SPEED_UNIT = re.compile(r"^\s*(?:qps|rps|tokens/s|it/s|req/s|(?:queries|requests|sentences|tokens|documents|docs|"
+                         r"passages|images|samples|examples|items|pages)\s+(?:per|a|/)\s*(?:second|sec|s)\b)", re.I)
+_LOAD_BEFORE = re.compile(r"\b(?:at|send|sends|sending|sent|issue|issues|issuing|rate\s+of|load\s+of|with)\s+"
+                          r"(?:a\s+)?(?:constant\s+|fixed\s+|steady\s+)?$", re.I)
+"""A load that a benchmark applies ("at 200 requests per second"), not one it measured."""
+_BASELINE_AFTER = re.compile(
+    r"^\s*(?:(?:percentage\s+)?points?|pp|%)?\s*(?:above|below|ahead\s+of|behind|"
+    r"(?:over|under|than)\s+(?:the\s+|a\s+|our\s+|its\s+|their\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:baseline|previous|prior|original|default|reference|teacher|state[- ]of[- ]the[- ]art)\b)", re.I)
+"""A comparison with a baseline: "2.3 points above the BM25 baseline", "12% over the previous best"."""
 _RANK = re.compile(r"\b(?:rank|ranks|ranked|ranking|place|placed|places)\b", re.I)
 _SHARE_AFTER_COUNT = re.compile(r"\b\d[\d,]*\s+(?:[A-Za-z-]+\s+){0,2}\(\s*\d+(?:\.\d+)?\s?%\s*\)")
 _QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
@@ -85,6 +94,13 @@ _PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the 
 _DEFINITION = re.compile(r"\b(?:refers?\s+to|(?:is|are)\s+defined\s+as|denotes|stands\s+for)\b", re.I)
 """A definition ("binary quantization refers to … a 32x reduction"): what a term means, whose
 numbers follow from it."""
+_INSTRUCTION = re.compile(
+    r"^\W*(?:(?:then|next|first|finally|now|afterwards|optionally),?\s+)?"
+    r"(set|use|run|pass|try|choose|pick|specify|launch|install|download|configure|enable|disable|allocate|"
+    r"(?:increase|decrease|reduce|raise|lower|change|adjust|limit)(?=\s+(?:the|your|it|this|its|them)\b))"
+    r"\s+(?!by\b|to\b|\d)", re.I)
+"""An instruction: a sentence that opens with a verb in the imperative ("Increase the batch to 64",
+"Then run the script with 4 workers"); the numbers it gives are what the reader should use."""
 _HEDGE = re.compile(r"\b(?:may|might|sometimes)\b[^.;]*?\bup to\b", re.I)
 """A possibility bounded from above (``savings …, sometimes up to 90%``, ``may be up to 3x``): a
 claim of what may happen, not a number measured (``can reach up to 34% better latency`` reports
@@ -135,16 +151,18 @@ _INPUT_BEFORE = re.compile(r"\b(?:pre-?trained|trained|fine-?tuned|finetuned|dis
 _MAGNITUDE_WORDS = ("thousand", "million", "billion", "trillion")
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|wouldn't|couldn't|expected|expects?|estimated|potential(?:ly)?|"
                            r"theoretical(?:ly)?|in theory|in principle|assum(?:e|es|ed|ing)|hypothetical(?:ly)?)\b", re.I)
+_CONDITION = re.compile(r"\b(?:if|suppose|imagine|unless)\b", re.I)
 _SCOPE_BREAK = re.compile(r"[,;:()]|\s[—–-]\s")
 _WIDTH = re.compile(r"(?<![\w.])(?:(?:b?float|fp|bf|u?int)(?P<glued>\d{1,2})(?!\d)|(?P<bits>\d{1,2})[- ]bits?\b|"
                     r"(?P<word>binary|float(?!\d)|half\s+precision|single\s+precision|full\s+precision))", re.I)
 _SPEED_AFTER = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:faster|slower|quicker|speed|speed-?ups?|throughput|latency|qps)\b", re.I)
-_SET_TO_BEFORE = re.compile(r"\b(?:set|sets|setting|default|defaults|defaulted|configured|fixed|capped|limited)\s+"
-                            r"(?:it\s+|them\s+|this\s+|the\s+\w+\s+)?(?:to|at|of|is|as|=)\s+(?:a\s+|an\s+)?$", re.I)
+_SET_TO_BEFORE = re.compile(r"(?:\b(?:set|sets|setting|defaults|defaulted|configured|fixed|capped|limited)\s+"
+                            r"(?:[\w-]+\s+){0,4}?(?:to|at|as|=)|\bdefault(?:\s+value)?\s+(?:of|is|=))\s+(?:a\s+|an\s+)?$", re.I)
+"""A setting: "we set the temperature to 0.7", "the number of workers defaults to 8"."""
 _BITS_AFTER = re.compile(r"^\s+bits?\b", re.I)
 _YEAR_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
                           r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?:\s+\d{1,2},?)?(?:\s+of)?|"
-                          r"\bal\.,?|\b(?:in|since|until|from|during|by|early|late|mid|spring|summer|autumn|fall|winter)"
+                          r"\bal\.,?|\b(?:in|since|until|during|early|late|mid|spring|summer|autumn|fall|winter)"
                           r"(?:\s+of)?)\s+$")
 _NOT_A_PART = frozenset("""
 of more less fewer faster slower higher lower better worse smaller larger bigger cheaper improvement
@@ -288,6 +306,10 @@ def _hypothetical_scopes(sentence: str) -> int | None:
     marker = _HYPOTHETICAL.search(sentence)
     if marker is None:
         return None
+    if marker.group(0).lower().startswith(("would", "could")):
+        condition = _CONDITION.search(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())
+        if condition:  # "if we had 10x more data, we would …": the condition is hypothetical too
+            marker = condition
     breaks = [m.end() for m in _SCOPE_BREAK.finditer(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())]
     return breaks[-1] if breaks else 0
 
@@ -338,6 +360,9 @@ def not_measured(sentence: str) -> str:
     """Why the sentence cannot state a measurement ('' when it can)."""
     if _QUESTION.search(sentence):
         return "a question"
+    instruction = _INSTRUCTION.match(sentence)
+    if instruction:
+        return f"an instruction {instruction.group(1)!r}"
     for pattern, what in _VETOES:
         found = pattern.search(sentence)
         if found:
@@ -361,8 +386,10 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"duration {q.text!r}"
         if unit in TIME_UNITS and (_RATE_AFTER.match(after) or re.search(r"\bevery\s+$", before)):
             return f"time per unit {q.text!r}"
-        if _SPEED_UNIT.match(after):
+        if _SPEED_UNIT.match(after) and not _LOAD_BEFORE.search(before):
             return f"speed {q.text!r}"
+        if _BASELINE_AFTER.match(after):
+            return f"comparison with a baseline {q.text!r}"
         if q.is_percent and _OF_BASELINE.search(sentence[end - 1:end + 40]):
             return f"share of a baseline {q.text!r}"
         if q.is_percent and _WITHIN_BEFORE.search(before):
