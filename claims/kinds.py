@@ -129,7 +129,9 @@ _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|
                              r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
 _HASH_BEFORE = re.compile(r"#$")
 _RESOURCE_AFTER = re.compile(r"^\s+of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)\b", re.I)
-_SPEC_BEFORE = re.compile(r"\b(?:with|has|had|have|having|offers?|offered|provides?|equipped)\b", re.I)
+_SPEC_BEFORE = re.compile(r"\b(?:GPUs?|CPUs?|machines?|laptops?|desktops?|workstations?|servers?|nodes?|instances?|cards?|"
+                          r"devices?|clusters?|box|boxes|VMs?|hosts?|phones?)\b[^,;:(]*?\b(?:with|has|had|have|having|"
+                          r"offers?|offered|provides?|equipped)\b", re.I)
 """A machine's specification in the number's clause ("a GPU with 24GB of memory", "the laptop
 had 8 cores and 16 GB of memory"), not what a method used."""
 _COUNT_LABEL_BEFORE = re.compile(r"\b([A-Za-z]+)\s*:\s*$")
@@ -285,8 +287,11 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: t
             or q.is_percent and q.upper is None and any(abs(q.value - p) < 0.05 for p in shares)):
         if not _SPEED_AFTER.match(after):
             return "derived"
-    if _SET_TO_BEFORE.search(before):
-        return "parameter"
+    if _SET_TO_BEFORE.search(before) or (_SPEED_UNIT.match(after) and _LOAD_BEFORE.search(before)):
+        return "parameter"  # "set the workers to 8", "sends 300 requests per second"
+    if (q.unit in MEMORY_UNITS and _RESOURCE_AFTER.match(after)
+            and _SPEC_BEFORE.search(re.split(r"[,;:(]", before)[-1])):
+        return "parameter"  # a machine's specification: "a workstation with 16 cores and 64GB of memory"
     if _BITS_AFTER.match(after):
         return "parameter"  # a precision: "0.4 bits per parameter", "8 bits"
     if plain and q.decimals == 0 and 1900 <= q.value <= 2099 and "," not in q.text and _YEAR_BEFORE.search(before):
