@@ -87,10 +87,14 @@ _BASELINE_AFTER = re.compile(
 """A comparison with a baseline: "2.3 points above the BM25 baseline", "12% over the previous best"."""
 _RANK = re.compile(r"\b(?:rank|ranks|ranked|ranking|place|placed|places)\b", re.I)
 _SHARE_AFTER_COUNT = re.compile(r"\b\d[\d,]*\s+(?:[A-Za-z-]+\s+){0,2}\(\s*\d+(?:\.\d+)?\s?%\s*\)")
+_PART_OF_WHOLE = re.compile(r"\b\d[\d,]*\s+of\s+(?:which|them|these|those)\b|\bout\s+of\s+\d[\d,]*\b[^.;]*?\d", re.I)
+"""A part of a counted whole: "45 of which were right", "out of 200 sampled answers, 37 …"."""
 _QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
 _SPECULATION = re.compile(r"\b(?:could|would|wouldn't|couldn't)\b", re.I)
 _PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the future|we plan|we intend|"
-                   r"we aim|stay tuned)\b", re.I)
+                   r"we aim|stay tuned|(?:we|I)\s+will\s+(?:show|demonstrate|release|add|publish|present|share)|"
+                   r"in (?:the|a) (?:next|future|follow-up|later|upcoming) (?:post|article|section|chapter|part|release|"
+                   r"version|blog post))\b", re.I)
 _DEFINITION = re.compile(r"\b(?:refers?\s+to|(?:is|are)\s+defined\s+as|denotes|stands\s+for)\b", re.I)
 """A definition ("binary quantization refers to … a 32x reduction"): what a term means, whose
 numbers follow from it."""
@@ -98,7 +102,7 @@ _INSTRUCTION = re.compile(
     r"^\W*(?:(?:then|next|first|finally|now|afterwards|optionally),?\s+)?"
     r"(set|use|run|pass|try|choose|pick|specify|launch|install|download|configure|enable|disable|allocate|"
     r"(?:increase|decrease|reduce|raise|lower|change|adjust|limit)(?=\s+(?:the|your|it|this|its|them)\b))"
-    r"\s+(?!by\b|to\b|\d)", re.I)
+    r"\s+(?:the|a|an|your|our|it|this|these|those|each|every|all|some|them|--?\w|`)", re.I)
 """An instruction: a sentence that opens with a verb in the imperative ("Increase the batch to 64",
 "Then run the script with 4 workers"); the numbers it gives are what the reader should use."""
 _HEDGE = re.compile(r"\b(?:may|might|sometimes)\b[^.;]*?\bup to\b", re.I)
@@ -152,7 +156,8 @@ _INPUT_BEFORE = re.compile(r"\b(?:pre-?trained|trained|fine-?tuned|finetuned|dis
 """What a model was trained on is an input ("pretrained on 40 GB of text"), not an outcome."""
 _MAGNITUDE_WORDS = ("thousand", "million", "billion", "trillion")
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|wouldn't|couldn't|expected|expects?|estimated|potential(?:ly)?|"
-                           r"theoretical(?:ly)?|in theory|in principle|assum(?:e|es|ed|ing)|hypothetical(?:ly)?)\b", re.I)
+                           r"theoretical(?:ly)?|in theory|in principle|assum(?:e|es|ed|ing)|hypothetical(?:ly)?|suppose|supposing|"
+                           r"imagine|let's say|let’s say|say we have|say you have)\b", re.I)
 _CONDITION = re.compile(r"\b(?:if|suppose|imagine|unless)\b", re.I)
 _SCOPE_BREAK = re.compile(r"[,;:()]|\s[—–-]\s")
 _WIDTH = re.compile(r"(?<![\w.])(?:(?:b?float|fp|bf|u?int)(?P<glued>\d{1,2})(?!\d)|(?P<bits>\d{1,2})[- ]bits?\b|"
@@ -161,6 +166,9 @@ _SPEED_AFTER = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:faster|slower|quicker|spee
 _SET_TO_BEFORE = re.compile(r"(?:\b(?:set|sets|setting|defaults|defaulted|configured|fixed|capped|limited)\s+"
                             r"(?:[\w-]+\s+){0,4}?(?:to|at|as|=)|\bdefault(?:\s+value)?\s+(?:of|is|=))\s+(?:a\s+|an\s+)?$", re.I)
 """A setting: "we set the temperature to 0.7", "the number of workers defaults to 8"."""
+_LIMIT_BEFORE = re.compile(r"\b(?:up\s+to|at\s+most|a\s+maximum\s+of|max(?:imum)?\s+of|no\s+more\s+than)\s+$", re.I)
+_COMPARATIVE_AFTER = re.compile(r"^\s*(?:[\w-]+\s+)?(?:more|less|fewer|faster|slower|higher|lower|better|worse|"
+                                r"smaller|larger|bigger|cheaper)\b", re.I)
 _BITS_AFTER = re.compile(r"^\s+bits?\b", re.I)
 _YEAR_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
                           r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?:\s+\d{1,2},?)?(?:\s+of)?|"
@@ -179,6 +187,7 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
     scopes = _hypothetical_scopes(sentence)
     derived = _derived_ratios(sentence)
     mixture = _fixed_shares(sentence, quantities)
+    sizes = _derived_sizes(sentence, quantities)
     out = []
     for q in quantities:
         role = q.role
@@ -189,7 +198,7 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
         if role == "value":
             role = _role(sentence, q, first_end) or role
         if role == "value":
-            role = _setup_role(sentence, q, scopes, derived, mixture) or role
+            role = _setup_role(sentence, q, scopes, derived, mixture, sizes) or role
         out.append(replace(q, role=role) if role != q.role else q)
     return out
 
@@ -236,7 +245,8 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
     if _INPUT_BEFORE.search(before):
         return "count"  # a training set's or a model's size is an input
     following = _following_words(after)
-    if following[:1] and following[0] in _MAGNITUDE_WORDS and any(w in COUNT_NOUNS for w in following):
+    if ((following[:1] and following[0] in _MAGNITUDE_WORDS or unit in MAGNITUDES)
+            and any(w in COUNT_NOUNS for w in following) and not _WON_BEFORE.search(before)):
         return "count"  # "the 1.5-billion-parameter GPT-2", "7.5 million documents"
     if q.decimals == 0 and (plain or unit in MAGNITUDES or unit.lower().rstrip("s") in COUNT_NOUNS):
         if _WON_BEFORE.search(before.rsplit(";", 1)[-1]):
@@ -272,12 +282,13 @@ def _following_words(after: str) -> list[str]:
 
 
 def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: tuple[set, set],
-                fixed: set[tuple[int, int]]) -> str | None:
+                fixed: set[tuple[int, int]], sizes: set[tuple[int, int]] = frozenset()) -> str | None:
     """The roles of a number that describes the setup or a consequence of it, not an outcome
     (module docstring: ``estimate``, ``derived``, ``parameter``, ``year``, ``identifier``)."""
     start, end = q.span
     before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
     plain = q.unit is None and not q.is_percent and not q.is_multiplier and q.denominator is None
+    unit = (q.unit or "").rstrip("s") if q.unit not in ("ms", "s") else q.unit
     if q.span in fixed:
         return "parameter"
     if hypothetical is not None and start >= hypothetical:
@@ -292,6 +303,14 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: t
     if (q.unit in MEMORY_UNITS and _RESOURCE_AFTER.match(after)
             and _SPEC_BEFORE.search(re.split(r"[,;:(]", before)[-1])):
         return "parameter"  # a machine's specification: "a workstation with 16 cores and 64GB of memory"
+    if (not q.is_percent and not q.is_multiplier and unit not in MEMORY_UNITS and unit.lower() not in TIME_UNITS
+            and _LIMIT_BEFORE.search(before) and not _COMPARATIVE_AFTER.match(after)):
+        return "parameter"  # a limit: "returns up to 100 results per page", "at most 1000 candidates"
+    if (q.denominator is not None and q.numerator + q.denominator in (10, 100)
+            and re.match(r"^\s*(?:[\w/-]+\s+){0,2}?split\b", after, re.I)):
+        return "parameter"  # a split: "a 70/30 train/test split"
+    if q.unit in MEMORY_UNITS and q.span in sizes:
+        return "derived"  # "768 float32 values take 3 KB": the product of the sentence's own numbers
     if _BITS_AFTER.match(after):
         return "parameter"  # a precision: "0.4 bits per parameter", "8 bits"
     if plain and q.decimals == 0 and 1900 <= q.value <= 2099 and "," not in q.text and _YEAR_BEFORE.search(before):
@@ -339,6 +358,37 @@ def _derived_ratios(sentence: str) -> tuple[set[float], set[float]]:
     shares = {round(100 * b / a, 2) for a in widths for b in widths if a > b} | {
         round(100 * (1 - b / a), 2) for a in widths for b in widths if a > b}
     return ratios, shares
+
+
+_BYTES = {"byte": 1, "bytes": 1, "B": 1, "kB": 1e3, "KB": 1e3, "KiB": 1024, "MB": 1e6, "MiB": 1024 ** 2,
+          "GB": 1e9, "GiB": 1024 ** 3, "TB": 1e12, "TiB": 1024 ** 4, "PB": 1e15}
+_SCALE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def _derived_sizes(sentence: str, quantities: list[Quantity]) -> set[tuple[int, int]]:
+    """Spans of memory sizes that are the product of the sentence's own numbers and the bytes
+    of a number format it names ("a 768-dimensional float32 vector takes 3 KB", "1M int8
+    vectors of 384 dimensions need 384 MB"): arithmetic, not a measurement (within 10%)."""
+    widths = {int(m.group("glued") or m.group("bits")) for m in _WIDTH.finditer(sentence)
+              if m.group("glued") or m.group("bits")}
+    per_value = {w / 8 for w in widths if w in (1, 2, 4, 8, 16, 32, 64)}
+    memory = [q for q in quantities if q.unit in _BYTES]
+    if not per_value or not memory:
+        return set()
+    factors = []
+    for q in quantities:
+        if q.unit in _BYTES or q.is_percent or q.is_multiplier or q.value <= 0:
+            continue
+        after = sentence[q.span[1]:q.span[1] + 12].split()
+        scale = _SCALE.get(q.unit or "", 1.0) * _SCALE.get(after[0].lower() if after else "", 1.0)
+        factors.append(q.value * scale)
+    products = {f for f in factors} | {a * b for i, a in enumerate(factors[:8]) for b in factors[i + 1:8]}
+    out = set()
+    for q in memory:
+        size = q.value * _BYTES[q.unit]
+        if any(abs(p * b - size) <= 0.1 * size for p in products for b in per_value):
+            out.add(q.span)
+    return out
 
 
 def _fixed_shares(sentence: str, quantities: list[Quantity]) -> set[tuple[int, int]]:
@@ -406,6 +456,8 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"resource use {q.text!r}"  # "we use 5.2GB of memory", "(…; 47.5GB of disk space)"
     if _SHARE_AFTER_COUNT.search(sentence):
         return "count with its share"
+    if _PART_OF_WHOLE.search(sentence):
+        return "part of a whole"
     clauses = _clauses(sentence)  # an outcome word counts for a number of its own clause only
     searched: set[int] = set()
     for q in results:

@@ -96,3 +96,24 @@ def test_a_number_set_as_inline_math_is_not_money():
     assert (q.text, q.value, q.currency, q.span) == ("7", 7.0, None, (11, 12))
     (q,) = find_quantities("It costs $7 a month.")
     assert (q.text, q.currency) == ("$7", "USD")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Out of 120 graded summaries, 17 contained an invented number.",
+    "The grader flagged 40 replies, 28 of which were really fine.",
+    "Pass rate rose to 64% once the examples were added.",  # a guard: "Pass" here is no instruction
+])
+def test_parts_of_a_whole_and_rates_are_results(sentence):
+    assert row(sentence).kind == MEASURED, row(sentence).cue
+
+
+@pytest.mark.parametrize("sentence", [
+    "In the next post we will show a 3x gain from caching.",
+    "Suppose the ranker returns 20 passages, 4 of which are relevant; precision is then 0.2.",
+    "The search endpoint returns up to 50 results per page, fewer when the index is small.",
+    "We keep a 90/10 train/test split of the queries, with the larger part for training.",
+    "A 1024-dimensional float32 vector takes 4 KB, so the index grows fast.",
+    "The corpus contains 2.5M passages and 300k training queries.",
+])
+def test_plans_suppositions_limits_splits_and_sizes_are_no_results(sentence):
+    assert row(sentence).kind != MEASURED, row(sentence).cue
