@@ -50,7 +50,8 @@ model models file files line lines node nodes worker workers instance instances 
 label labels pair pairs query queries categories category component components
 feature features channel channels entry entries row rows column columns shot shots
 item items candidate candidates text texts sentence sentences embedding embeddings scenario scenarios
-vcpu vcpus cpu cpus test tests kloc loc task tasks benchmark benchmarks
+vcpu vcpus cpu cpus test tests kloc loc task tasks benchmark benchmarks configuration configurations
+setting settings variant variants experiment experiments run runs trial trials seed seeds fold folds
 """.split())
 """Nouns that count the parts of a setup (data, hardware, model shape), not an outcome."""
 
@@ -155,9 +156,11 @@ _INPUT_BEFORE = re.compile(r"\b(?:pre-?trained|trained|fine-?tuned|finetuned|dis
                            r"(?:on|with|over|from)\s+(?:about\s+|roughly\s+|around\s+|over\s+|nearly\s+|some\s+)?\$?$", re.I)
 """What a model was trained on is an input ("pretrained on 40 GB of text"), not an outcome."""
 _MAGNITUDE_WORDS = ("thousand", "million", "billion", "trillion")
-_HYPOTHETICAL = re.compile(r"\b(?:would|could|wouldn't|couldn't|expected|expects?|estimated|potential(?:ly)?|"
-                           r"theoretical(?:ly)?|in theory|in principle|assum(?:e|es|ed|ing)|hypothetical(?:ly)?|suppose|supposing|"
-                           r"imagine|let's say|let’s say|say we have|say you have)\b", re.I)
+_HYPOTHETICAL = re.compile(r"\b(?:would|could|wouldn't|couldn't|(?:is|are|was|were|be)\s+expected\s+to|expected\s+to\s+be|"
+                           r"(?:we|I|you|they|one)\s+(?:would\s+)?expect|expects|in theory|in principle|assum(?:e|es|ed|ing)|"
+                           r"hypothetical(?:ly)?|suppose|supposing|imagine|let's say|let’s say|say we have|say you have)\b", re.I)
+_ESTIMATE = re.compile(r"\b(?:(?:an|the|our)\s+estimated|estimated\s+(?:to|at)|(?:is|are|was|were)\s+estimated|"
+                       r"potential(?:ly)?|theoretical(?:ly)?|projected)\b", re.I)
 _CONDITION = re.compile(r"\b(?:if|suppose|imagine|unless)\b", re.I)
 _SCOPE_BREAK = re.compile(r"[,;:()]|\s[—–-]\s")
 _WIDTH = re.compile(r"(?<![\w.])(?:(?:b?float|fp|bf|u?int)(?P<glued>\d{1,2})(?!\d)|(?P<bits>\d{1,2})[- ]bits?\b|"
@@ -281,7 +284,7 @@ def _following_words(after: str) -> list[str]:
     return words
 
 
-def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: tuple[set, set],
+def _setup_role(sentence: str, q: Quantity, hypothetical: tuple, derived: tuple[set, set],
                 fixed: set[tuple[int, int]], sizes: set[tuple[int, int]] = frozenset()) -> str | None:
     """The roles of a number that describes the setup or a consequence of it, not an outcome
     (module docstring: ``estimate``, ``derived``, ``parameter``, ``year``, ``identifier``)."""
@@ -291,7 +294,8 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: t
     unit = (q.unit or "").rstrip("s") if q.unit not in ("ms", "s") else q.unit
     if q.span in fixed:
         return "parameter"
-    if hypothetical is not None and start >= hypothetical:
+    begin, estimates = hypothetical
+    if begin is not None and start >= begin or any(a <= start < b for a, b in estimates):
         return "estimate"
     ratios, shares = derived
     if (q.is_multiplier and any(abs(q.value - r) < 1e-6 for r in ratios)
@@ -321,21 +325,32 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: int | None, derived: t
     return None
 
 
-def _hypothetical_scopes(sentence: str) -> int | None:
-    """Where the hypothetical part of the sentence begins (None when it has none): the start of
-    the clause holding the first marker of a hypothetical or an estimate (``would``, ``could``,
-    ``expected``, ``estimated``, ``potential``, ``in theory``, ``assuming``); the rest of the
-    sentence is in its scope. "requires 5GB, far less than the 200GB which would be required"
-    keeps its 5GB; "this could make search up to 30x faster" has no number outside the scope."""
+def _hypothetical_scopes(sentence: str) -> tuple[int | None, tuple[tuple[int, int], ...]]:
+    """The hypothetical parts of the sentence: where the scope of its first modal or supposition
+    begins (None when it has none; ``would``, ``could``, ``expected to``, ``suppose``, ``in
+    theory``, ``assuming``: the start of the marker's clause, or of an ``if`` clause before it,
+    to the end of the sentence), and the clauses of an estimate (``an estimated $3.8``, ``a
+    potential 5x``, ``theoretically``: that clause only). "requires 5GB, far less than the 200GB
+    which would be required" keeps its 5GB; "this could make search up to 30x faster" has no
+    number outside the scope; "as expected, recall rose to 0.8" is an observation."""
+    begin = None
     marker = _HYPOTHETICAL.search(sentence)
-    if marker is None:
-        return None
-    if marker.group(0).lower().startswith(("would", "could")):
-        condition = _CONDITION.search(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())
-        if condition:  # "if we had 10x more data, we would …": the condition is hypothetical too
-            marker = condition
-    breaks = [m.end() for m in _SCOPE_BREAK.finditer(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())]
-    return breaks[-1] if breaks else 0
+    if marker is not None:
+        if marker.group(0).lower().startswith(("would", "could")):
+            condition = _CONDITION.search(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())
+            if condition:  # "if we had 10x more data, we would …": the condition is hypothetical too
+                marker = condition
+        breaks = [m.end() for m in _SCOPE_BREAK.finditer(sentence, max(0, marker.start() - 4 * WINDOW), marker.start())]
+        begin = breaks[-1] if breaks else 0
+    clauses = []
+    for estimate in _ESTIMATE.finditer(sentence):
+        before = [m.end() for m in _SCOPE_BREAK.finditer(sentence, max(0, estimate.start() - WINDOW), estimate.start())]
+        after = _SCOPE_BREAK.search(sentence, estimate.end(), estimate.end() + 2 * WINDOW)
+        clauses.append((before[-1] if before else max(0, estimate.start() - WINDOW),
+                        after.start() if after else min(len(sentence), estimate.end() + 2 * WINDOW)))
+        if len(clauses) > 8:
+            break
+    return begin, tuple(clauses)
 
 
 def _derived_ratios(sentence: str) -> tuple[set[float], set[float]]:

@@ -117,3 +117,10 @@ def test_parts_of_a_whole_and_rates_are_results(sentence):
 ])
 def test_plans_suppositions_limits_splits_and_sizes_are_no_results(sentence):
     assert row(sentence).kind != MEASURED, row(sentence).cue
+
+
+def test_an_estimate_covers_its_own_clause_and_as_expected_is_an_observation():
+    r = row("The run cost $14, against an estimated $30 for the larger model.")
+    assert r.kind == MEASURED and [q.role for q in r.quantities] == ["value", "estimate"]
+    assert row("As expected, the hit rate rose to 0.83 with the larger cache.").kind == MEASURED  # a guard
+    assert roles("We tried 240 different configurations of the index.") == [("240", "count")]
