@@ -68,7 +68,8 @@ OUTCOME_WORDS = ("observe", "observed", "observes", "report", "reports", "report
                  "we find", "i find", "find that", "finds that", "we found", "we get", "we see", "we saw",
                  "we measure", "we noticed", "we notice", "we obtain", "obtains", "obtained", "waste", "wastes", "wasted", "wasting",
                  "went from", "goes from", "going from", "drops to", "dropped to", "falls to", "fell to",
-                 "rises to", "rose to", "comes to", "came to", "comes out at", "came out at", "amounts to")
+                 "rises to", "rose to", "comes to", "came to", "comes out at", "came out at", "amounts to",
+                 "misclassified", "misclassifies", "mislabelled", "mislabeled")
 """Verbs of an observed outcome (a number near one is a result unless it is a setting)."""
 _OUTCOME = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in OUTCOME_WORDS) + r")(?![\w-])", re.I)
 _OF_BASELINE = re.compile(r"%\s+(?:of\s+(?:the|its|their|our|a|an|all)\b|as\s+\w+\s+as\b)", re.I)
@@ -90,10 +91,14 @@ _RANK = re.compile(r"\b(?:rank|ranks|ranked|ranking|place|placed|places)\b", re.
 _SHARE_AFTER_COUNT = re.compile(r"\b\d[\d,]*\s+(?:[A-Za-z-]+\s+){0,2}\(\s*\d+(?:\.\d+)?\s?%\s*\)")
 _PART_OF_WHOLE = re.compile(r"\b\d[\d,]*\s+of\s+(?:which|them|these|those)\b|\bout\s+of\s+\d[\d,]*\b[^.;]*?\d", re.I)
 """A part of a counted whole: "45 of which were right", "out of 200 sampled answers, 37 …"."""
+_CORRECTNESS_AFTER = re.compile(r"^(?:\s+[\w'’-]+){0,5}?\s+(?:correctly|incorrectly|wrongly|successfully)\b", re.I)
+"""A count judged right or wrong right after it ("93 sentences correctly"), not a purpose ("to
+correctly predict")."""
+_PART_OF_AFTER = re.compile(r"\s+of\s+(?:which|them|these|those)\b", re.I)
 _QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
 _SPECULATION = re.compile(r"\b(?:could|would|wouldn't|couldn't)\b", re.I)
 _PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the future|we plan|we intend|"
-                   r"we aim|stay tuned|(?:we|I)\s+will\s+(?:show|demonstrate|release|add|publish|present|share)|"
+                   r"we aim|stay tuned|on (?:the|our) roadmap|coming soon|is planned|are planned|(?:we|I)\s+will\s+(?:show|demonstrate|release|add|publish|present|share)|"
                    r"in (?:the|a) (?:next|future|follow-up|later|upcoming) (?:post|article|section|chapter|part|release|"
                    r"version|blog post))\b", re.I)
 _DEFINITION = re.compile(r"\b(?:refers?\s+to|(?:is|are)\s+defined\s+as|denotes|stands\s+for)\b", re.I)
@@ -133,7 +138,13 @@ SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
                              r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
 _HASH_BEFORE = re.compile(r"#$")
-_RESOURCE_AFTER = re.compile(r"^\s+of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)\b", re.I)
+_RESOURCE_AFTER = re.compile(r"^\s+(?:of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)|"
+                             r"on\s+disk|in\s+(?:memory|RAM|VRAM))\b", re.I)
+_REQUIREMENT_BEFORE = re.compile(r"\b(?:at\s+least|a\s+minimum\s+of|minimum\s+of|min\.?)\s+$", re.I)
+"""A requirement ("at least 16 GB of RAM"), not what was used."""
+_PER_SECOND_AFTER = re.compile(r"^\s*(?:per|a|/)\s*(?:second|sec|s)\b", re.I)
+SPEED_NOUNS = frozenset("query queries request requests sentence sentences token tokens document documents doc docs "
+                        "passage passages image images sample samples example examples item items page pages".split())
 _SPEC_BEFORE = re.compile(r"\b(?:GPUs?|CPUs?|machines?|laptops?|desktops?|workstations?|servers?|nodes?|instances?|cards?|"
                           r"devices?|clusters?|box|boxes|VMs?|hosts?|phones?)\b[^,;:(]*?\b(?:with|has|had|have|having|"
                           r"offers?|offered|provides?|equipped)\b", re.I)
@@ -169,6 +180,9 @@ _SPEED_AFTER = re.compile(r"^\s*(?:[\w-]+\s+){0,2}?(?:faster|slower|quicker|spee
 _SET_TO_BEFORE = re.compile(r"(?:\b(?:set|sets|setting|defaults|defaulted|configured|fixed|capped|limited)\s+"
                             r"(?:[\w-]+\s+){0,4}?(?:to|at|as|=)|\bdefault(?:\s+value)?\s+(?:of|is|=))\s+(?:a\s+|an\s+)?$", re.I)
 """A setting: "we set the temperature to 0.7", "the number of workers defaults to 8"."""
+_PURPOSE_BEFORE = re.compile(r"\b(?:in\s+order\s+to|so\s+as\s+to|(?:goal|aim|job|task|objective|idea|plan)\s+(?:is|was)\s+to|"
+                             r"(?:aims?|aimed|want|wants|wanted|try|tries|tried|trying)\s+to)\s+(?:[\w-]+\s+){0,6}$", re.I)
+"""A purpose or an aim ("the goal is to cut latency by 30%", "we aim to reach 0.9"): a target."""
 _LIMIT_BEFORE = re.compile(r"\b(?:up\s+to|at\s+most|a\s+maximum\s+of|max(?:imum)?\s+of|no\s+more\s+than)\s+$", re.I)
 _COMPARATIVE_AFTER = re.compile(r"^\s*(?:[\w-]+\s+)?(?:more|less|fewer|faster|slower|higher|lower|better|worse|"
                                 r"smaller|larger|bigger|cheaper)\b", re.I)
@@ -191,9 +205,13 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
     derived = _derived_ratios(sentence)
     mixture = _fixed_shares(sentence, quantities)
     sizes = _derived_sizes(sentence, quantities)
-    out = []
+    out: list[Quantity] = []
     for q in quantities:
         role = q.role
+        if (out and out[-1].role == "count" and role == "value"
+                and _PART_OF_AFTER.match(sentence, q.span[1], q.span[1] + 30)):
+            out.append(replace(q, role="count"))  # "18 datasets, and 14 of them are public": part of the setup
+            continue
         if role == "math" and _bare_math_number(sentence, q):
             role = "value"  # d2l writes "on $11$ tasks": a number set as math is still a number
         if role == "identifier" and (q.is_multiplier or q.is_percent):
@@ -302,10 +320,12 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: tuple, derived: tuple[
             or q.is_percent and q.upper is None and any(abs(q.value - p) < 0.05 for p in shares)):
         if not _SPEED_AFTER.match(after):
             return "derived"
+    if _PURPOSE_BEFORE.search(re.split(r"[,;:(]|\b(?:but|and|while|whereas|yet)\b", before)[-1]):
+        return "target"  # "the goal is to correctly label 15% of …": an aim, not an outcome
     if _SET_TO_BEFORE.search(before) or (_SPEED_UNIT.match(after) and _LOAD_BEFORE.search(before)):
         return "parameter"  # "set the workers to 8", "sends 300 requests per second"
-    if (q.unit in MEMORY_UNITS and _RESOURCE_AFTER.match(after)
-            and _SPEC_BEFORE.search(re.split(r"[,;:(]", before)[-1])):
+    if q.unit in MEMORY_UNITS and (_REQUIREMENT_BEFORE.search(before) or _RESOURCE_AFTER.match(after)
+                                   and _SPEC_BEFORE.search(re.split(r"[,;:(]", before)[-1])):
         return "parameter"  # a machine's specification: "a workstation with 16 cores and 64GB of memory"
     if (not q.is_percent and not q.is_multiplier and unit not in MEMORY_UNITS and unit.lower() not in TIME_UNITS
             and _LIMIT_BEFORE.search(before) and not _COMPARATIVE_AFTER.match(after)):
@@ -462,8 +482,12 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"comparison with a baseline {q.text!r}"
         if q.is_percent and _OF_BASELINE.search(sentence[end - 1:end + 40]):
             return f"share of a baseline {q.text!r}"
-        if q.is_percent and _WITHIN_BEFORE.search(before):
-            return f"share of a baseline {q.text!r}"
+        if _WITHIN_BEFORE.search(before) and (q.is_percent or re.match(r"^\s+of\s+(?:the|a|an|its|their|our)\b", after)):
+            return f"share of a baseline {q.text!r}"  # "within 15% of", "within 0.002 of the published"
+        if _CORRECTNESS_AFTER.match(after):
+            return f"outcome {q.text!r}"  # "labels 93 sentences correctly and 7 wrongly"
+        if (q.unit or "").lower() in SPEED_NOUNS and _PER_SECOND_AFTER.match(after) and not _LOAD_BEFORE.search(before):
+            return f"speed {q.text!r}"  # "2,500 passages per second"
         if q.unit in MEMORY_UNITS and re.search(r"\b(?:only|just)\s+(?:\w+\s+)?$", before, re.I):
             return f"resource use {q.text!r}"
         if (q.unit in MEMORY_UNITS and _RESOURCE_AFTER.match(after)

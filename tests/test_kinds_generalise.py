@@ -124,3 +124,23 @@ def test_an_estimate_covers_its_own_clause_and_as_expected_is_an_observation():
     assert r.kind == MEASURED and [q.role for q in r.quantities] == ["value", "estimate"]
     assert row("As expected, the hit rate rose to 0.83 with the larger cache.").kind == MEASURED  # a guard
     assert roles("We tried 240 different configurations of the index.") == [("240", "count")]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Encoding runs at roughly 1,900 passages per second on one card.",
+    "Our numbers are within 0.004 of the published ones.",
+    "The tagger handles 81 sentences correctly and 9 wrongly.",
+    "The compressed index is 2.4 GB on disk.",
+])
+def test_speeds_closeness_correctness_and_footprints_are_results(sentence):
+    assert row(sentence).kind == MEASURED, row(sentence).cue
+
+
+@pytest.mark.parametrize("sentence", [
+    "The suite has 12 datasets, and 9 of them are larger.",
+    "A 3x faster tokenizer is on the roadmap.",
+    "We recommend at least 32 GB of RAM for the larger index.",
+    "The goal is to correctly label 15% of the held-back tokens.",  # a guard: a purpose
+])
+def test_parts_of_a_setup_roadmaps_requirements_and_purposes_are_no_results(sentence):
+    assert row(sentence).kind != MEASURED, row(sentence).cue
