@@ -123,11 +123,14 @@ _BASELINE_AFTER = re.compile(
 """A comparison with a baseline: "2.3 points above the BM25 baseline", "12% over the previous best"."""
 _RANK = re.compile(r"\b(?:rank|ranks|ranked|ranking|place|placed|places)\b", re.I)
 _SHARE_AFTER_COUNT = re.compile(r"\b\d[\d,]*\s+(?:[A-Za-z-]+\s+){0,2}\(\s*\d+(?:\.\d+)?\s?%\s*\)")
-_PART_OF_WHOLE = re.compile(r"\b\d[\d,]*\s+of\s+(?:which|them|these|those)\b|\bout\s+of\s+\d[\d,]*\b[^.;]*?\d", re.I)
+_PART_OF_WHOLE = re.compile(r"\b\d[\d,]*\s+of\s+(?:which|them|these|those)\b|\bout\s+of\s+\d[\d,]*\b[^.;]*?\d|"
+                            r"\b\d[\d,]*\s+times\s+out\s+of\s+\d", re.I)
 """A part of a counted whole: "45 of which were right", "out of 200 sampled answers, 37 …"."""
 _CORRECTNESS_AFTER = re.compile(r"^(?:\s+[\w'’-]+){0,5}?\s+(?:correctly|incorrectly|wrongly|successfully)\b", re.I)
 """A count judged right or wrong right after it ("93 sentences correctly"), not a purpose ("to
 correctly predict")."""
+_TOOK_BEFORE = re.compile(r"\b(?:took|takes|taking|lasted|lasts|needed|required)\s+(?:about\s+|around\s+|roughly\s+|"
+                          r"only\s+|just\s+|under\s+|over\s+|~)?$", re.I)
 _PART_OF_AFTER = re.compile(r"\s+of\s+(?:which|them|these|those)\b", re.I)
 _QUESTION = re.compile(r"\?[\"'”’)\]]*\s*$")
 _SPECULATION = re.compile(r"\b(?:could|would|wouldn't|couldn't)\b", re.I)
@@ -135,7 +138,9 @@ _PLAN = re.compile(r"\b(?:will be (?:added|released|published|supported)|in the 
                    r"we aim|stay tuned|on (?:the|our) roadmap|coming soon|is planned|are planned|(?:we|I)\s+will\s+(?:show|demonstrate|release|add|publish|present|share)|"
                    r"in (?:the|a) (?:next|future|follow-up|later|upcoming) (?:post|article|section|chapter|part|release|"
                    r"version|blog post))\b", re.I)
-_DEFINITION = re.compile(r"\b(?:refers?\s+to|(?:is|are)\s+defined\s+as|denotes|stands\s+for)\b", re.I)
+_DEFINITION = re.compile(r"\b(?:refers?\s+to|(?:is|are)\s+defined\s+as|denotes|stands\s+for)\b|"
+                         r"^\W*(?:the\s+)?[\w@-]+(?:\s+[\w@-]+)?\s+(?:is|are)\s+(?:simply\s+)?(?:the|a)\s+(?:number|fraction|"
+                         r"share|ratio|proportion|percentage|sum|mean|average|count|harmonic\s+mean)\s+of\b", re.I)
 """A definition ("binary quantization refers to … a 32x reduction"): what a term means, whose
 numbers follow from it."""
 _INSTRUCTION = re.compile(
@@ -172,6 +177,8 @@ SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
                              r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
 _HASH_BEFORE = re.compile(r"#$")
+_PARAMETER_IS_BEFORE = re.compile(r"\b(?:threshold|cutoff|cut-off|seed|temperature|margin|stride|overlap|limit|budget|"
+                                  r"window|timeout|alpha|beta|lambda|k)\s+(?:is|was|of|at|equals|=)\s+(?:set\s+to\s+)?$", re.I)
 _RESOURCE_AFTER = re.compile(r"^\s+(?:of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)|"
                              r"on\s+disk|in\s+(?:memory|RAM|VRAM))\b", re.I)
 _REQUIREMENT_BEFORE = re.compile(r"\b(?:at\s+least|a\s+minimum\s+of|minimum\s+of|min\.?)\s+$", re.I)
@@ -225,6 +232,7 @@ _YEAR_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|A
                           r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?:\s+\d{1,2},?)?(?:\s+of)?|"
                           r"\bal\.,?|\b(?:in|since|until|during|early|late|mid|spring|summer|autumn|fall|winter)"
                           r"(?:\s+of)?)\s+$")
+_SPLIT_WORDS = re.compile(r"\b(?:train|training|test|testing|validation|dev|held-out|split)\b", re.I)
 _NOT_A_PART = frozenset("""
 of more less fewer faster slower higher lower better worse smaller larger bigger cheaper improvement
 improvements reduction increase decrease gain drop speedup speed-up and or to on in for
@@ -248,6 +256,9 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
             continue
         if role == "math" and _bare_math_number(sentence, q):
             role = "value"  # d2l writes "on $11$ tasks": a number set as math is still a number
+        if (role == "parameter" and (q.unit or "").lower().rstrip("s") in TIME_UNITS
+                and _TOOK_BEFORE.search(sentence, max(0, q.span[0] - 30), q.span[0])):
+            role = "value"  # "3 epochs, which took 40 minutes per epoch": a duration observed
         if role == "identifier" and (q.is_multiplier or q.is_percent):
             role = "value"  # "models that run 100x faster": an identifier is a plain number
         if role == "value":
@@ -276,6 +287,8 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
     previous = _WORD.findall(before[-30:])
     if previous and previous[-1].lower() in PARAMETER_WORDS and re.search(r"[A-Za-z]\s+$", before):
         return "parameter"
+    if _PARAMETER_IS_BEFORE.search(before):
+        return "parameter"  # "if the threshold is 0.5", "a cutoff of 10"
     name = _CAPITALISED_BEFORE.search(before)
     if (plain and name and name.start(1) >= first_end and name.group(1).lower() not in METRIC_NAMES
             and name.group(1).lower() not in FUNCTION_WORDS and not _CLAUSE_START.search(before[:name.start(1)])
@@ -474,6 +487,10 @@ def _fixed_shares(sentence: str, quantities: list[Quantity]) -> set[tuple[int, i
                 parts.append(q)
     if len(parts) >= 2 and abs(sum(q.value for q in parts) - 100) < 0.05:
         out.update(q.span for q in parts)
+    shares = [q for q in quantities if q.is_percent and q.upper is None and q.role == "value"]
+    if (len(shares) >= 2 and abs(sum(q.value for q in shares) - 100) < 0.05
+            and _SPLIT_WORDS.search(sentence)):
+        out.update(q.span for q in shares)  # "80% of the data for training and 20% for testing"
     for a, b in zip(quantities, quantities[1:]):
         if a.value < 0 and b.value == -a.value and re.fullmatch(r"\s*(?:to|and|–|,)\s*", sentence[a.span[1]:b.span[0]]):
             out.update((a.span, b.span))

@@ -144,3 +144,17 @@ def test_speeds_closeness_correctness_and_footprints_are_results(sentence):
 ])
 def test_parts_of_a_setup_roadmaps_requirements_and_purposes_are_no_results(sentence):
     assert row(sentence).kind != MEASURED, row(sentence).cue
+
+
+def test_a_duration_taken_is_a_result_even_near_a_setting():
+    assert row("We trained for 2 epochs, which took 25 minutes per epoch on one card.").kind == MEASURED
+    assert row("The judge agrees with the annotators 8 times out of 10.").kind == MEASURED
+
+
+@pytest.mark.parametrize("sentence", [
+    "If the cutoff is 0.7, every score above it counts as a match.",
+    "Recall is the fraction of relevant passages retrieved, so 45 found out of 60 gives 0.75.",
+    "Here, 90% of the questions go to training and 10% to testing.",
+])
+def test_conditions_metric_definitions_and_splits_are_no_results(sentence):
+    assert row(sentence).kind != MEASURED, row(sentence).cue
