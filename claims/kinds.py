@@ -163,6 +163,7 @@ _ALTERNATIVE_AFTER = re.compile(r"^\s+(?:[A-Za-z]+\s+)?instead\s+of\b", re.I)
 _SIZE_OF_BEFORE = re.compile(r"\b(?:size|length)\s+of\s+$", re.I)
 _SIZE_RATIO_AFTER = re.compile(r"^\s+the\s+(?:size|length)\s+of\b", re.I)
 _STEP_AFTER = re.compile(r"^\)\s")
+_SECTION_AT_START = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){1,3}\.?\s+[A-Z][a-z]+\b")
 _STEP_AT_START = re.compile(r"^\s*\(?\d{1,2}[.)]\s")
 _CAPITALISED_BEFORE = re.compile(r"(?:^|\s)([A-Z][A-Za-z]+)\s+$")
 _COMPARATOR_BEFORE = re.compile(r"(?:^|[\s(A-Za-z])(?:>=|<=|[<>≤≥])\s?$")
@@ -277,6 +278,8 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
         return "step"
     if start < 4 and _STEP_AT_START.match(sentence[:end + 2]):
         return "step"
+    if start < 4 and _SECTION_AT_START.match(sentence):
+        return "identifier"  # a section number glued to its heading in a flattened pack: "1.1 Example of …"
     if _COMPARATOR_BEFORE.search(before):
         return "parameter"
     if _HASH_BEFORE.search(before):

@@ -158,3 +158,8 @@ def test_a_duration_taken_is_a_result_even_near_a_setting():
 ])
 def test_conditions_metric_definitions_and_splits_are_no_results(sentence):
     assert row(sentence).kind != MEASURED, row(sentence).cue
+
+
+def test_a_section_number_glued_to_its_heading_is_an_identifier():
+    assert roles("2.3 Overview The new index answers faster than the old one.") == [("2.3", "identifier")]
+    assert roles("1.5 GB of memory is all the faster index needs.")[0] == ("1.5 GB", "value")
