@@ -129,6 +129,13 @@ _PART_OF_WHOLE = re.compile(r"\b\d[\d,]*\s+of\s+(?:which|them|these|those)\b|\bo
 _CORRECTNESS_AFTER = re.compile(r"^(?:\s+[\w'’-]+){0,5}?\s+(?:correctly|incorrectly|wrongly|successfully)\b", re.I)
 """A count judged right or wrong right after it ("93 sentences correctly"), not a purpose ("to
 correctly predict")."""
+_METRIC_BEFORE = re.compile(
+    r"(?:\b(?:" + "|".join(sorted(METRIC_NAMES | {"kappa", "agreement", "correlation", "mae", "rmse", "mse", "em"}))
+    + r")(?:@\d+)?|κ|ρ)\s*(?:(?:is|was|are|were|of|at|to|reaches|reached|drops|dropped|fell|rose|went|goes|down|up)\s+){0,3}"
+    r"(?:[=:≈]\s*)?$", re.I)
+_SETTING_OF_METRIC = re.compile(r"\b(?:temperature|weight|margin|threshold|coefficient|scale|factor|decay|dropout|rate)\s+"
+                                r"(?:for|of|in)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,2}[\w@-]+\s+(?:is|was|of|=)?\s*$", re.I)
+"""A setting of a metric's computation ("the temperature for contrastive loss is 0.01")."""
 _TOOK_BEFORE = re.compile(r"\b(?:took|takes|taking|lasted|lasts|needed|required)\s+(?:about\s+|around\s+|roughly\s+|"
                           r"only\s+|just\s+|under\s+|over\s+|~)?$", re.I)
 _PART_OF_AFTER = re.compile(r"\s+of\s+(?:which|them|these|those)\b", re.I)
@@ -260,6 +267,9 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
         if (role == "parameter" and (q.unit or "").lower().rstrip("s") in TIME_UNITS
                 and _TOOK_BEFORE.search(sentence, max(0, q.span[0] - 30), q.span[0])):
             role = "value"  # "3 epochs, which took 40 minutes per epoch": a duration observed
+        if (role == "parameter" and _METRIC_BEFORE.search(sentence, max(0, q.span[0] - 40), q.span[0])
+                and not _SETTING_OF_METRIC.search(sentence, max(0, q.span[0] - 60), q.span[0])):
+            role = "value"  # "after 10 epochs the training loss is 0.35", "κ = 0.71": a metric's value
         if role == "identifier" and (q.is_multiplier or q.is_percent):
             role = "value"  # "models that run 100x faster": an identifier is a plain number
         if role == "value":

@@ -163,3 +163,9 @@ def test_conditions_metric_definitions_and_splits_are_no_results(sentence):
 def test_a_section_number_glued_to_its_heading_is_an_identifier():
     assert roles("2.3 Overview The new index answers faster than the old one.") == [("2.3", "identifier")]
     assert roles("1.5 GB of memory is all the faster index needs.")[0] == ("1.5 GB", "value")
+
+
+def test_a_metric_value_near_a_setting_is_a_value_and_a_setting_of_a_metric_is_not():
+    assert roles("After 6 epochs the validation loss is 0.42.") == [("6 epochs", "count"), ("0.42", "value")]
+    assert row("Agreement between the two raters was κ = 0.64.").kind == MEASURED
+    assert roles("The temperature for the contrastive loss is 0.05.") == [("0.05", "parameter")]
