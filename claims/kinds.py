@@ -133,7 +133,7 @@ _METRIC_BEFORE = re.compile(
     r"(?:\b(?:" + "|".join(sorted(METRIC_NAMES | {"kappa", "agreement", "correlation", "mae", "rmse", "mse", "em"}))
     + r")(?:@\d+)?|κ|ρ)\s*(?:(?:is|was|are|were|of|at|to|reaches|reached|drops|dropped|fell|rose|went|goes|down|up)\s+){0,3}"
     r"(?:[=:≈]\s*)?$", re.I)
-_SETTING_OF_METRIC = re.compile(r"\b(?:temperature|weight|margin|threshold|coefficient|scale|factor|decay|dropout|rate)\s+"
+_SETTING_OF_METRIC = re.compile(r"\b(?:temperature|weight|margin|threshold|coefficient|scale|factor|decay|dropout|seed|cutoff)\s+"
                                 r"(?:for|of|in)\s+(?:the\s+|a\s+)?(?:[\w-]+\s+){0,2}[\w@-]+\s+(?:is|was|of|=)?\s*$", re.I)
 """A setting of a metric's computation ("the temperature for contrastive loss is 0.01")."""
 _TOOK_BEFORE = re.compile(r"\b(?:took|takes|taking|lasted|lasts|needed|required)\s+(?:about\s+|around\s+|roughly\s+|"
@@ -380,6 +380,8 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: tuple, derived: tuple[
             or q.is_percent and q.upper is None and any(abs(q.value - p) < 0.05 for p in shares)):
         if not _SPEED_AFTER.match(after):
             return "derived"
+    if _SETTING_OF_METRIC.search(before):
+        return "parameter"  # "the temperature for the contrastive loss is 0.05"
     if _PURPOSE_BEFORE.search(re.split(r"[,;:(]|\b(?:but|and|while|whereas|yet)\b", before)[-1]):
         return "target"  # "the goal is to correctly label 15% of …": an aim, not an outcome
     if _SET_TO_BEFORE.search(before) or (_SPEED_UNIT.match(after) and _LOAD_BEFORE.search(before)):
