@@ -86,6 +86,7 @@ feature features channel channels entry entries row rows column columns shot sho
 item items candidate candidates text texts sentence sentences embedding embeddings scenario scenarios
 vcpu vcpus cpu cpus test tests kloc loc task tasks benchmark benchmarks configuration configurations
 setting settings variant variants experiment experiments run runs trial trials seed seeds fold folds
+decimal decimals digit digits
 """.split())
 """Nouns that count the parts of a setup (data, hardware, model shape), not an outcome."""
 
@@ -185,6 +186,8 @@ SPEC_UNITS = frozenset({"GHz", "MHz", "px"})
 _HARDWARE_AFTER = re.compile(r"^\)?\s*(?:GPU|GPUs|node|nodes|card|cards|machine|machines|instance|instances|"
                              r"server|servers|laptop|memory|RAM|VRAM|disk|disks|SSD|storage|per\b)", re.I)
 _HASH_BEFORE = re.compile(r"#$")
+_CODE_BEFORE = re.compile(r"\b(?:exit|exits|exited|exit\s+code|status|status\s+code|return\s+code|error\s+code|errno|HTTP|port|"
+                          r"signal|code)\s+(?:of\s+|is\s+|=\s*)?$", re.I)
 _PARAMETER_IS_BEFORE = re.compile(r"\b(?:threshold|cutoff|cut-off|seed|temperature|margin|stride|overlap|limit|budget|"
                                   r"window|timeout|alpha|beta|lambda|k)\s+(?:is|was|of|at|equals|=)\s+(?:set\s+to\s+)?$", re.I)
 _RESOURCE_AFTER = re.compile(r"^\s+(?:of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)|"
@@ -294,6 +297,8 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
         return "parameter"
     if _HASH_BEFORE.search(before):
         return "identifier"  # an issue or pull-request number: #7162
+    if plain and _CODE_BEFORE.search(before):
+        return "identifier"  # an exit or status code, a port: "exit 2", "HTTP 429", "port 8080"
     label = _COUNT_LABEL_BEFORE.search(before)
     if plain and label and label.group(1).lower() in COUNT_NOUNS:
         return "count"  # "Average input tokens: 202"

@@ -169,3 +169,9 @@ def test_a_metric_value_near_a_setting_is_a_value_and_a_setting_of_a_metric_is_n
     assert roles("After 6 epochs the validation loss is 0.42.") == [("6 epochs", "count"), ("0.42", "value")]
     assert row("Agreement between the two raters was κ = 0.64.").kind == MEASURED
     assert roles("The temperature for the contrastive loss is 0.05.") == [("0.05", "parameter")]
+
+
+def test_exit_codes_ports_and_printed_precision_are_no_results():
+    assert roles("A missing file is refused with exit 2, and a lost server with HTTP 503.") == [
+        ("2", "identifier"), ("503", "identifier")]
+    assert row("Floats are written with 6 decimals; the lower misses column comes first.").kind != MEASURED
