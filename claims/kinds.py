@@ -192,6 +192,8 @@ _PARAMETER_IS_BEFORE = re.compile(r"\b(?:threshold|cutoff|cut-off|seed|temperatu
                                   r"window|timeout|alpha|beta|lambda|k)\s+(?:is|was|of|at|equals|=)\s+(?:set\s+to\s+)?$", re.I)
 _RESOURCE_AFTER = re.compile(r"^\s+(?:of\s+(?:the\s+)?(?:GPU\s+|CPU\s+|disk\s+)?(?:memory|disk|storage|RAM|VRAM|space)|"
                              r"on\s+disk|in\s+(?:memory|RAM|VRAM))\b", re.I)
+_STORED_IN_BEFORE = re.compile(r"\b(?:store|stores|stored|storing|fit|fits|fitted|fitting|hold|holds|held|pack|packs|packed)"
+                               r"\b[^,;:]{0,60}?\b(?:in|into|within)\s+(?:just\s+|only\s+|about\s+|under\s+)?$", re.I)
 _REQUIREMENT_BEFORE = re.compile(r"\b(?:at\s+least|a\s+minimum\s+of|minimum\s+of|min\.?)\s+$", re.I)
 """A requirement ("at least 16 GB of RAM"), not what was used."""
 _PER_SECOND_AFTER = re.compile(r"^\s*(?:per|a|/)\s*(?:second|sec|s)\b", re.I)
@@ -238,6 +240,7 @@ _PURPOSE_BEFORE = re.compile(r"\b(?:in\s+order\s+to|so\s+as\s+to|(?:goal|aim|job
 _LIMIT_BEFORE = re.compile(r"\b(?:up\s+to|at\s+most|a\s+maximum\s+of|max(?:imum)?\s+of|no\s+more\s+than)\s+$", re.I)
 _COMPARATIVE_AFTER = re.compile(r"^\s*(?:[\w-]+\s+)?(?:more|less|fewer|faster|slower|higher|lower|better|worse|"
                                 r"smaller|larger|bigger|cheaper)\b", re.I)
+_MEANS_AFTER = re.compile(r"^\s+(?:means|meaning|indicates|denotes|stands\s+for|signifies|corresponds\s+to|is\s+assigned)\b", re.I)
 _BITS_AFTER = re.compile(r"^\s+bits?\b", re.I)
 _YEAR_BEFORE = re.compile(r"(?:\b(?:January|February|March|April|May|June|July|August|September|October|November|"
                           r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?:\s+\d{1,2},?)?(?:\s+of)?|"
@@ -402,6 +405,8 @@ def _setup_role(sentence: str, q: Quantity, hypothetical: tuple, derived: tuple[
         return "parameter"  # a split: "a 70/30 train/test split"
     if q.unit in MEMORY_UNITS and q.span in sizes:
         return "derived"  # "768 float32 values take 3 KB": the product of the sentence's own numbers
+    if plain and _MEANS_AFTER.match(after):
+        return "identifier"  # a point of a scale: "a score of 3 means highly relevant"
     if _BITS_AFTER.match(after):
         return "parameter"  # a precision: "0.4 bits per parameter", "8 bits"
     if plain and q.decimals == 0 and 1900 <= q.value <= 2099 and "," not in q.text and _YEAR_BEFORE.search(before):
@@ -561,6 +566,8 @@ def measured_cue(sentence: str, results: list[Quantity]) -> str:
             return f"speed {q.text!r}"  # "2,500 passages per second"
         if q.unit in MEMORY_UNITS and re.search(r"\b(?:only|just)\s+(?:\w+\s+)?$", before, re.I):
             return f"resource use {q.text!r}"
+        if q.unit in MEMORY_UNITS and _STORED_IN_BEFORE.search(before):
+            return f"resource use {q.text!r}"  # "we can now store 41M embeddings in 47.5GB"
         if (q.unit in MEMORY_UNITS and _RESOURCE_AFTER.match(after)
                 and not _SPEC_BEFORE.search(re.split(r"[,;:(]", before)[-1])):
             return f"resource use {q.text!r}"  # "we use 5.2GB of memory", "(…; 47.5GB of disk space)"
