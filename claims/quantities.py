@@ -19,7 +19,7 @@ A *quantity* is one of, tried in this order at each position (leftmost-longest, 
   ``value`` = A, ``upper`` = B;
 * a **number**: optional sign (``-``, ``+``, U+2212 ``−`` or ``±``, only directly before the
   digits and not after a letter or digit; ``±`` sets ``plus_minus``), an optional currency
-  symbol (``$ € £ ¥``: ``currency``), digits with optional thousands groups (``1,298``,
+  symbol (``$ € £ ¥``: ``currency``; not in ``$12$``, a number set as inline math), digits with optional thousands groups (``1,298``,
   ``10,000``: commas only in groups of exactly three), an optional decimal part
   (``0.888889``), or a bare decimal part (``.7``); optionally followed by ``%`` or the word
   ``percent`` (``is_percent``; the value stays as printed: ``83.3%`` → 83.3) or by ``×``/``x``
@@ -232,6 +232,8 @@ def find_quantities(sentence: str) -> list[Quantity]:
         elif unit is None:
             unit, end = _trailing_unit(sentence, end)
         currency = CURRENCIES.get(group("cur") or "")
+        if group("cur") == "$" and not sign and sentence[match.end("number"):match.end("number") + 1] == "$":
+            start, currency = match.start("number"), None  # "$12$": a number set as inline math, not dollars
         found.append(Quantity(sentence[start:end], value, unit, _decimals(digits), percent, (start, end),
                               is_multiplier=times, plus_minus=sign == "\u00b1", currency=currency))
     found.extend(_ordinals(masked, found))
