@@ -38,25 +38,74 @@ from claims.roles import masked as mask_roles
 
 _NAME = r"[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,3}"
 _ACRONYM_OR_NAME = rf"(?:{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
-_AND_AL = re.compile(r"\b(?P<name>[A-Z][\w\-]+)\s+(?:and|&)\s+al\.")
-_ET_AL_LOOSE = re.compile(r"\b(?P<name>[A-Z][\w\-]+(?:\s+(?:and|&)\s+[A-Z][\w\-]+)?)\s+et\s+al\b(?!\.)")
+_SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
+"""A surname as written in the wild, lower case included (``liu and al.``)."""
+_AND_AL = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME})\s+(?:and|&)\s+al\.")
+_ET_AL_LOOSE = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME}(?:\s+(?:and|&)\s+{_SURNAME})?)\s+et\s+al\b(?!\.)")
+_LOWER_ET_AL = re.compile(r"(?<![\w\-])(?P<name>[a-zß-ÿ][\w\-’']+)\s+et\s+al\.")
+_YEAR = r"(?:1[89]|20)\d\d[a-z]?"
+_AUTHOR_YEAR = re.compile(rf"(?P<name>[A-ZÀ-Þ][\w\-’']+(?:\s+(?:and|&)\s+[A-ZÀ-Þ][\w\-’']+)?)"
+                          rf"(?:\s+(?:et|and)\s+al\.?)?,\s*{_YEAR}\b")
+"""``Name, 2019``, ``Name and Name, 2019``, ``Name et al., 2019`` inside a parenthesis or a
+bracket: one cited name per item of ``(Wang et al., 2020; Liu, 2019)``."""
+_CITATION_GROUP = re.compile(rf"[(\[](?P<body>[^()\[\]]{{0,300}}?\b{_YEAR})\s*[)\]]")
+_NUMERIC_CITATION = re.compile(r"(?:(?<=[\w.,;:)’'\"”])|(?<=[\w.,;:)’'\"”]\s))\[(?P<body>[1-9]\d{0,2}"
+                               r"(?:\s*[,–-]\s*[1-9]\d{0,2})*)\](?![(\[:])")
+"""A numbered reference ``[12]``, ``[3, 4]``, ``[5–7]`` after a word (``as shown in [3]``); not an
+interval ``[0, 1]`` (no reference is numbered 0), an index ``x[1]`` glued to a name, nor a
+Markdown link."""
+_NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
+                                    r"bounded|clipped|normali[sz]ed)\b[^.;]*$", re.I)
+"""An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""
+_MONTHS = frozenset("""January February March April May June July August September October November
+December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Spring Summer Autumn Fall Winter""".split())
 _SOURCE_WORDS = r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|leaderboard)"
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
 _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
-                r"published|defined|detailed|suggested|established)")
+                r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
+                r"argued|observed|recommended|pointed\s+out)")
+_AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|written|open[\s-]?sourced|"
+                    r"launched|created|designed|trained|maintained|popularized|popularised)")
+"""Verbs of authorship: a credit only with ``by`` (``released by Meta``; ``developed in PyTorch``
+names no author)."""
+_VENUE_VERB = re.compile(r"(?i:published|presented|accepted)\s+(?:in|on|at|to)\s*$")
 _ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}|{_QUOTED})")
 _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
-_SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:showed|show|reported|report|found|find|"
-                           rf"introduced|proposed|demonstrated|observed|concluded|argued|claimed)\b")
+_BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
+_SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
+                           rf"(?:showed|show|reported|report|reports|found|find|finds|"
+                           rf"introduced|proposed|proposes|demonstrated|observed|observes|concluded|concludes|"
+                           rf"argued|argues|claimed|claims|noted|notes|estimated|estimates|discovered|"
+                           rf"says|said|writes|wrote|explains|explained|points\s+out|pointed\s+out|"
+                           rf"(?:shows|demonstrates|suggests|suggested)(?=\s+(?:that|how)\b))\b")
+"""A source as the subject of a finding verb; ``shows`` and ``demonstrates`` only with ``that`` or
+``how`` (``Smith shows that …``; ``vLLM shows 24x higher throughput`` is a product's result)."""
+_WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|follow-up\s+|recent\s+)?"
+                           rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})?)\s+)?"
+                           rf"(?i:paper|authors|study|report|article|blog\s*post|team|researchers)\s+(?:also\s+)?"
+                           rf"(?i:shows|showed|reports|reported|finds|found|demonstrates|demonstrated|notes|noted|"
+                           rf"claims|claimed|argues|argued|observes|observed|concludes|concluded|suggests|"
+                           rf"suggested|proposes|proposed|introduces|introduced|estimates|estimated|measured)\b")
+"""``the ColBERT paper reports``, ``the Qdrant team found``: a work or a team of a name as the
+subject (``this paper shows`` is the page's own work)."""
+_RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|the\s+team|teams)\s+"
+                             rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME})")
+_ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
                         rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper)\s+"
                         rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|[a-z][\w\-]*)")
+_FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following|like|after)\s+(?P<src>{_ACRONYM_OR_NAME})"
+                             rf"(?:\s+et\s+al\.?)?(?:\s*\(\d{{4}}\))?\s*,\s*(?i:we|they|the|this|our|it)\b")
+"""``Following BEIR, we report nDCG@10``: a name followed by a comma and the clause it shapes."""
+_FROM_SOURCE = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|quoted|cited|excerpted)\s+from\s+"
+                          rf"(?P<src>(?i:(?:the|this|that|a|an)\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|"
+                          rf"{_QUOTED}|{_ACRONYM_OR_NAME})")
 _SIMILAR_TO = re.compile(rf"\bsimilar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
 _ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
-                             r"equation|eq\.|above|below|notebook)\b", re.I)
+                             r"equation|eq\.|above|below|notebook|earlier|previously|later)\b", re.I)
 _OWN_START = re.compile(r"^\W*(?:our|we)\b", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
@@ -64,12 +113,36 @@ _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
 _AUTHORS = re.compile(r"\bthe\s+authors\b", re.I)
 _OWN = re.compile(r"\b(?:our|we|us)\b", re.I)
-_IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure)s?\s+(?:by|from|courtesy\s+of)\b|"
-                           r"^\s*source\s*:", re.I)
+_IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure|diagram|banner|screenshot)s?"
+                           r"\s+(?:by|from|courtesy\s+of)\b|^\W*(?:image\s+|photo\s+)?(?:source|credits?)\s*:", re.I)
+_THANKS = re.compile(r"\b(?:thank|thanks|thanked|thanking|grateful|gratitude|acknowledge|acknowledges|"
+                     r"acknowledgements?|acknowledgments?|kudos|shout-?outs?)\b", re.I)
+"""An acknowledgement thanks people for help; it credits no claim (``We thank the authors of X``)."""
+_POINTER = re.compile(r"^\W*(?:(?:to|for)\s+(?:learn\s+more|more\s+(?:details|information|info|background)|"
+                      r"further\s+(?:details|reading|information)|details|a\s+(?:deeper|detailed|longer)\s+\w+)"
+                      r"[^,.]*,\s*)?(?:please\s+)?(?:see|read|check(?:\s+out)?|refer\s+to|consult|"
+                      r"have\s+a\s+look|take\s+a\s+look|head\s+over|visit|find|look\s+at)\b|"
+                      r"^\W*(?:more|further|full|additional)\s+(?:details|information|info|results)\b", re.I)
+"""A reading pointer without a claim (``To learn more, read the blog post by X``, ``See the paper
+for details``, ``More details are in the paper``)."""
+_REFERENCE_ENTRY = re.compile(
+    r"^\W*(?:\[\d+\]\s*)?(?:"
+    r"[A-ZÀ-Þ][\w\-’']+,\s+(?:[A-Z]\.\s*)+(?:,|and|&)"  # Smith, J., … / Smith, J. A. and …
+    r"|(?:[A-ZÀ-Þ][\w\-’']+\s+){1,3}[A-ZÀ-Þ][\w\-’']+(?:,\s+(?:[A-ZÀ-Þ][\w\-’']+\s+){1,3}[A-ZÀ-Þ][\w\-’']+)*"
+    r",?\s+(?:and|&)\s+(?:[A-ZÀ-Þ][\w\-’']+\s+){1,3}[A-ZÀ-Þ][\w\-’']+[,.]\s*(?:[“\"]|\(?(?:1[89]|20)\d\d))")
+"""A reference-list entry (``Smith, J. and Doe, A. (2020). Title.``, ``Ann Lee, Bo Kim and Cy Wu,
+"Title"``): it lists a work, it credits no claim."""
 NOT_SOURCES = frozenset("""
 The This That These Those A An It Its Our We Table Figure Section Chapter Appendix Here There In On
 For When If As By From Using With
+All Some Many Most Several Both Each Every Few Other Others Such They Their He She His Her I You
+Your Who Which What Where Why How Then Thus Also However But And Or So Yet Still Later Earlier
+Recently Today Finally First Second Third Previous Prior Recent Early Initial Researchers Studies
+Experiments Results Tests Users People Authors Everyone Nobody One Two Three No Not Further Below
+Above Next Last Now Once Again Moreover Furthermore Similarly Likewise Instead Interestingly
 """.split())
+"""Words that may open a sentence or a noun phrase but never name a source (``All proposed in 2018``,
+``They proposed``: a pronoun names no one)."""
 
 
 @dataclass(frozen=True)
@@ -107,45 +180,85 @@ def _source_name(match: re.Match[str]) -> str | None:
     return name or None
 
 
+def _group_names(sentence: str) -> list[tuple[int, str]]:
+    """``(offset, surname)`` of each author-year item of a parenthesis or bracket
+    (``(Wang et al., 2020; Liu, 2019)``, ``[Henderson et al., 2020, Radford et al., 2021]``)."""
+    out = []
+    for group in _CITATION_GROUP.finditer(sentence):
+        for m in _AUTHOR_YEAR.finditer(group.group("body")):
+            name = m.group("name")
+            if name.split()[0] in NOT_SOURCES or name.split()[0] in _MONTHS:
+                continue
+            out.append((group.start("body") + m.start(), name))
+    return out
+
+
 def credits(sentence: str) -> Credit | None:
     """The credit a sentence gives to a source (module docstring), or None."""
-    if _IMAGE_CREDIT.search(sentence):
+    if _IMAGE_CREDIT.search(sentence) or _REFERENCE_ENTRY.match(sentence):
         return None
     found: list[tuple[int, str]] = []
     cues: list[str] = []
 
-    def add(match: re.Match[str], name: str | None, cue: str) -> None:
+    def add(match: re.Match[str] | int, name: str | None, cue: str) -> None:
         cues.append(cue)
         if name and name not in (n for _, n in found):
-            found.append((match.start(), name))
+            found.append((match if isinstance(match, int) else match.start(), name))
 
     for offset, key in citation_keys(sentence):  # claims/roles.py: roles and [@key]
-        cues.append("citation role")
-        name = _role_name(key)
-        if name not in (n for _, n in found):
-            found.append((offset, name))
+        add(offset, _role_name(key), "citation role")
+    if _THANKS.search(sentence) or _POINTER.match(sentence):
+        # an acknowledgement or a reading pointer credits no claim; a citation role still cites
+        return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
     sentence = mask_roles(sentence)  # a role's target is no name for the rules below
     for m in _AND_AL.finditer(sentence):
         add(m, m.group("name"), "'and al.'")
     for m in _ET_AL_LOOSE.finditer(sentence):
         add(m, f"{m.group('name')} et al", "'et al'")
+    for m in _LOWER_ET_AL.finditer(sentence):
+        add(m, m.group("name"), "'et al.'")
+    for offset, name in _group_names(sentence):
+        add(offset, name, "author-year citation")
+    for m in _NUMERIC_CITATION.finditer(sentence):
+        if not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()]):
+            add(m, None, "numbered reference")
     for pattern, cue in ((_ACCORDING, "'according to'"), (_FOLLOWING, "'following' a method"),
-                         (_SIMILAR_TO, "'similar to'"), (_ORG_AUTHOR, "a work by an organisation")):
+                         (_FOLLOWING_NAME, "'following' a source"), (_SIMILAR_TO, "'similar to'"),
+                         (_ORG_AUTHOR, "a work by an organisation"), (_BY_AUTHOR, "an author 'by'"),
+                         (_RESEARCHERS_AT, "researchers of an organisation"),
+                         (_ORG_RESEARCHERS, "researchers of an organisation"),
+                         (_FROM_SOURCE, "taken from a source")):
         for m in pattern.finditer(sentence):
-            add(m, _source_name(m), cue)
+            name = _source_name(m)
+            if name is None and m.groupdict().get("src") and not re.match(
+                    r"(?i:the|this|that|a|an|these)\b", m.group("src")):
+                continue  # only words that name no source ("Following this, we …")
+            add(m, name, cue)
     for m in _AS_VERB.finditer(sentence):
         before = sentence[max(0, m.start() - 12):m.start()]
+        src = m.group("src")
         if (_OWN.search(m.group(0)) or re.search(r"\bwe\s+$", before, re.I)
-                or _SELF_REFERENCE.search(m.group("src"))
+                or _SELF_REFERENCE.search(src)
                 or (_OWN_START.match(sentence) and _BE_BEFORE.search(sentence[max(0, m.start() - 20):m.start()]))):
             continue
+        if (_VENUE_VERB.search(sentence[m.start():m.start("src")])
+                and not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")):
+            continue  # "published in NeurIPS 2020" names a venue, not a source
         title = _TITLE_AFTER.match(sentence, m.end())
         add(m, title.group("title").strip() if title else _source_name(m), f"credit verb {m.group(0).split()[0]!r}")
     for m in _SUBJECT_VERB.finditer(sentence):
         src = m.group("src")
-        if src.split()[0] in NOT_SOURCES and not src.lower().startswith("the authors"):
+        if src.lower().startswith("the authors"):
+            add(m, None, "a source as the subject")
             continue
-        add(m, None if src.lower().startswith("the authors") else src, "a source as the subject")
+        name = _source_name(m)
+        if name is None or _OWN.fullmatch(name):
+            continue
+        add(m, name, "a source as the subject")
+    for m in _WORK_SUBJECT.finditer(sentence):
+        if m.group(0).lower().startswith(("this ", "our ")):
+            continue
+        add(m, _source_name(m), "a work as the subject")
     for m in _IN_PAPER.finditer(sentence):
         if _OWN.search(sentence[max(0, m.start() - 30):m.end()]):  # bounded window
             continue
@@ -159,15 +272,24 @@ def credits(sentence: str) -> Credit | None:
 
 CREDIT_NOUNS = frozenset("""
 work works paper papers method methods study studies finding findings result results analysis analyses law
-algorithm algorithms approach approaches theorem rule rules measure measures test tests index coefficient
-experiment experiments dataset datasets data survey model models definition formula formulation argument
+algorithm algorithms approach approaches theorem rule rules measure measures coefficient
+experiment experiments dataset datasets survey model models definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
+idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
+book talk lecture proposal conjecture hypothesis estimate estimates benchmark
 """.split())
-"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product."""
+"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product
+(``index``, ``data`` and ``tests`` were dropped: ``Pyserini’s index`` is a product's part)."""
 
 
 def possessive_credits(sentence: str, end: int) -> bool:
     """Whether the possessive ending at ``end`` (``Name’s``) credits a contribution: a word of
-    :data:`CREDIT_NOUNS` within the next three words."""
-    words = re.findall(r"[A-Za-z]+", sentence[end:end + 60])[:3]
-    return any(w.lower() in CREDIT_NOUNS for w in words)
+    :data:`CREDIT_NOUNS` within the next three words, with only lower-case words before it
+    (``Robertson’s probabilistic model``); a capitalised name in between is a product of the
+    owner (``Google’s Natural Questions dataset``, ``OpenAI’s GPT-4 model``), not a credit."""
+    for word in re.findall(r"[\w\-]+", sentence[end:end + 60])[:3]:
+        if word.lower() in CREDIT_NOUNS:
+            return True
+        if not word.islower():
+            return False
+    return False

@@ -12,11 +12,13 @@ reference definitions never give rows. Each numeric table cell gives a *table-va
 library; chosen on the labelled set, see ``bench/bench_claims_quality.py``), then these guards
 merge a boundary back: the piece before it ends in a known abbreviation (:data:`ABBREVIATIONS`:
 e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
-marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``); or the
+marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``; not a
+name with a capital inside, ``vLLM``) or holds no letter or digit (a trailing emoji); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
 A segment is also cut after an all-capitals acronym and a full stop before a capitalised word
-(``… checked ID. Retain …``), which sentencex takes for an abbreviation. Decimals, versions and ``.7`` never split (no space follows the dot).
+(``… checked ID. Retain …``), which sentencex takes for an abbreviation, and ``et al.``
+before a capitalised word ends a sentence (``… by Dettmers et al. The abstract …``). Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
 to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
@@ -303,12 +305,21 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if _LIST_MARKER.match(previous):
         return True
-    if following[:1].islower():
+    if not any(c.isalnum() for c in following):  # a trailing emoji or symbol ("… world! 🚀")
         return True
+    if following[:1].islower() and not _INNER_CAPITAL_START.match(following):
+        return True  # "… which" continues; "vLLM is …", "iPhone …" start a sentence
     last = previous.split()[-1] if previous.split() else ""
     if last.endswith(".") and _abbreviation(last):
-        return True
+        # "Dettmers et al. The abstract …": "et al." ends the sentence before a capitalised
+        # word ("et al. (2023)", "et al. showed" and "et al. [3]" continue it)
+        return not (last.lower().endswith("al.") and following[:1].isupper())
     return False
+
+
+_INNER_CAPITAL_START = re.compile(r"[a-z]+[A-Z][\w\-]*(?![\w:])")
+"""A word that starts in lower case with a capital inside (``vLLM``, ``iPhone``, ``mT5``) is a
+name, so it may start a sentence (not an ``arXiv:`` identifier of a reference entry)."""
 
 
 def _abbreviation(token: str) -> bool:
