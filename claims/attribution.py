@@ -49,17 +49,18 @@ _AUTHOR_YEAR = re.compile(rf"(?P<name>[A-ZÀ-Þ][\w\-’']+(?:\s+(?:and|&)\s+[A-
 """``Name, 2019``, ``Name and Name, 2019``, ``Name et al., 2019`` inside a parenthesis or a
 bracket: one cited name per item of ``(Wang et al., 2020; Liu, 2019)``."""
 _CITATION_GROUP = re.compile(rf"[(\[](?P<body>[^()\[\]]{{0,300}}?\b{_YEAR})\s*[)\]]")
-_NUMERIC_CITATION = re.compile(r"(?:(?<=[\w.,;:)’'\"”])|(?<=[\w.,;:)’'\"”]\s))\[(?P<body>[1-9]\d{0,2}"
+_NUMERIC_CITATION = re.compile(r"(?:(?<=[.,;:)’'\"”])|(?<=[\w.,;:)’'\"”]\s))\[(?P<body>[1-9]\d{0,2}"
                                r"(?:\s*[,–-]\s*[1-9]\d{0,2})*)\](?![(\[:])")
 """A numbered reference ``[12]``, ``[3, 4]``, ``[5–7]`` after a word (``as shown in [3]``); not an
 interval ``[0, 1]`` (no reference is numbered 0), an index ``x[1]`` glued to a name, nor a
-Markdown link."""
+Markdown link; inside inline code it is code."""
 _NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
                                     r"bounded|clipped|normali[sz]ed)\b[^.;]*$", re.I)
 """An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""
 _MONTHS = frozenset("""January February March April May June July August September October November
 December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Spring Summer Autumn Fall Winter""".split())
-_SOURCE_WORDS = r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|leaderboard)"
+_SOURCE_WORDS = (r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|"
+                 r"leaderboard|team|group|lab|researchers|authors)")
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
 _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
                 r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
@@ -74,13 +75,22 @@ _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<sr
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
-                           rf"(?:showed|show|reported|report|reports|found|find|finds|"
-                           rf"introduced|proposed|proposes|demonstrated|observed|observes|concluded|concludes|"
+                           rf"(?:reported|report|reports|"
+                           rf"introduced|proposed|proposes|concluded|concludes|"
                            rf"argued|argues|claimed|claims|noted|notes|estimated|estimates|discovered|"
-                           rf"says|said|writes|wrote|explains|explained|points\s+out|pointed\s+out|"
-                           rf"(?:shows|demonstrates|suggests|suggested)(?=\s+(?:that|how)\b))\b")
-"""A source as the subject of a finding verb; ``shows`` and ``demonstrates`` only with ``that`` or
-``how`` (``Smith shows that …``; ``vLLM shows 24x higher throughput`` is a product's result)."""
+                           rf"explains|explained|points\s+out|pointed\s+out|"
+                           rf"(?:says|said|writes|wrote|showed|show|shows|demonstrated|demonstrates|suggests|suggested|found|finds|find|"
+                           rf"observed|observes)"
+                           rf"(?=\s+(?:that|how)\b))\b")
+"""A source as the subject of a finding verb; ``shows``, ``found``, ``observed`` … only with
+``that`` or ``how`` (``Smith found that …``; ``vLLM shows 24x higher throughput`` and ``BM25
+found many documents`` are a system's results)."""
+_AS_NAME_PUTS = re.compile(rf"\b(?i:as)\s+(?P<src>{_NAME})\s+(?:puts|put|says|said|writes|wrote|notes|noted|"
+                           rf"explains|explained|argues|argued|observes|observed|points\s+out|pointed\s+out)\b")
+"""``As Lin puts it, …``: a quoted or paraphrased source."""
+_POSSESSIVE_START = re.compile(rf"^\W*(?P<src>[A-ZÀ-Þ][\w\-]*)(?:’s|'s)(?!\w)")
+"""A possessive opening the sentence (``Robertson’s model …``), which
+:func:`claims.extract.cited_names` leaves to this module (there it may be a contraction)."""
 _WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|follow-up\s+|recent\s+)?"
                            rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})?)\s+)?"
                            rf"(?i:paper|authors|study|report|article|blog\s*post|team|researchers)\s+(?:also\s+)?"
@@ -94,7 +104,10 @@ _RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|
 _ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
                         rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper)\s+"
-                        rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|[a-z][\w\-]*)")
+                        rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|"
+                        rf"[a-z][\w\-]*(?=\s*(?:[,.;:)(]|$)))")
+"""``following the method retromae, …``: a lower-case name only where a clause ends after it
+(``the following paper describes`` is no credit)."""
 _FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following|like|after)\s+(?P<src>{_ACRONYM_OR_NAME})"
                              rf"(?:\s+et\s+al\.?)?(?:\s*\(\d{{4}}\))?\s*,\s*(?i:we|they|the|this|our|it)\b")
 """``Following BEIR, we report nDCG@10``: a name followed by a comma and the clause it shapes."""
@@ -140,6 +153,7 @@ Your Who Which What Where Why How Then Thus Also However But And Or So Yet Still
 Recently Today Finally First Second Third Previous Prior Recent Early Initial Researchers Studies
 Experiments Results Tests Users People Authors Everyone Nobody One Two Three No Not Further Below
 Above Next Last Now Once Again Moreover Furthermore Similarly Likewise Instead Interestingly
+Let Nothing Something Everything Anyone Anything Someone Somebody Everybody Tomorrow Yesterday
 """.split())
 """Words that may open a sentence or a noun phrase but never name a source (``All proposed in 2018``,
 ``They proposed``: a pronoun names no one)."""
@@ -171,7 +185,11 @@ def _source_name(match: re.Match[str]) -> str | None:
     if title:
         return title.strip()
     src = (match.groupdict().get("src") or "").strip()
-    if not src or re.match(r"(?:the|this|that|a|an|these)\b", src, re.I):
+    if src and re.match(r"(?:the|this|that|a|an|these)\b", src, re.I):
+        # "the QLoRA paper", "the DeepMind team": the capitalised words before the source word
+        inner = re.search(rf"((?:{_ACRONYM_OR_NAME})(?:\s+(?:{_ACRONYM_OR_NAME}))*)\s+(?i:{_SOURCE_WORDS})\b", src)
+        src = inner.group(1) if inner else ""
+    if not src:
         return None
     words = src.split()
     while words and words[0] in NOT_SOURCES:
@@ -220,7 +238,8 @@ def credits(sentence: str) -> Credit | None:
     for offset, name in _group_names(sentence):
         add(offset, name, "author-year citation")
     for m in _NUMERIC_CITATION.finditer(sentence):
-        if not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()]):
+        if (not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
+                and sentence.count("`", 0, m.start()) % 2 == 0):
             add(m, None, "numbered reference")
     for pattern, cue in ((_ACCORDING, "'according to'"), (_FOLLOWING, "'following' a method"),
                          (_FOLLOWING_NAME, "'following' a source"), (_SIMILAR_TO, "'similar to'"),
@@ -255,6 +274,11 @@ def credits(sentence: str) -> Credit | None:
         if name is None or _OWN.fullmatch(name):
             continue
         add(m, name, "a source as the subject")
+    for m in _AS_NAME_PUTS.finditer(sentence):
+        add(m, _source_name(m), "'as X puts it'")
+    start = _POSSESSIVE_START.match(sentence)
+    if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
+        add(start.start("src"), start.group("src"), "a possessive credit")
     for m in _WORK_SUBJECT.finditer(sentence):
         if m.group(0).lower().startswith(("this ", "our ")):
             continue
@@ -276,7 +300,7 @@ algorithm algorithms approach approaches theorem rule rules measure measures coe
 experiment experiments dataset datasets survey model models definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
 idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
-book talk lecture proposal conjecture hypothesis estimate estimates benchmark
+book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team
 """.split())
 """Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product
 (``index``, ``data`` and ``tests`` were dropped: ``Pyserini’s index`` is a product's part)."""
