@@ -16,7 +16,8 @@ marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… 
 name with a capital inside, ``vLLM``) or holds no letter or digit (a trailing emoji); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
-A segment is also cut after an all-capitals acronym and a full stop before a capitalised word
+A segment is also cut before each bullet of a list flattened onto one line (``… in which: *
+a … * b …``), after an all-capitals acronym and a full stop before a capitalised word
 (``… checked ID. Retain …``), which sentencex takes for an abbreviation, and ``et al.``
 before a capitalised word ends a sentence (``… by Dettmers et al. The abstract …``). Decimals, versions and ``.7`` never split (no space follows the dot).
 
@@ -241,7 +242,8 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         start = paragraph.find(stripped, cursor)
         if start < 0:  # the segmenter changed the text: fall back to one sentence
             return _trimmed([(0, len(paragraph))], paragraph)
-        pieces.extend(_acronym_ends(paragraph, start, start + len(stripped)))
+        for piece_start, piece_end in _inline_bullets(paragraph, start, start + len(stripped)):
+            pieces.extend(_acronym_ends(paragraph, piece_start, piece_end))
         cursor = start + len(stripped)
     guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
@@ -250,7 +252,30 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
-    return _trimmed(merged, paragraph)
+    return [_without_bullet(paragraph, span) for span in _trimmed(merged, paragraph)]
+
+
+_BULLET_AFTER_COLON = re.compile(r":\s+[*•]\s+(?=\S)")
+_INLINE_BULLET = re.compile(r"\s[*•]\s+(?=\S)")
+
+
+def _inline_bullets(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A segment cut before each bullet of a list flattened onto one line (``… in which: * a low
+    recall … * a low precision …``, ``Features: • fast • small``): a ``*`` or ``•`` between spaces
+    after a colon opens the list, and each later one starts an item (a lone ``a * b`` is
+    arithmetic, never cut)."""
+    opening = _BULLET_AFTER_COLON.search(text, start, end)
+    if opening is None:
+        return [(start, end)]
+    cuts = [opening.start() + 1] + [m.start() + 1 for m in _INLINE_BULLET.finditer(text, opening.end(), end)]
+    bounds = [start] + cuts + [end]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip(" *•")]
+
+
+def _without_bullet(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A sentence that an inline bullet opens starts after the bullet."""
+    match = re.match(r"[*•]\s+", text[span[0]:span[1]])
+    return (span[0] + match.end(), span[1]) if match else span
 
 
 _ACRONYM_END = re.compile(r"(?<![\w.])[A-Z]{2,}s?\.(?=\s+[A-Z][a-z])")
@@ -305,6 +330,8 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if _LIST_MARKER.match(previous):
         return True
+    if re.match(r"[*•]\s", following):
+        return False  # a bullet of a list flattened onto one line (_inline_bullets)
     if not any(c.isalnum() for c in following):  # a trailing emoji or symbol ("… world! 🚀")
         return True
     if following[:1].islower() and not _INNER_CAPITAL_START.match(following):
