@@ -17,8 +17,8 @@ name with a capital inside, ``vLLM``) or holds no letter or digit (a trailing em
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
 A segment is also cut before each bullet of a list flattened onto one line (``… in which: *
-a … * b …``), after an all-capitals acronym and a full stop before a capitalised word
-(``… checked ID. Retain …``), which sentencex takes for an abbreviation, and ``et al.``
+a … * b …``), after an all-capitals acronym or a lower-case one-letter variable and a full stop
+before a capitalised word (``… checked ID. Retain …``, ``… in group j. The …``), which sentencex takes for an abbreviation, and ``et al.``
 before a capitalised word ends a sentence (``… by Dettmers et al. The abstract …``). Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
@@ -278,12 +278,13 @@ def _without_bullet(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return (span[0] + match.end(), span[1]) if match else span
 
 
-_ACRONYM_END = re.compile(r"(?<![\w.])[A-Z]{2,}s?\.(?=\s+[A-Z][a-z])")
+_ACRONYM_END = re.compile(r"(?<![\w.])(?:[A-Z]{2,}s?|[a-z])\.(?=\s+[A-Z][a-z])")
 
 
 def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A segment cut after an acronym that ends a sentence (``… checked ID. Retain …``), which
-    sentencex reads as an abbreviation; the abbreviation guard below still merges ``U.S.``."""
+    """A segment cut after an acronym or a one-letter variable that ends a sentence (``… checked
+    ID. Retain …``, ``… in group j. The …``), which sentencex reads as an abbreviation or an
+    initial; the abbreviation guard below still merges ``U.S.`` and ``p.``."""
     spans, cursor = [], start
     for match in _ACRONYM_END.finditer(text, start, end):
         spans.append((cursor, match.end()))
