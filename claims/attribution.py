@@ -66,7 +66,7 @@ _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|pr
                 r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
                 r"argued|observed|recommended|pointed\s+out)")
 _AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|written|open[\s-]?sourced|"
-                    r"launched|created|designed|trained|maintained|popularized|popularised)")
+                    r"launched|created|designed|popularized|popularised)")
 """Verbs of authorship: a credit only with ``by`` (``released by Meta``; ``developed in PyTorch``
 names no author)."""
 _VENUE_VERB = re.compile(r"(?i:published|presented|accepted)\s+(?:in|on|at|to)\s*$")
@@ -118,7 +118,17 @@ _SIMILAR_TO = re.compile(rf"\bsimilar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
 _ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
-                             r"equation|eq\.|above|below|notebook|earlier|previously|later)\b", re.I)
+                             r"equation|eq\.|above|below|notebook|earlier|previously|later|readme|docs|"
+                             r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples)\b", re.I)
+_RELEASE_AFTER = re.compile(r"\s*(?:v\d|\d)")
+"""A source followed by a number is a software release or a venue's year (``introduced in
+Python 3.12``, ``in Transformers v4``, ``in NeurIPS 2020``), not a credit."""
+_BARE_NAME_IN = re.compile(r"(?i:introduced|published|established|suggested|noted|explained|recommended|"
+                           r"presented|defined)\s+in\s*$")
+"""Verbs that with ``in`` and a bare name name a place or a release (``introduced in Sentence
+Transformers``), a source only as a paper, a post or a quoted title."""
+_FIELDS = frozenset("AI ML NLP IR CV DL RL LLM LLMs NLU ASR HCI".split())
+"""Fields, not organisations (``AI researchers``)."""
 _OWN_START = re.compile(r"^\W*(?:our|we)\b", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
@@ -154,6 +164,9 @@ Recently Today Finally First Second Third Previous Prior Recent Early Initial Re
 Experiments Results Tests Users People Authors Everyone Nobody One Two Three No Not Further Below
 Above Next Last Now Once Again Moreover Furthermore Similarly Likewise Instead Interestingly
 Let Nothing Something Everything Anyone Anything Someone Somebody Everybody Tomorrow Yesterday
+Benchmarks Evaluations Measurements Numbers Scores Data Analyses Ablations Papers Reports Surveys
+Findings Graphs Plots Charts Figures Tables Metrics Logs Profiles Traces Comparisons Tests Runs
+Evaluation Analysis Experiment Benchmark Profiling Testing Internal External Independent Public
 """.split())
 """Words that may open a sentence or a noun phrase but never name a source (``All proposed in 2018``,
 ``They proposed``: a pronoun names no one)."""
@@ -249,6 +262,8 @@ def credits(sentence: str) -> Credit | None:
                          (_FROM_SOURCE, "taken from a source")):
         for m in pattern.finditer(sentence):
             name = _source_name(m)
+            if name in _FIELDS:
+                continue
             if name is None and m.groupdict().get("src") and not re.match(
                     r"(?i:the|this|that|a|an|these)\b", m.group("src")):
                 continue  # only words that name no source ("Following this, we …")
@@ -260,9 +275,11 @@ def credits(sentence: str) -> Credit | None:
                 or _SELF_REFERENCE.search(src)
                 or (_OWN_START.match(sentence) and _BE_BEFORE.search(sentence[max(0, m.start() - 20):m.start()]))):
             continue
-        if (_VENUE_VERB.search(sentence[m.start():m.start("src")])
-                and not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")):
-            continue  # "published in NeurIPS 2020" names a venue, not a source
+        bare = not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")
+        if bare and (_VENUE_VERB.search(sentence[m.start():m.start("src")])
+                     or _BARE_NAME_IN.search(sentence[m.start():m.start("src")])
+                     or _RELEASE_AFTER.match(sentence, m.end())):
+            continue  # "published in NeurIPS 2020", "introduced in Python 3.12": a venue or a release
         title = _TITLE_AFTER.match(sentence, m.end())
         add(m, title.group("title").strip() if title else _source_name(m), f"credit verb {m.group(0).split()[0]!r}")
     for m in _SUBJECT_VERB.finditer(sentence):
@@ -297,13 +314,14 @@ def credits(sentence: str) -> Credit | None:
 CREDIT_NOUNS = frozenset("""
 work works paper papers method methods study studies finding findings result results analysis analyses law
 algorithm algorithms approach approaches theorem rule rules measure measures coefficient
-experiment experiments dataset datasets survey model models definition formula formulation argument
+experiment experiments survey definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
 idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
 book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team
 """.split())
 """Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product
-(``index``, ``data`` and ``tests`` were dropped: ``Pyserini’s index`` is a product's part)."""
+(``index``, ``data``, ``tests``, ``model`` and ``dataset`` are not here: ``Pyserini’s index``,
+``OpenAI’s models``, ``Google’s dataset`` name a product of its owner)."""
 
 
 def possessive_credits(sentence: str, end: int) -> bool:
