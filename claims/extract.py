@@ -13,7 +13,8 @@ library; chosen on the labelled set, see ``bench/bench_claims_quality.py``), the
 merge a boundary back: the piece before it ends in a known abbreviation (:data:`ABBREVIATIONS`:
 e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
 marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``; not a
-name with a capital inside, ``vLLM``) or holds no letter or digit (a trailing emoji); or the
+name with a capital inside, ``vLLM``) or holds no letter or digit (a trailing emoji, also one sentencex put before the next
+sentence); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
 A segment is also cut before each bullet of a list flattened onto one line (``… in which: *
@@ -247,12 +248,28 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         cursor = start + len(stripped)
     guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
-    for start, end in pieces:
+    for start, end in _symbols_back(paragraph, pieces):
         if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
     return [_without_bullet(paragraph, span) for span in _trimmed(merged, paragraph)]
+
+
+_LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+")
+
+
+def _symbols_back(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Emoji that open a piece after a full stop close the sentence before it (``… weekend! 🚀
+    Then …``: sentencex puts the emoji with the next sentence)."""
+    out: list[tuple[int, int]] = []
+    for start, end in pieces:
+        match = _LEADING_SYMBOLS.match(text, start, end)
+        if out and match and match.end() < end:
+            out[-1] = (out[-1][0], match.start() + len(match.group(0).rstrip()))
+            start = match.end()
+        out.append((start, end))
+    return out
 
 
 _BULLET_AFTER_COLON = re.compile(r":\s+[*•]\s+(?=\S)")

@@ -1,0 +1,45 @@
+"""Sentence boundaries the splitter guards got wrong on real pages (issue 19; claims/extract.py
+``sentence_spans``). Sentences written for this file; each case failed before its guard."""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.extract import split_sentences
+
+def test_et_al_before_a_capitalised_word_ends_the_sentence() -> None:
+    assert split_sentences("The method was refined by Okafor et al. The next section compares it.") == [
+        "The method was refined by Okafor et al.", "The next section compares it."]
+    # before a year, a bracket or a verb "et al." continues the sentence
+    assert split_sentences("Okafor et al. (2021) refined it. Okafor et al. showed more.") == [
+        "Okafor et al. (2021) refined it.", "Okafor et al. showed more."]
+
+
+def test_a_name_with_an_inner_capital_may_start_a_sentence() -> None:
+    assert split_sentences("We ship a new server today. vLLM serves it on one GPU.") == [
+        "We ship a new server today.", "vLLM serves it on one GPU."]
+    assert split_sentences("It uses approx. two gigabytes, e.g. iPhone memory.") == [
+        "It uses approx. two gigabytes, e.g. iPhone memory."]
+    assert split_sentences("Xu and Lee. A study of sparse retrieval. arXiv:2301.00001, 2023.") == [
+        "Xu and Lee.", "A study of sparse retrieval. arXiv:2301.00001, 2023."]
+
+
+@pytest.mark.parametrize("paragraph, sentences", [
+    ("Training took a weekend! 🚀", ["Training took a weekend! 🚀"]),
+    ("Training took a weekend! 🚀 Then we evaluated.", ["Training took a weekend! 🚀", "Then we evaluated."]),
+])
+def test_an_emoji_stays_with_its_sentence(paragraph: str, sentences: list[str]) -> None:
+    assert split_sentences(paragraph) == sentences
+
+
+def test_a_one_letter_variable_ends_a_sentence() -> None:
+    assert split_sentences("Each cell counts items of class j. The diagonal holds the hits.") == [
+        "Each cell counts items of class j.", "The diagonal holds the hits."]
+    assert split_sentences("See p. Kim for the proof.") == ["See p. Kim for the proof."]
+
+
+def test_a_list_flattened_onto_one_line_gives_one_sentence_per_bullet() -> None:
+    assert split_sentences("Pick a setting in which: * recall matters most * precision matters most") == [
+        "Pick a setting in which:", "recall matters most", "precision matters most"]
+    assert split_sentences("Features: • fast • small. Then more.") == ["Features:", "fast", "small.", "Then more."]
+    assert split_sentences("The score is C * s with C = 20 here.") == ["The score is C * s with C = 20 here."]
