@@ -141,13 +141,26 @@ _IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|fig
 _THANKS = re.compile(r"\b(?:thank|thanks|thanked|thanking|grateful|gratitude|acknowledge|acknowledges|"
                      r"acknowledgements?|acknowledgments?|kudos|shout-?outs?)\b", re.I)
 """An acknowledgement thanks people for help; it credits no claim (``We thank the authors of X``)."""
-_POINTER = re.compile(r"^\W*(?:(?:to|for)\s+(?:learn\s+more|more\s+(?:details|information|info|background)|"
-                      r"further\s+(?:details|reading|information)|details|a\s+(?:deeper|detailed|longer)\s+\w+)"
-                      r"[^,.]*,\s*)?(?:please\s+)?(?:see|read|check(?:\s+out)?|refer\s+to|consult|"
+_POINTER = re.compile(r"^\W*(?:(?:to|for|if)\b[^,.;:]{0,80},\s*)?"
+                      r"(?:(?:you|readers?)\s+(?:can|may|might|should|could|will)\s+(?:also\s+)?(?:want\s+to\s+)?|"
+                      r"(?:we|i)\s+(?:recommend|suggest|encourage\s+you\s+to)\s+(?:also\s+)?)?"
+                      r"(?:please\s+)?(?:see|read|reading|check(?:ing)?(?:\s+out)?|refer(?:ring)?\s+to|consult|"
                       r"have\s+a\s+look|take\s+a\s+look|head\s+over|visit|find|look\s+at)\b|"
                       r"^\W*(?:more|further|full|additional)\s+(?:details|information|info|results)\b", re.I)
 """A reading pointer without a claim (``To learn more, read the blog post by X``, ``See the paper
-for details``, ``More details are in the paper``)."""
+for details``, ``You can read Weng's post on this``, ``More details are in the paper``)."""
+_BYLINE = re.compile(r"^\W*(?:(?:this|the|our)\s+(?:\w+\s+)?(?:post|article|blog|guide|page|tutorial|notebook|"
+                     r"chapter|book|course|library|project|repo|repository|package|documentation|code|demo|"
+                     r"example|template|website|site)\s+(?:is|was|has\s+been)\s+(?:\w+\s+)?)?"
+                     r"(?i:written|authored|created|developed|maintained|designed|built|made|contributed|posted|"
+                     r"published|edited|translated|released)\s+(?:\w+\s+)?by\b", re.I)
+"""A byline (``This post was written by X``, ``Written by X``, ``Authored by X``): the page's own
+authors, not a source of a claim."""
+_INSPIRED = re.compile(rf"\b(?i:inspired|motivated)\s+by\s+(?P<src>(?i:(?:the|this|that|a|an)\s+)"
+                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
+_PER = re.compile(rf"(?:^\W*|\b)(?i:per)\s+(?P<src>(?i:the\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b)|"
+                  rf"^\W*(?i:per)\s+(?P<name>[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*)?)\s*,")
+"""``Per the MTEB paper, …``, ``Per Google, …``; ``per GPU`` and ``per query`` are rates."""
 _REFERENCE_ENTRY = re.compile(
     r"^\W*(?:\[\d+\]\s*)?(?:"
     r"[A-ZÀ-Þ][\w\-’']+,\s+(?:[A-Z]\.\s*)+(?:,|and|&)"  # Smith, J., … / Smith, J. A. and …
@@ -197,7 +210,8 @@ def _source_name(match: re.Match[str]) -> str | None:
     title = match.groupdict().get("title")
     if title:
         return title.strip()
-    src = (match.groupdict().get("src") or "").strip()
+    src = (match.groupdict().get("src") or match.groupdict().get("name") or "").strip()
+    src = re.sub(r"(?:’s|'s)$", "", src)  # "popularised by Karpathy's nanoGPT" credits Karpathy
     if src and re.match(r"(?:the|this|that|a|an|these)\b", src, re.I):
         # "the QLoRA paper", "the DeepMind team": the capitalised words before the source word
         inner = re.search(rf"((?:{_ACRONYM_OR_NAME})(?:\s+(?:{_ACRONYM_OR_NAME}))*)\s+(?i:{_SOURCE_WORDS})\b", src)
@@ -224,6 +238,13 @@ def _group_names(sentence: str) -> list[tuple[int, str]]:
     return out
 
 
+def not_a_credit(sentence: str) -> bool:
+    """A sentence whose words credit no claim whatever names it holds: an image or logo credit, a
+    reference-list entry, thanks, a reading pointer or a byline (module docstring)."""
+    return bool(_IMAGE_CREDIT.search(sentence) or _REFERENCE_ENTRY.match(sentence) or _THANKS.search(sentence)
+                or _POINTER.match(sentence) or _BYLINE.match(sentence))
+
+
 def credits(sentence: str) -> Credit | None:
     """The credit a sentence gives to a source (module docstring), or None."""
     if _IMAGE_CREDIT.search(sentence) or _REFERENCE_ENTRY.match(sentence):
@@ -238,7 +259,7 @@ def credits(sentence: str) -> Credit | None:
 
     for offset, key in citation_keys(sentence):  # claims/roles.py: roles and [@key]
         add(offset, _role_name(key), "citation role")
-    if _THANKS.search(sentence) or _POINTER.match(sentence):
+    if _THANKS.search(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
     sentence = mask_roles(sentence)  # a role's target is no name for the rules below
@@ -259,13 +280,14 @@ def credits(sentence: str) -> Credit | None:
                          (_ORG_AUTHOR, "a work by an organisation"), (_BY_AUTHOR, "an author 'by'"),
                          (_RESEARCHERS_AT, "researchers of an organisation"),
                          (_ORG_RESEARCHERS, "researchers of an organisation"),
-                         (_FROM_SOURCE, "taken from a source")):
+                         (_FROM_SOURCE, "taken from a source"), (_INSPIRED, "'inspired by'"),
+                         (_PER, "'per' a source")):
         for m in pattern.finditer(sentence):
             name = _source_name(m)
             if name in _FIELDS:
                 continue
-            if name is None and m.groupdict().get("src") and not re.match(
-                    r"(?i:the|this|that|a|an|these)\b", m.group("src")):
+            written = m.groupdict().get("src") or m.groupdict().get("name")
+            if name is None and written and not re.match(r"(?i:the|this|that|a|an|these)\b", written):
                 continue  # only words that name no source ("Following this, we …")
             add(m, name, cue)
     for m in _AS_VERB.finditer(sentence):
@@ -318,6 +340,7 @@ experiment experiments survey definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
 idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
 book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team
+benchmarks measurements evaluation evaluations
 """.split())
 """Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product
 (``index``, ``data``, ``tests``, ``model`` and ``dataset`` are not here: ``Pyserini’s index``,
@@ -328,7 +351,10 @@ def possessive_credits(sentence: str, end: int) -> bool:
     """Whether the possessive ending at ``end`` (``Name’s``) credits a contribution: a word of
     :data:`CREDIT_NOUNS` within the next three words, with only lower-case words before it
     (``Robertson’s probabilistic model``); a capitalised name in between is a product of the
-    owner (``Google’s Natural Questions dataset``, ``OpenAI’s GPT-4 model``), not a credit."""
+    owner (``Google’s Natural Questions dataset``, ``OpenAI’s GPT-4 model``), not a credit; nor in
+    a reading pointer, a byline, thanks or an image credit (``Check out Jina’s blog post``)."""
+    if not_a_credit(sentence):
+        return False
     for word in re.findall(r"[\w\-]+", sentence[end:end + 60])[:3]:
         if word.lower() in CREDIT_NOUNS:
             return True

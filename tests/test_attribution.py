@@ -114,3 +114,27 @@ def test_the_name_inside_the_x_team_is_the_cited_name() -> None:
     assert credit is not None and credit.names == ("DeepMind",)
     credit = credits("Late chunking was described in the following paper:")
     assert credit is not None and credit.names == ()
+
+
+def test_bylines_and_pointers_with_a_possessive_credit_nothing() -> None:
+    _none_credited(["This notebook was created by the Weaviate team.",
+                    "Written by Jane Okafor and Li Wei.",
+                    "Check out Jina's blog post for more.",
+                    "You can read Lilian Weng's excellent post on this."])
+    assert _attributed(_row("Lilian Weng's post argues that chunk size matters."))
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Inspired by ColBERT, we add a late-interaction head.", "ColBERT"),
+    ("Per the MTEB paper, the average is unweighted.", "MTEB"),
+    ("Per Google, the model handles long inputs.", "Google"),
+    ("The approach was popularised by Karpathy's nanoGPT.", "Karpathy"),
+])
+def test_inspired_by_per_and_popularised_by_credit(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and name in row.cited_names, (row.cue, row.cited_names)
+
+
+def test_per_a_unit_is_a_rate() -> None:
+    _none_credited(["Per GPU, throughput is much higher.", "Per query, we retrieve a hundred passages."])
+    assert _attributed(_row("Per Google, the model handles long inputs."))
