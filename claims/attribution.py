@@ -71,6 +71,9 @@ _AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|
 names no author)."""
 _VENUE_VERB = re.compile(r"(?i:published|presented|accepted)\s+(?:in|on|at|to)\s*$")
 _ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}|{_QUOTED})")
+_ORDERED_BEFORE = re.compile(r"\b(?:sorted|ranked|ordered|weighted|scaled|grouped|split|adjusted|chosen|selected|"
+                             r"vary|varies|changes?|differs?|scored|assigned|labell?ed)\s+(?:\w+\s+)?$", re.I)
+"""``ranked according to BM25``: an ordering by a score, not a source."""
 _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
@@ -108,13 +111,15 @@ _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(
                         rf"[a-z][\w\-]*(?=\s*(?:[,.;:)(]|$)))")
 """``following the method retromae, …``: a lower-case name only where a clause ends after it
 (``the following paper describes`` is no credit)."""
-_FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following|like|after)\s+(?P<src>{_ACRONYM_OR_NAME})"
+_FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following)\s+(?P<src>{_ACRONYM_OR_NAME})"
                              rf"(?:\s+et\s+al\.?)?(?:\s*\(\d{{4}}\))?\s*,\s*(?i:we|they|the|this|our|it)\b")
 """``Following BEIR, we report nDCG@10``: a name followed by a comma and the clause it shapes."""
 _FROM_SOURCE = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|quoted|cited|excerpted)\s+from\s+"
                           rf"(?P<src>(?i:(?:the|this|that|a|an)\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|"
                           rf"{_QUOTED}|{_ACRONYM_OR_NAME})")
-_SIMILAR_TO = re.compile(rf"\bsimilar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
+_SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|procedure|configuration|"
+                         rf"evaluation|training|split|sampling)\s+similar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
+"""``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
@@ -284,7 +289,9 @@ def credits(sentence: str) -> Credit | None:
                          (_PER, "'per' a source")):
         for m in pattern.finditer(sentence):
             name = _source_name(m)
-            if name in _FIELDS:
+            if name in _FIELDS or (name and re.search(r"\d", name) and cue != "taken from a source"):
+                continue  # a field ("AI researchers"), a model or a score ("evaluation by GPT-4")
+            if pattern is _ACCORDING and _ORDERED_BEFORE.search(sentence[max(0, m.start() - 30):m.start()]):
                 continue
             written = m.groupdict().get("src") or m.groupdict().get("name")
             if name is None and written and not re.match(r"(?i:the|this|that|a|an|these)\b", written):
@@ -319,8 +326,8 @@ def credits(sentence: str) -> Credit | None:
     if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
         add(start.start("src"), start.group("src"), "a possessive credit")
     for m in _WORK_SUBJECT.finditer(sentence):
-        if m.group(0).lower().startswith(("this ", "our ")):
-            continue
+        if m.group("src") is None and re.search(r"(?i:team|researchers|report|article|blog\s*post)\s+\S+$", m.group(0)):
+            continue  # an unnamed team or post may be the page's own ("The team found that …")
         add(m, _source_name(m), "a work as the subject")
     for m in _IN_PAPER.finditer(sentence):
         if _OWN.search(sentence[max(0, m.start() - 30):m.end()]):  # bounded window

@@ -138,3 +138,17 @@ def test_inspired_by_per_and_popularised_by_credit(sentence: str, name: str) -> 
 def test_per_a_unit_is_a_rate() -> None:
     _none_credited(["Per GPU, throughput is much higher.", "Per query, we retrieve a hundred passages."])
     assert _attributed(_row("Per Google, the model handles long inputs."))
+
+
+def test_scores_models_comparisons_and_unnamed_teams_are_no_sources() -> None:
+    _none_credited(["Answers were graded by an evaluation by GPT-4.",
+                    "Passages are ranked according to BM25 scores.",
+                    "A model similar to BERT encodes each passage.",
+                    "Like BERT, the model uses WordPiece.",
+                    "After BM25, we rerank the top hits.",
+                    "The team found that customers prefer shorter answers."])
+    for sentence, name in (("We use a training setup similar to ANCE.", "ANCE"),
+                           ("According to Pinecone, most users pick cosine.", "Pinecone"),
+                           ("The Cohere team found that longer chunks hurt.", "Cohere")):
+        row = _row(sentence)
+        assert _attributed(row) and name in row.cited_names, (sentence, row.cited_names)
