@@ -10,22 +10,42 @@ pages, each giving the credited names (possibly none when the sentence names no 
   ``{cite}`key```, ``{cite:p}``, ``{cite:t}`` and pandoc ``[@key]`` (:mod:`claims.roles`), one
   cited name per key: the key's first name part and its year (``Bridle.1990`` → ``Bridle 1990``,
   ``Peters.Neumann.ea.2018`` → ``Peters 2018``, ``kaplan2020scaling`` → ``kaplan 2020``);
-* ``Name and al.`` / ``Name et al`` without a full stop (written in the wild) and
-  ``Name et al (2022)``;
-* a **credit verb with a source**: ``according to X``, ``as shown/demonstrated/reported/described
-  in|by X``, ``X showed/reported/found/introduced/proposed``, ``reported on|in|by X``,
-  ``proposed/introduced/described in|by X``, ``following (the) method/approach/setting X``,
-  ``similar to X``; X is a capitalised name, an acronym or a quoted title, or a paper, blog post,
-  study or work (``the following paper``, ``the QLoRA paper by Dettmers et al.``);
-* **an organisation as the author** of a result or method: ``by X``, ``from X`` after a
-  benchmark, paper, technique, method or study (``a technique from IBM Research``,
-  ``an internal micro-benchmark by LMSYS``);
+* ``Name and al.`` / ``Name et al`` without a full stop (written in the wild), also in lower
+  case (``liu and al.``, ``quispe et al.``), and ``Name et al (2022)``;
+* **author-year groups** in a parenthesis or bracket, one name per item (``(Wang et al., 2020;
+  Liu, 2019)`` → ``Wang``, ``Liu``; months are no authors), and **numbered references**
+  ``[12]``, ``[3, 7]`` after a word or a full stop (no name; not an interval ``[1, 5]`` after
+  range/scale/scores, not an index ``x[1]``, not inside inline code);
+* a **credit verb with a source**: ``according to X``, ``as shown/demonstrated/reported/described/
+  noted/explained/discussed/observed in|by X``, ``X reported/introduced/proposed/concluded/argued/
+  noted/estimated``, ``X showed/found/observed/said/wrote that|how`` (a system's ``BM25 found many
+  documents`` or ``vLLM shows 24x higher throughput`` is its result, not a credit), ``as X puts
+  it``, ``reported on|in|by X``, ``following (the) method/approach/setting X``, ``Following X, we
+  …``, ``a setting similar to X``, ``taken/adapted/quoted from X``, ``inspired by X``, ``per the X
+  paper`` / ``Per X, …``; X is a capitalised name, an acronym or a quoted title, or a paper, blog
+  post, study, team or work (``the following paper``, ``the QLoRA paper by Dettmers et al.``; the
+  name inside ``the X paper`` / ``the X team`` is the cited name);
+* **authorship by an organisation or person**: ``developed/released/invented/coined/created/
+  designed/popularised/launched by X``; ``by X``, ``from X`` after a benchmark, paper, technique,
+  method or study (``a technique from IBM Research``, ``an internal micro-benchmark by LMSYS``);
+  ``researchers/engineers/a team at X``, ``X researchers``, ``the X paper/team/authors reports``;
+* a possessive credit opening the sentence (``Salton’s method``; :func:`possessive_credits`);
 * ``the authors`` as the subject of a finding.
 
-Not credits: the page's own work (``our paper``, ``as we show``), a pointer without a claim
-(``see the paper for details``), and an image or logo credit (``Photo by X on Unsplash``,
-``Image from X``, ``Source: X``): a logo credit names the image's author, never the product
-shown, so it gives no cited name for the product and no attribution.
+Not credits (:func:`not_a_credit` and the guards of each rule): the page's own work (``our
+paper``, ``as we show``, ``this paper shows``, an unnamed ``the team found``), its own figures,
+sections, README, docs and examples; a reading pointer without a claim (``see the paper for
+details``, ``To learn more, read the blog post by X``, ``You can read X’s post``); thanks and
+acknowledgements; a byline (``This post was written by X``); a reference-list entry (``Smith, J.
+and Doe, A. (2020). Title.``); a venue or a release (``published in NeurIPS 2020``,
+``introduced in Python 3.12``, ``introduced in Sentence Transformers``); pronouns, quantifiers
+and result nouns as subjects (``They proposed``, ``All proposed``, ``Benchmarks show that``:
+:data:`NOT_SOURCES`); fields (``AI researchers``), models and scores (``evaluation by GPT-4``,
+``ranked according to BM25``), comparisons and sequences (``a model similar to BERT``, ``After
+BM25``); an owner's product (``Google’s Natural Questions dataset``, ``OpenAI’s models``); and an
+image or logo credit (``Photo by X on Unsplash``, ``Image from X``, ``Source: X``): a logo credit
+names the image's author, never the product shown, so it gives no cited name for the product
+and no attribution.
 """
 
 from __future__ import annotations
