@@ -65,7 +65,7 @@ _ET_AL_LOOSE = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME}(?:\s+(?:and|&)\s+{_S
 _LOWER_ET_AL = re.compile(r"(?<![\w\-])(?P<name>[a-zß-ÿ][\w\-’']+)\s+et\s+al\.")
 _YEAR = r"(?:1[89]|20)\d\d[a-z]?"
 _AUTHOR_YEAR = re.compile(rf"(?P<name>[A-ZÀ-Þ][\w\-’']+(?:\s+(?:and|&)\s+[A-ZÀ-Þ][\w\-’']+)?)"
-                          rf"(?:\s+(?:et|and)\s+al\.?)?,\s*{_YEAR}\b")
+                          rf"(?P<al>\s+(?:et|and)\s+al\.?)?,\s*{_YEAR}\b")
 """``Name, 2019``, ``Name and Name, 2019``, ``Name et al., 2019`` inside a parenthesis or a
 bracket: one cited name per item of ``(Wang et al., 2020; Liu, 2019)``."""
 _CITATION_GROUP = re.compile(rf"[(\[](?P<body>[^()\[\]]{{0,300}}?\b{_YEAR})\s*[)\]]")
@@ -259,6 +259,8 @@ def _group_names(sentence: str) -> list[tuple[int, str]]:
             name = m.group("name")
             if name.split()[0] in NOT_SOURCES or name.split()[0] in _MONTHS:
                 continue
+            if m.group("al") and m.group("al").split()[0] == "et":
+                name += " et al."  # as claims.extract.cited_names writes it, so the two agree
             out.append((group.start("body") + m.start(), name))
     return out
 
@@ -293,7 +295,7 @@ def credits(sentence: str) -> Credit | None:
     for m in _ET_AL_LOOSE.finditer(sentence):
         add(m, f"{m.group('name')} et al", "'et al'")
     for m in _LOWER_ET_AL.finditer(sentence):
-        add(m, m.group("name"), "'et al.'")
+        add(m, f"{m.group('name')} et al.", "'et al.'")
     for offset, name in _group_names(sentence):
         add(offset, name, "author-year citation")
     for m in _NUMERIC_CITATION.finditer(sentence):

@@ -27,9 +27,9 @@ def _attributed(row) -> bool:
 CREDITED = [
     # (sentence, a cited name it must give)
     ("Hybrid search improves recall on long queries (Lin, 2021; Ma et al., 2022).", "Lin"),
-    ("Hybrid search improves recall on long queries (Lin, 2021; Ma et al., 2022).", "Ma"),
+    ("Hybrid search improves recall on long queries (Lin, 2021; Ma et al., 2022).", "Ma et al."),
     ("Sparse models were strong baselines (okafor and al., 2019).", "okafor"),
-    ("The weighting was tuned later by quispe et al. for short passages.", "quispe"),
+    ("The weighting was tuned later by quispe et al. for short passages.", "quispe et al."),
     ("The reranker was developed by Microsoft Research for web search.", "Microsoft Research"),
     ("The benchmark was released by Meta together with a leaderboard.", "Meta"),
     ("Engineers at Spotify traced the regression to the tokenizer.", "Spotify"),
