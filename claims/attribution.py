@@ -359,7 +359,10 @@ def credits(sentence: str) -> Credit | None:
         cues.append("'the authors'")
     if not cues:
         return None
-    return Credit(tuple(name for _, name in sorted(found)), cues[0])
+    names = [name for _, name in sorted(found)]
+    # "launched by Muennighoff et al": the surname alone is part of the fuller name beside it
+    names = [n for n in names if not any(o != n and o.startswith(n + " ") for o in names)]
+    return Credit(tuple(names), cues[0])
 
 
 CREDIT_NOUNS = frozenset("""
