@@ -70,10 +70,11 @@ _AUTHOR_YEAR = re.compile(rf"(?P<name>[A-ZÀ-Þ][\w\-’']+(?:\s+(?:and|&)\s+[A-
 bracket: one cited name per item of ``(Wang et al., 2020; Liu, 2019)``."""
 _CITATION_GROUP = re.compile(rf"[(\[](?P<body>[^()\[\]]{{0,300}}?\b{_YEAR})\s*[)\]]")
 _NUMERIC_CITATION = re.compile(r"(?:(?<=[.,;:)’'\"”])|(?<=[\w.,;:)’'\"”]\s))\[(?P<body>[1-9]\d{0,2}"
-                               r"(?:\s*[,–-]\s*[1-9]\d{0,2})*)\](?![(\[:])")
+                               r"(?:\s*[,–-]\s*[1-9]\d{0,2})*)\](?=\s*[.,;:!?)\[]|\s+[a-z])")
 """A numbered reference ``[12]``, ``[3, 4]``, ``[5–7]`` after a word (``as shown in [3]``); not an
 interval ``[0, 1]`` (no reference is numbered 0), an index ``x[1]`` glued to a name, nor a
-Markdown link; inside inline code it is code."""
+Markdown link; inside inline code it is code. The sentence goes on after it (punctuation or a
+lower-case word): a list value ending a line, ``requirements [1, 2]``, cites nothing."""
 _NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
                                     r"bounded|clipped|normali[sz]ed)\b[^.;]*$", re.I)
 """An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""

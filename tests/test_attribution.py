@@ -152,3 +152,8 @@ def test_scores_models_comparisons_and_unnamed_teams_are_no_sources() -> None:
                            ("The Cohere team found that longer chunks hurt.", "Cohere")):
         row = _row(sentence)
         assert _attributed(row) and name in row.cited_names, (sentence, row.cited_names)
+
+
+def test_a_list_value_ending_a_line_is_no_numbered_reference() -> None:
+    _none_credited(["topic 17: soil moisture — grade 2, judged [1, 3]"])
+    assert _attributed(_row("As [4] showed, the judged pool is shallow."))
