@@ -27,7 +27,7 @@ def _attributed(row) -> bool:
 CREDITED = [
     # (sentence, a cited name it must give)
     ("Hybrid search improves recall on long queries (Lin, 2021; Ma et al., 2022).", "Lin"),
-    ("Hybrid search improves recall on long queries (Lin, 2021; Ma et al., 2022).", "Ma et al."),
+    ("Reranking helps most on short queries (see Okafor, 2019).", "Okafor"),
     ("Sparse models were strong baselines (okafor and al., 2019).", "okafor"),
     ("The weighting was tuned later by quispe et al. for short passages.", "quispe et al."),
     ("The reranker was developed by Microsoft Research for web search.", "Microsoft Research"),
