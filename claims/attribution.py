@@ -127,7 +127,7 @@ _RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|
                              rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME})")
 _ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
-                        rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper)\s+"
+                        rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper|work|idea|ideas|findings)\s+"
                         rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|"
                         rf"[a-z][\w\-]*(?=\s*(?:[,.;:)(]|$)))")
 """``following the method retromae, …``: a lower-case name only where a clause ends after it
@@ -160,7 +160,17 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?paper\b")
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
-_AUTHORS = re.compile(r"\bthe\s+authors\b", re.I)
+_AUTHORS = re.compile(r"\bthe\s+(?:\w+(?:’s|'s)?\s+)?authors\b(?!\s+of\s+(?:this|the\s+present)\b)", re.I)
+"""``the authors``, ``the original authors``, ``the paper's authors`` (not ``the authors of this
+post``: the page's own)."""
+_CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:goes|go)\s+)?(?i:to)\s+(?P<src>{_ACRONYM_OR_NAME})")
+"""``Credit goes to X for the idea``: a contribution credited by name."""
+_QUOTE_BY = re.compile(rf"[”\",]\s*(?i:says|said|writes|wrote|explains|explained|notes|noted|adds|added)\s+"
+                       rf"(?P<src>{_NAME})")
+"""``“…,” says Jane Doe``: a quotation credited to its speaker."""
+_ACCORDING_SOURCE = re.compile(rf"\b(?i:according)\s+to\s+(?P<src>(?i:(?:the|this|that|a|an|their|its)\s+)"
+                               rf"(?:[\w\-’'“”\"]+\s+){{0,4}}?(?i:{_SOURCE_WORDS})\b)")
+"""``according to the paper``, ``according to a recent study`` (not ``our`` work)."""
 _OWN = re.compile(r"\b(?:our|we|us)\b", re.I)
 _IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure|diagram|banner|screenshot)s?"
                            r"\s+(?:by|from|courtesy\s+of)\b|^\W*(?:image\s+|photo\s+)?(?:source|credits?)\s*:", re.I)
@@ -303,7 +313,9 @@ def credits(sentence: str) -> Credit | None:
         if (not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
                 and sentence.count("`", 0, m.start()) % 2 == 0):
             add(m, None, "numbered reference")
-    for pattern, cue in ((_ACCORDING, "'according to'"), (_FOLLOWING, "'following' a method"),
+    for pattern, cue in ((_ACCORDING, "'according to'"), (_ACCORDING_SOURCE, "'according to'"),
+                         (_CREDIT_GOES, "'credit goes to'"), (_QUOTE_BY, "a quotation's speaker"),
+                         (_FOLLOWING, "'following' a method"),
                          (_FOLLOWING_NAME, "'following' a source"), (_SIMILAR_TO, "'similar to'"),
                          (_ORG_AUTHOR, "a work by an organisation"), (_BY_AUTHOR, "an author 'by'"),
                          (_RESEARCHERS_AT, "researchers of an organisation"),
@@ -372,7 +384,7 @@ algorithm algorithms approach approaches theorem rule rules measure measures coe
 experiment experiments survey definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
 idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
-book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team
+book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team claim claims
 benchmarks measurements evaluation evaluations
 """.split())
 """Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product

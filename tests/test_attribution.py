@@ -157,3 +157,17 @@ def test_scores_models_comparisons_and_unnamed_teams_are_no_sources() -> None:
 def test_a_list_value_ending_a_line_is_no_numbered_reference() -> None:
     _none_credited(["topic 17: soil moisture — grade 2, judged [1, 3]"])
     assert _attributed(_row("As [4] showed, the judged pool is shallow."))
+
+
+def test_credits_to_unnamed_papers_authors_and_quoted_speakers() -> None:
+    for sentence in ("According to the paper, recall saturates early.",
+                     "According to a recent study, most users skip the second page.",
+                     "The original authors report a small gain."):
+        assert _attributed(_row(sentence)), sentence
+    for sentence, name in (("This is based on the work of Karpukhin on dense retrieval.", "Karpukhin"),
+                           ("Credit goes to Okafor for the idea.", "Okafor"),
+                           ("“Chunking matters more than the model,” says Okafor.", "Okafor")):
+        row = _row(sentence)
+        assert _attributed(row) and name in row.cited_names, (sentence, row.cited_names)
+    _none_credited(["According to our benchmarks, recall saturates.",
+                    "The authors of this post answer questions on the forum."])
