@@ -16,13 +16,15 @@ pages, each giving the credited names (possibly none when the sentence names no 
   Liu, 2019)`` → ``Wang``, ``Liu``; months are no authors), and **numbered references**
   ``[12]``, ``[3, 7]`` after a word or a full stop (no name; not an interval ``[1, 5]`` after
   range/scale/scores, not an index ``x[1]``, not inside inline code);
-* a **credit verb with a source**: ``according to X``, ``as shown/demonstrated/reported/described/
+* a **credit verb with a source**: ``according to X`` (also ``according to the paper``, ``to a
+  recent study``), ``as shown/demonstrated/reported/described/
   noted/explained/discussed/observed in|by X``, ``X reported/introduced/proposed/concluded/argued/
   noted/estimated``, ``X showed/found/observed/said/wrote that|how`` (a system's ``BM25 found many
   documents`` or ``vLLM shows 24x higher throughput`` is its result, not a credit), ``as X puts
   it``, ``reported on|in|by X``, ``following (the) method/approach/setting X``, ``Following X, we
   …``, ``a setting similar to X``, ``taken/adapted/quoted from X``, ``inspired by X``, ``per the X
-  paper`` / ``Per X, …``; X is a capitalised name, an acronym or a quoted title, or a paper, blog
+  paper`` / ``Per X, …``, ``based on the work of X``, ``credit goes to X``, a quotation's
+  speaker (``“…,” says X``); X is a capitalised name, an acronym or a quoted title, or a paper, blog
   post, study, team or work (``the following paper``, ``the QLoRA paper by Dettmers et al.``; the
   name inside ``the X paper`` / ``the X team`` is the cited name);
 * **authorship by an organisation or person**: ``developed/released/invented/coined/created/
@@ -30,7 +32,7 @@ pages, each giving the credited names (possibly none when the sentence names no 
   method or study (``a technique from IBM Research``, ``an internal micro-benchmark by LMSYS``);
   ``researchers/engineers/a team at X``, ``X researchers``, ``the X paper/team/authors reports``;
 * a possessive credit opening the sentence (``Salton’s method``; :func:`possessive_credits`);
-* ``the authors`` as the subject of a finding.
+* ``the authors`` (``the original authors``; not ``the authors of this post``).
 
 Not credits (:func:`not_a_credit` and the guards of each rule): the page's own work (``our
 paper``, ``as we show``, ``this paper shows``, an unnamed ``the team found``), its own figures,
