@@ -92,6 +92,7 @@ KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
 ABBREVIATIONS = frozenset("""
 e.g. i.e. al. et. vs. cf. fig. figs. eq. eqs. ref. refs. dr. mr. mrs. ms. prof. no. nos. sec. ch.
 approx. resp. viz. pp. p. vol. st. jr. sr. inc. ltd. co. incl. ed. eds. ca. est. dept. univ.
+tab. tabs. corp.
 """.split())
 
 METRIC_WORDS = tuple("""
@@ -165,7 +166,9 @@ _PAREN = re.compile(rf"\(({_NAME})(?:\s+et\s+al\.)?,?\s+\d{{4}}[a-z]?\)")
 _ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-])")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
-_URL = re.compile(r"https?://\S+|www\.\S+")
+_URL = re.compile(r"(?:https?://|www\.)\S+?(?=[.,;:!?)\]”\"']*(?:\s|$))")
+"""A URL without the punctuation that follows it (``… see https://x.org/a.b. Then …`` ends a
+sentence after ``a.b``)."""
 _LIST_MARKER = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 
 
@@ -295,13 +298,14 @@ def _without_bullet(text: str, span: tuple[int, int]) -> tuple[int, int]:
     return (span[0] + match.end(), span[1]) if match else span
 
 
-_ACRONYM_END = re.compile(r"(?<![\w.])(?:[A-Z]{2,}s?|[a-z])\.(?=\s+[A-Z][a-z])")
+_ACRONYM_END = re.compile(r"(?:(?<![\w.])(?:[A-Z]{2,}s?|[a-z])|(?:https?://|www\.)\S+?)\.(?=\s+[A-Z][a-z])")
 
 
 def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A segment cut after an acronym or a one-letter variable that ends a sentence (``… checked
-    ID. Retain …``, ``… in group j. The …``), which sentencex reads as an abbreviation or an
-    initial; the abbreviation guard below still merges ``U.S.`` and ``p.``."""
+    """A segment cut after an acronym, a one-letter variable or a URL that ends a sentence (``…
+    checked ID. Retain …``, ``… in group j. The …``, ``… at https://x.org/a.b. Then …``), which
+    sentencex reads as an abbreviation, an initial or part of the URL; the abbreviation guard
+    below still merges ``U.S.`` and ``p.``."""
     spans, cursor = [], start
     for match in _ACRONYM_END.finditer(text, start, end):
         spans.append((cursor, match.end()))
@@ -356,10 +360,16 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True  # "… which" continues; "vLLM is …", "iPhone …" start a sentence
     last = previous.split()[-1] if previous.split() else ""
     if last.endswith(".") and _abbreviation(last):
-        # "Dettmers et al. The abstract …": "et al." ends the sentence before a capitalised
-        # word ("et al. (2023)", "et al. showed" and "et al. [3]" continue it)
-        return not (last.lower().endswith("al.") and following[:1].isupper())
+        # "Dettmers et al. The abstract …", "Google Inc. The team …": these abbreviations end
+        # the sentence before a capitalised word ("et al. (2023)", "et al. showed" continue it)
+        return not (last.lower().lstrip("([") in SENTENCE_FINAL_ABBREVIATIONS and following[:1].isupper())
+    if following[:1].isdigit() and re.fullmatch(r"[(\[]?[A-Z][a-z]{1,3}\.", last):
+        return True  # "Tab. 1", "Thm. 2", "Alg. 3": a short title-case abbreviation before its number
     return False
+
+
+SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr.".split())
+"""Abbreviations that often end a sentence: a boundary after one stands before a capitalised word."""
 
 
 _INNER_CAPITAL_START = re.compile(r"[a-z]+[A-Z][\w\-]*(?![\w:])")

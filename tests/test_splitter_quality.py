@@ -43,3 +43,17 @@ def test_a_list_flattened_onto_one_line_gives_one_sentence_per_bullet() -> None:
         "Pick a setting in which:", "recall matters most", "precision matters most"]
     assert split_sentences("Features: • fast • small. Then more.") == ["Features:", "fast", "small.", "Then more."]
     assert split_sentences("The score is C * s with C = 20 here.") == ["The score is C * s with C = 20 here."]
+
+
+def test_company_suffixes_end_a_sentence_and_short_labels_keep_their_number() -> None:
+    assert split_sentences("It was built by Acme Inc. The team later released it.") == [
+        "It was built by Acme Inc.", "The team later released it."]
+    assert split_sentences("The model was built by Acme Corp. in 2020.") == ["The model was built by Acme Corp. in 2020."]
+    assert split_sentences("See Tab. 1 for the numbers.") == ["See Tab. 1 for the numbers."]
+    assert split_sentences("See Alg. 2 and Thm. 3 below.") == ["See Alg. 2 and Thm. 3 below."]
+    assert split_sentences("We used BERT. 23 smaller models exist.") == ["We used BERT.", "23 smaller models exist."]
+
+
+def test_a_url_ending_a_sentence_ends_it() -> None:
+    assert split_sentences("See https://example.org/a.b. Then run it.") == ["See https://example.org/a.b.", "Then run it."]
+    assert split_sentences("Visit https://example.org/A.B.html for more.") == ["Visit https://example.org/A.B.html for more."]
