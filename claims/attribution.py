@@ -387,6 +387,7 @@ experiment experiments survey definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
 idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
 book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team claim claims
+research researchers
 benchmarks measurements evaluation evaluations
 """.split())
 """Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product

@@ -19,8 +19,10 @@ boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
 A segment is also cut before each bullet of a list flattened onto one line (``… in which: *
 a … * b …``), after an all-capitals acronym or a lower-case one-letter variable and a full stop
-before a capitalised word (``… checked ID. Retain …``, ``… in group j. The …``), which sentencex takes for an abbreviation, and ``et al.``
-before a capitalised word ends a sentence (``… by Dettmers et al. The abstract …``). Decimals, versions and ``.7`` never split (no space follows the dot).
+before a capitalised word (``… checked ID. Retain …``, ``… in group j. The …``) or a URL, which sentencex takes for an
+abbreviation; ``et al.``, ``Inc.``, ``Ltd.``, ``Corp.`` before a capitalised word end a sentence
+(``… by Dettmers et al. The abstract …``), and a short title-case abbreviation keeps its number
+(``Tab. 1``). Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
 to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
