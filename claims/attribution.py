@@ -176,9 +176,14 @@ _ACCORDING_SOURCE = re.compile(rf"\b(?i:according)\s+to\s+(?P<src>(?i:(?:the|thi
 _OWN = re.compile(r"\b(?:our|we|us)\b", re.I)
 _IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure|diagram|banner|screenshot)s?"
                            r"\s+(?:by|from|courtesy\s+of)\b|^\W*(?:image\s+|photo\s+)?(?:source|credits?)\s*:", re.I)
-_THANKS = re.compile(r"\b(?:thank|thanks|thanked|thanking|grateful|gratitude|acknowledge|acknowledges|"
-                     r"acknowledgements?|acknowledgments?|kudos|shout-?outs?)\b", re.I)
-"""An acknowledgement thanks people for help; it credits no claim (``We thank the authors of X``)."""
+_THANKS = re.compile(r"\b(?:thank\s+you|(?:we|i|they)\s+(?:also\s+|would\s+like\s+to\s+)?thank|"
+                     r"thanks?\s+(?:also\s+)?(?:go(?:es)?\s+)?to\b[^.;]{0,80}?\bfor\b|"
+                     r"(?:special|many|huge|big|warm|sincere|heartfelt)\s+thanks|thanks\s*[,!:]|^\W*thanks\b(?!\s+to)|"
+                     r"grateful|gratitude|acknowledge|acknowledges|acknowledgements?|acknowledgments?|"
+                     r"kudos|shout-?outs?)\b", re.I)
+"""An acknowledgement thanks people for help; it credits no claim (``We thank the authors of X``,
+``Thanks to X for the review``). The causal ``thanks to`` (``thanks to the method proposed by
+X, latency drops``) is no acknowledgement."""
 _POINTER = re.compile(r"^\W*(?:(?:to|for|if)\b[^,.;:]{0,80},\s*)?"
                       r"(?:(?:you|readers?)\s+(?:can|may|might|should|could|will)\s+(?:also\s+)?(?:want\s+to\s+)?|"
                       r"(?:we|i)\s+(?:recommend|suggest|encourage\s+you\s+to)\s+(?:also\s+)?)?"

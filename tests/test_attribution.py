@@ -171,3 +171,9 @@ def test_credits_to_unnamed_papers_authors_and_quoted_speakers() -> None:
         assert _attributed(row) and name in row.cited_names, (sentence, row.cited_names)
     _none_credited(["According to our benchmarks, recall saturates.",
                     "The authors of this post answer questions on the forum."])
+
+
+def test_causal_thanks_to_keeps_its_credit() -> None:
+    row = _row("Thanks to the approach introduced in the ColBERT paper, latency drops.")
+    assert _attributed(row) and "ColBERT" in row.cited_names
+    _none_credited(["Thanks to Priya Raman for the notes from the ColBERT paper reading group."])
