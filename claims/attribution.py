@@ -348,6 +348,7 @@ def credits(sentence: str) -> Credit | None:
             continue
         bare = not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")
         if bare and (_VENUE_VERB.search(sentence[m.start():m.start("src")])
+                     or re.search(r"\bon\s*$", sentence[m.start():m.start("src")])  # "shown on GitHub": a platform
                      or _BARE_NAME_IN.search(sentence[m.start():m.start("src")])
                      or _RELEASE_AFTER.match(sentence, m.end())):
             continue  # "published in NeurIPS 2020", "introduced in Python 3.12": a venue or a release

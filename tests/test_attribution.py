@@ -177,3 +177,9 @@ def test_causal_thanks_to_keeps_its_credit() -> None:
     row = _row("Thanks to the approach introduced in the ColBERT paper, latency drops.")
     assert _attributed(row) and "ColBERT" in row.cited_names
     _none_credited(["Thanks to Priya Raman for the notes from the ColBERT paper reading group."])
+
+
+def test_a_platform_is_no_source_but_a_leaderboard_on_it_is() -> None:
+    _none_credited(["The full steps are shown on GitHub.", "The bug was first reported on Reddit."])
+    row = _row("Our score is higher than reported on the MTEB leaderboard.")
+    assert _attributed(row) and "MTEB" in row.cited_names
