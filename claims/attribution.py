@@ -64,6 +64,13 @@ _SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
 """A surname as written in the wild, lower case included (``liu and al.``)."""
 _AND_AL = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME})\s+(?:and|&)\s+al\.")
 _ET_AL_LOOSE = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME}(?:\s+(?:and|&)\s+{_SURNAME})?)\s+et\s+al\b(?!\.)")
+_FUNCTION_WORDS = frozenset("""
+a an the and or but nor then than that this these those which who whom whose what when where why how of
+in on at to from by for with without as is are was were be been being it its their they we our you your
+not no also only just so such both either neither each every all some any many most more less very
+""".split())
+"""English function words: never a surname before ``et al.``, never a method name (``after the method
+and``)."""
 _LOWER_ET_AL = re.compile(r"(?<![\w\-])(?P<name>[a-zß-ÿ][\w\-’']+)\s+et\s+al\.")
 _YEAR = r"(?:1[89]|20)\d\d[a-z]?"
 _AUTHOR_YEAR = re.compile(rf"(?P<name>[A-ZÀ-Þ][\w\-’']+(?:\s+(?:and|&)\s+[A-ZÀ-Þ][\w\-’']+)?)"
@@ -78,7 +85,7 @@ interval ``[0, 1]`` (no reference is numbered 0), an index ``x[1]`` glued to a n
 Markdown link; inside inline code it is code. The sentence goes on after it (punctuation or a
 lower-case word): a list value ending a line, ``requirements [1, 2]``, cites nothing."""
 _NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
-                                    r"bounded|clipped|normali[sz]ed)\b[^.;]*$", re.I)
+                                    r"bounded|clipped|normali[sz]ed|uniform|uniformly|drawn|sampled)\b[^.;]*$", re.I)
 """An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""
 _MONTHS = frozenset("""January February March April May June July August September October November
 December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Spring Summer Autumn Fall Winter""".split())
@@ -101,16 +108,17 @@ _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<sr
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
-                           rf"(?:reported|report|reports|"
+                           rf"(?:reported|reports|"
                            rf"introduced|proposed|proposes|concluded|concludes|"
-                           rf"argued|argues|claimed|claims|noted|notes|estimated|estimates|discovered|"
+                           rf"argued|argues|claimed|noted|estimated|discovered|"
                            rf"explains|explained|points\s+out|pointed\s+out|"
                            rf"(?:says|said|writes|wrote|showed|show|shows|demonstrated|demonstrates|suggests|suggested|found|finds|find|"
-                           rf"observed|observes)"
+                           rf"observed|observes|report|claims|notes|estimates)"
                            rf"(?=\s+(?:that|how)\b))\b")
 """A source as the subject of a finding verb; ``shows``, ``found``, ``observed`` … only with
 ``that`` or ``how`` (``Smith found that …``; ``vLLM shows 24x higher throughput`` and ``BM25
-found many documents`` are a system's results)."""
+found many documents`` are a system's results; ``report``, ``claims``, ``notes`` and ``estimates``
+too, which after a name are mostly nouns: ``a JUnit XML report``, ``release notes``)."""
 _AS_NAME_PUTS = re.compile(rf"\b(?i:as)\s+(?P<src>{_NAME})\s+(?:puts|put|says|said|writes|wrote|notes|noted|"
                            rf"explains|explained|argues|argued|observes|observed|points\s+out|pointed\s+out)\b")
 """``As Lin puts it, …``: a quoted or paraphrased source."""
@@ -162,7 +170,8 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?paper\b")
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
-_AUTHORS = re.compile(r"\bthe\s+(?:\w+(?:’s|'s)?\s+)?authors\b(?!\s+of\s+(?:this|the\s+present)\b)", re.I)
+_AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|study(?:’s|'s))\s+|[A-Z][\w\-]*\s+)?"
+                      r"(?i:authors)\b(?!\s+of\s+(?:this|the\s+present)\b)")
 """``the authors``, ``the original authors``, ``the paper's authors`` (not ``the authors of this
 post``: the page's own)."""
 _CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:goes|go)\s+)?(?i:to)\s+(?P<src>{_ACRONYM_OR_NAME})")
@@ -283,6 +292,15 @@ def _group_names(sentence: str) -> list[tuple[int, str]]:
     return out
 
 
+_CODE_SPAN = re.compile(r"(?<![:}])(`+)[^`\n]+?\1")
+
+
+def _code_masked(sentence: str) -> str:
+    """``sentence`` with inline code blanked (same offsets), except a role's target
+    (``:cite:`key```, ``{cite}`key```): ```RR[@k]``` is code, not a pandoc citation."""
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), sentence)
+
+
 def not_a_credit(sentence: str) -> bool:
     """A sentence whose words credit no claim whatever names it holds: an image or logo credit, a
     reference-list entry, thanks, a reading pointer or a byline (module docstring)."""
@@ -302,7 +320,7 @@ def credits(sentence: str) -> Credit | None:
         if name and name not in (n for _, n in found):
             found.append((match if isinstance(match, int) else match.start(), name))
 
-    for offset, key in citation_keys(sentence):  # claims/roles.py: roles and [@key]
+    for offset, key in citation_keys(_code_masked(sentence)):  # claims/roles.py: roles and [@key]
         add(offset, _role_name(key), "citation role")
     if _THANKS.search(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
@@ -313,11 +331,13 @@ def credits(sentence: str) -> Credit | None:
     for m in _ET_AL_LOOSE.finditer(sentence):
         add(m, f"{m.group('name')} et al", "'et al'")
     for m in _LOWER_ET_AL.finditer(sentence):
-        add(m, f"{m.group('name')} et al.", "'et al.'")
+        if m.group("name") not in _FUNCTION_WORDS:
+            add(m, f"{m.group('name')} et al.", "'et al.'")
     for offset, name in _group_names(sentence):
         add(offset, name, "author-year citation")
     for m in _NUMERIC_CITATION.finditer(sentence):
-        if (not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
+        interval = "," in m.group("body") and re.search(r"\b(?:in|on|over|from|to)\s*$", sentence[:m.start()], re.I)
+        if (not interval and not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
                 and sentence.count("`", 0, m.start()) % 2 == 0):
             add(m, None, "numbered reference")
     for pattern, cue in ((_ACCORDING, "'according to'"), (_ACCORDING_SOURCE, "'according to'"),
@@ -336,6 +356,8 @@ def credits(sentence: str) -> Credit | None:
             if pattern is _ACCORDING and _ORDERED_BEFORE.search(sentence[max(0, m.start() - 30):m.start()]):
                 continue
             written = m.groupdict().get("src") or m.groupdict().get("name")
+            if written in _FUNCTION_WORDS:
+                continue
             if name is None and written and not re.match(r"(?i:the|this|that|a|an|these)\b", written):
                 continue  # only words that name no source ("Following this, we …")
             add(m, name, cue)

@@ -183,3 +183,17 @@ def test_a_platform_is_no_source_but_a_leaderboard_on_it_is() -> None:
     _none_credited(["The full steps are shown on GitHub.", "The bug was first reported on Reddit."])
     row = _row("Our score is higher than reported on the MTEB leaderboard.")
     assert _attributed(row) and "MTEB" in row.cited_names
+
+
+def test_code_nouns_and_function_words_are_no_credits() -> None:
+    """Shapes of our own docs: code holding brackets, a name before a noun that is also a verb,
+    'the same authors', a function word before 'et al.' or after 'the method'."""
+    assert credits("It accepts `RR[@k]` and `AP[@k]` as measures.") is None
+    assert credits("The marker `[3]` is a numbered reference.") is None
+    _none_credited(["Lengths are uniform in [50, 1,500] characters.",
+                    "Bundled claims files are listed below.",
+                    "It writes a JUnit XML report for CI.",
+                    "Two papers by the same authors share a surname.",
+                    "It is named after the method and the metric."])
+    assert credits("A reference names the authors then et al. in italics.") is None
+    assert credits("As the BEIR authors found, zero-shot transfer is hard.") is not None
