@@ -18,7 +18,7 @@ sentence); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
 A segment is also cut before each bullet of a list flattened onto one line (``… in which: *
-a … * b …``), after an all-capitals acronym or a lower-case one-letter variable and a full stop
+a … * b …``; a numbered one, ``Steps: 1. Install it. 2. Run it.``, loses its markers), after an all-capitals acronym or a lower-case one-letter variable and a full stop
 before a capitalised word (``… checked ID. Retain …``, ``… in group j. The …``) or a URL, which sentencex takes for an
 abbreviation; ``et al.``, ``Inc.``, ``Ltd.``, ``Corp.`` before a capitalised word end a sentence
 (``… by Dettmers et al. The abstract …``), and a short title-case abbreviation keeps its number
@@ -258,7 +258,8 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
-    return [_without_bullet(paragraph, span) for span in _trimmed(merged, paragraph)]
+    spans = [_without_bullet(paragraph, span) for span in _trimmed(merged, paragraph)]
+    return _without_numbers(paragraph, spans) if _numbered_inline(paragraph) else spans
 
 
 _LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+")
@@ -292,6 +293,33 @@ def _inline_bullets(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts = [opening.start() + 1] + [m.start() + 1 for m in _INLINE_BULLET.finditer(text, opening.end(), end)]
     bounds = [start] + cuts + [end]
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip(" *•")]
+
+
+_INLINE_NUMBER = re.compile(r"(?:^|(?<=[:.!?]))\s*(\d{1,2})[.)]\s+(?=[A-Z\"“(])")
+
+
+def _numbered_inline(text: str) -> bool:
+    """A numbered list flattened onto one line (``Steps: 1. Install it. 2. Run it.``): markers 1
+    and 2, each after a colon or a sentence end."""
+    numbers = [m.group(1) for m in _INLINE_NUMBER.finditer(text)]
+    return "1" in numbers and "2" in numbers[numbers.index("1") + 1:]
+
+
+def _without_numbers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The markers of an inline numbered list kept out of its sentences: ``Steps: 1.`` →
+    ``Steps:``, ``2. Run it.`` → ``Run it.``."""
+    out = []
+    for start, end in spans:
+        piece = text[start:end]
+        lead = re.match(r"\d{1,2}[.)]\s+", piece)
+        if lead:
+            start += lead.end()
+        tail = re.search(r"(?<=[:.!?])\s+\d{1,2}[.)]$", text[start:end])
+        if tail:
+            end = start + tail.start()
+        if end > start:
+            out.append((start, end))
+    return out
 
 
 def _without_bullet(text: str, span: tuple[int, int]) -> tuple[int, int]:

@@ -57,3 +57,10 @@ def test_company_suffixes_end_a_sentence_and_short_labels_keep_their_number() ->
 def test_a_url_ending_a_sentence_ends_it() -> None:
     assert split_sentences("See https://example.org/a.b. Then run it.") == ["See https://example.org/a.b.", "Then run it."]
     assert split_sentences("Visit https://example.org/A.B.html for more.") == ["Visit https://example.org/A.B.html for more."]
+
+
+def test_a_numbered_list_flattened_onto_one_line_loses_its_markers() -> None:
+    assert split_sentences("Two steps: 1) Index the corpus. 2) Query it.") == [
+        "Two steps:", "Index the corpus.", "Query it."]
+    assert split_sentences("The score was 3. Then it rose to 2. Fine.") == [
+        "The score was 3.", "Then it rose to 2.", "Fine."]
