@@ -110,7 +110,7 @@ _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
                            rf"(?:reported|reports|"
                            rf"introduced|proposed|proposes|concluded|concludes|"
-                           rf"argued|argues|claimed|noted|estimated|discovered|"
+                           rf"argued|argues|claimed|noted|estimated|discovered|defined|coined|invented|pioneered|"
                            rf"explains|explained|points\s+out|pointed\s+out|"
                            rf"(?:says|said|writes|wrote|showed|show|shows|demonstrated|demonstrates|suggests|suggested|found|finds|find|"
                            rf"observed|observes|report|claims|notes|estimates)"
@@ -153,6 +153,21 @@ _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
+_MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
+                      rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
+                      rf"one|the\s+other|another)\s+(?:(?:made|built|written|developed|created|released|published)\s+)?"
+                      rf"by\s+(?P<src>{_ACRONYM_OR_NAME})")
+"""A product or an entry made by a named author (``the Transformers library by Hugging Face``,
+``two submissions, one by AMD and the other by Dell``); ``a model from Hugging Face`` is where it
+is downloaded, not who made it, and ``the dataset required by MLPerf`` names no author."""
+_PART_OF_WORK = re.compile(rf"\b(?:Appendix|Section|Sec\.|Table|Figure|Fig\.|Chapter|Eq\.|Equation|Algorithm)\s+"
+                           rf"[\w.]+\s+of\s+(?P<src>{_QUOTED}|(?i:the|their)\s+(?:[\w\-’'“”\"]+\s+){{0,4}}?"
+                           rf"(?i:paper|report|article|thesis|survey|study|preprint)\b|{_ACRONYM_OR_NAME})")
+"""``Appendix C of "Language Models are Few-Shot Learners"``, ``Table 2 of the BEIR paper``: a part
+of another work (a section of the page's own text names no work after it)."""
+_PAPER_VALUE = re.compile(r"(?:\(\s*|\bvs\.?\s+|\bversus\s+)(?:the\s+)?(?i:paper|paper’s|paper's|reported|published|"
+                          r"original|official)\s*[:=]?\s*[\d.]*\d")
+"""A value credited to the paper beside one's own (``0.752 (paper 0.756)``, ``vs. reported 0.368``)."""
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
                              r"equation|eq\.|above|below|notebook|earlier|previously|later|readme|docs|"
                              r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples)\b", re.I)
@@ -348,6 +363,8 @@ def credits(sentence: str) -> Credit | None:
                          (_RESEARCHERS_AT, "researchers of an organisation"),
                          (_ORG_RESEARCHERS, "researchers of an organisation"),
                          (_FROM_SOURCE, "taken from a source"), (_INSPIRED, "'inspired by'"),
+                         (_MADE_BY, "an author 'by'"), (_PART_OF_WORK, "a part of another work"),
+                         (_PAPER_VALUE, "a value of the paper"),
                          (_PER, "'per' a source")):
         for m in pattern.finditer(sentence):
             name = _source_name(m)

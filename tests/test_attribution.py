@@ -197,3 +197,23 @@ def test_code_nouns_and_function_words_are_no_credits() -> None:
                     "It is named after the method and the metric."])
     assert credits("A reference lists two surnames, then et al. in italics.") is None
     assert credits("As the BEIR authors found, zero-shot transfer is hard.") is not None
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("We sample queries with the Datasets library by Hugging Face.", "Hugging Face"),
+    ("Two runs were submitted, one by Intel and the other by Lenovo.", "Lenovo"),
+    ('The filter follows Section 4 of "Deduplicating Training Data".', "Deduplicating Training Data"),
+    ("Anthropic defined a harmful reply as one that helps an attacker.", "Anthropic"),
+])
+def test_products_by_an_author_parts_of_a_work_and_definitions_credit(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and name in row.cited_names, (row.cue, row.cited_names)
+
+
+def test_a_value_of_the_paper_beside_ours_credits_the_paper() -> None:
+    assert _attributed(_row("Our rerun gives 0.412 on FiQA (paper 0.418)."))
+    assert _attributed(_row("We measure 0.361 vs. reported 0.368 on the dev set."))
+    _none_credited(["The calibration set required by MLCommons is small.",
+                    "Since released, the encoder has been reused widely.",
+                    "Last May, Cohere developed a multilingual reranker.",
+                    "The plan (phase 2) starts next year."])
