@@ -30,7 +30,11 @@ pages, each giving the credited names (possibly none when the sentence names no 
 * **authorship by an organisation or person**: ``developed/released/invented/coined/created/
   designed/popularised/launched by X``; ``by X``, ``from X`` after a benchmark, paper, technique,
   method or study (``a technique from IBM Research``, ``an internal micro-benchmark by LMSYS``);
+  a product or an entry by X (``the Transformers library by Hugging Face``, ``one by AMD``);
   ``researchers/engineers/a team at X``, ``X researchers``, ``the X paper/team/authors reports``;
+  ``X defined/coined/invented``;
+* a part of another work (``Appendix C of "Title"``, ``Table 2 of the BEIR paper``) and a value
+  of the paper beside one's own (``0.752 (paper 0.756)``, ``vs. reported 0.368``);
 * a possessive credit opening the sentence (``Salton’s method``; :func:`possessive_credits`);
 * ``the authors`` (``the original authors``; not ``the authors of this post``).
 
