@@ -62,7 +62,8 @@ from dataclasses import dataclass
 from claims.roles import citation_keys
 from claims.roles import masked as mask_roles
 
-_NAME = r"[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,3}"
+_NAME = r"[A-Z][\w\-’']*(?:\.(?:ai|io|com|org|dev|net)\b)?(?:\s+[A-Z][\w\-’']*){0,3}"
+"""A capitalised name of up to four words; a company's domain stays whole (``Character.ai``)."""
 _ACRONYM_OR_NAME = rf"(?:{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
 _SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
 """A surname as written in the wild, lower case included (``liu and al.``)."""

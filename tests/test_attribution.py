@@ -217,3 +217,8 @@ def test_a_value_of_the_paper_beside_ours_credits_the_paper() -> None:
                     "Since released, the encoder has been reused widely.",
                     "Last May, Cohere developed a multilingual reranker.",
                     "The plan (phase 2) starts next year."])
+
+
+def test_a_company_domain_is_one_cited_name() -> None:
+    row = _row("A recent post from Mixedbread.ai explains the trade-off between size and recall.")
+    assert _attributed(row) and "Mixedbread.ai" in row.cited_names, row.cited_names
