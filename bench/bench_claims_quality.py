@@ -177,7 +177,7 @@ def normalise(text: str) -> str:
     """The text a sentence is matched on: role markup (``:cite:`x```, ``{cite}`x```) and
     backticks removed, whitespace collapsed, a leading list marker (``1.``, ``-``) removed: the
     reader keeps a marker out of the sentence (docs/audit.md), a label may write it."""
-    return _MARKER.sub("", " ".join(_ROLE.sub(" ", text).replace("`", "").split()))
+    return _MARKER.sub("", " ".join(_ROLE.sub(" ", text).replace("`", "").replace("$", "").split()))
 
 
 def _inline_flat(children) -> str:

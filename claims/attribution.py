@@ -10,22 +10,48 @@ pages, each giving the credited names (possibly none when the sentence names no 
   ``{cite}`key```, ``{cite:p}``, ``{cite:t}`` and pandoc ``[@key]`` (:mod:`claims.roles`), one
   cited name per key: the key's first name part and its year (``Bridle.1990`` → ``Bridle 1990``,
   ``Peters.Neumann.ea.2018`` → ``Peters 2018``, ``kaplan2020scaling`` → ``kaplan 2020``);
-* ``Name and al.`` / ``Name et al`` without a full stop (written in the wild) and
-  ``Name et al (2022)``;
-* a **credit verb with a source**: ``according to X``, ``as shown/demonstrated/reported/described
-  in|by X``, ``X showed/reported/found/introduced/proposed``, ``reported on|in|by X``,
-  ``proposed/introduced/described in|by X``, ``following (the) method/approach/setting X``,
-  ``similar to X``; X is a capitalised name, an acronym or a quoted title, or a paper, blog post,
-  study or work (``the following paper``, ``the QLoRA paper by Dettmers et al.``);
-* **an organisation as the author** of a result or method: ``by X``, ``from X`` after a
-  benchmark, paper, technique, method or study (``a technique from IBM Research``,
-  ``an internal micro-benchmark by LMSYS``);
-* ``the authors`` as the subject of a finding.
+* ``Name and al.`` / ``Name et al`` without a full stop (written in the wild), also in lower
+  case (``liu and al.``, ``quispe et al.``), and ``Name et al (2022)``;
+* **author-year groups** in a parenthesis or bracket, one name per item (``(Wang et al., 2020;
+  Liu, 2019)`` → ``Wang``, ``Liu``; months are no authors), and **numbered references**
+  ``[12]``, ``[3, 7]`` after a word or a full stop (no name; not an interval ``[1, 5]`` after
+  range/scale/scores, not an index ``x[1]``, not inside inline code);
+* a **credit verb with a source**: ``according to X`` (also ``according to the paper``, ``to a
+  recent study``), ``as shown/demonstrated/reported/described/
+  noted/explained/discussed/observed in|by X``, ``X reported/introduced/proposed/concluded/argued/
+  noted/estimated``, ``X showed/found/observed/said/wrote that|how`` (a system's ``BM25 found many
+  documents`` or ``vLLM shows 24x higher throughput`` is its result, not a credit), ``as X puts
+  it``, ``reported on|in|by X``, ``following (the) method/approach/setting X``, ``Following X, we
+  …``, ``a setting similar to X``, ``taken/adapted/quoted from X``, ``inspired by X``, ``per the X
+  paper`` / ``Per X, …``, ``based on the work of X``, ``credit goes to X``, a quotation's
+  speaker (``“…,” says X``); X is a capitalised name, an acronym or a quoted title, or a paper, blog
+  post, study, team or work (``the following paper``, ``the QLoRA paper by Dettmers et al.``; the
+  name inside ``the X paper`` / ``the X team`` is the cited name);
+* **authorship by an organisation or person**: ``developed/released/invented/coined/created/
+  designed/popularised/launched by X``; ``by X``, ``from X`` after a benchmark, paper, technique,
+  method or study (``a technique from IBM Research``, ``an internal micro-benchmark by LMSYS``);
+  a product or an entry by X (``the Transformers library by Hugging Face``, ``one by AMD``);
+  ``researchers/engineers/a team at X``, ``X researchers``, ``the X paper/team/authors reports``;
+  ``X defined/coined/invented``;
+* a part of another work (``Appendix C of "Title"``, ``Table 2 of the BEIR paper``) and a value
+  of the paper beside one's own (``0.752 (paper 0.756)``, ``vs. reported 0.368``);
+* a possessive credit opening the sentence (``Salton’s method``; :func:`possessive_credits`);
+* ``the authors`` (``the original authors``; not ``the authors of this post``).
 
-Not credits: the page's own work (``our paper``, ``as we show``), a pointer without a claim
-(``see the paper for details``), and an image or logo credit (``Photo by X on Unsplash``,
-``Image from X``, ``Source: X``): a logo credit names the image's author, never the product
-shown, so it gives no cited name for the product and no attribution.
+Not credits (:func:`not_a_credit` and the guards of each rule): the page's own work (``our
+paper``, ``as we show``, ``this paper shows``, an unnamed ``the team found``), its own figures,
+sections, README, docs and examples; a reading pointer without a claim (``see the paper for
+details``, ``To learn more, read the blog post by X``, ``You can read X’s post``); thanks and
+acknowledgements; a byline (``This post was written by X``); a reference-list entry (``Smith, J.
+and Doe, A. (2020). Title.``); a venue or a release (``published in NeurIPS 2020``,
+``introduced in Python 3.12``, ``introduced in Sentence Transformers``); pronouns, quantifiers
+and result nouns as subjects (``They proposed``, ``All proposed``, ``Benchmarks show that``:
+:data:`NOT_SOURCES`); fields (``AI researchers``), models and scores (``evaluation by GPT-4``,
+``ranked according to BM25``), comparisons and sequences (``a model similar to BERT``, ``After
+BM25``); an owner's product (``Google’s Natural Questions dataset``, ``OpenAI’s models``); and an
+image or logo credit (``Photo by X on Unsplash``, ``Image from X``, ``Source: X``): a logo credit
+names the image's author, never the product shown, so it gives no cited name for the product
+and no attribution.
 """
 
 from __future__ import annotations
@@ -36,40 +62,199 @@ from dataclasses import dataclass
 from claims.roles import citation_keys
 from claims.roles import masked as mask_roles
 
-_NAME = r"[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,3}"
+_NAME = r"[A-Z][\w\-’']*(?:\.(?:ai|io|com|org|dev|net)\b)?(?:\s+[A-Z][\w\-’']*){0,3}"
+"""A capitalised name of up to four words; a company's domain stays whole (``Character.ai``)."""
 _ACRONYM_OR_NAME = rf"(?:{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
-_AND_AL = re.compile(r"\b(?P<name>[A-Z][\w\-]+)\s+(?:and|&)\s+al\.")
-_ET_AL_LOOSE = re.compile(r"\b(?P<name>[A-Z][\w\-]+(?:\s+(?:and|&)\s+[A-Z][\w\-]+)?)\s+et\s+al\b(?!\.)")
-_SOURCE_WORDS = r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|leaderboard)"
+_SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
+"""A surname as written in the wild, lower case included (``liu and al.``)."""
+_AND_AL = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME})\s+(?:and|&)\s+al\.")
+_ET_AL_LOOSE = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME}(?:\s+(?:and|&)\s+{_SURNAME})?)\s+et\s+al\b(?!\.)")
+_FUNCTION_WORDS = frozenset("""
+a an the and or but nor then than that this these those which who whom whose what when where why how of
+in on at to from by for with without as is are was were be been being it its their they we our you your
+not no also only just so such both either neither each every all some any many most more less very
+""".split())
+"""English function words: never a surname before ``et al.``, never a method name (``after the method
+and``)."""
+_LOWER_ET_AL = re.compile(r"(?<![\w\-])(?P<name>[a-zß-ÿ][\w\-’']+)\s+et\s+al\.")
+_YEAR = r"(?:1[89]|20)\d\d[a-z]?"
+_AUTHOR_YEAR = re.compile(rf"(?P<name>[A-ZÀ-Þ][\w\-’']+(?:\s+(?:and|&)\s+[A-ZÀ-Þ][\w\-’']+)?)"
+                          rf"(?P<al>\s+(?:et|and)\s+al\.?)?,\s*{_YEAR}\b")
+"""``Name, 2019``, ``Name and Name, 2019``, ``Name et al., 2019`` inside a parenthesis or a
+bracket: one cited name per item of ``(Wang et al., 2020; Liu, 2019)``."""
+_CITATION_GROUP = re.compile(rf"[(\[](?P<body>[^()\[\]]{{0,300}}?\b{_YEAR})\s*[)\]]")
+_NUMERIC_CITATION = re.compile(r"(?:(?<=[.,;:)’'\"”])|(?<=[\w.,;:)’'\"”]\s))\[(?P<body>[1-9]\d{0,2}"
+                               r"(?:\s*[,–-]\s*[1-9]\d{0,2})*)\](?=\s*[.,;:!?)\[]|\s+[a-z])")
+"""A numbered reference ``[12]``, ``[3, 4]``, ``[5–7]`` after a word (``as shown in [3]``); not an
+interval ``[0, 1]`` (no reference is numbered 0), an index ``x[1]`` glued to a name, nor a
+Markdown link; inside inline code it is code. The sentence goes on after it (punctuation or a
+lower-case word): a list value ending a line, ``requirements [1, 2]``, cites nothing."""
+_NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
+                                    r"bounded|clipped|normali[sz]ed|uniform|uniformly|drawn|sampled)\b[^.;]*$", re.I)
+"""An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""
+_MONTHS = frozenset("""January February March April May June July August September October November
+December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Spring Summer Autumn Fall Winter""".split())
+_SOURCE_WORDS = (r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|"
+                 r"leaderboard|team|group|lab|researchers|authors)")
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
 _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
-                r"published|defined|detailed|suggested|established)")
+                r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
+                r"argued|observed|recommended|pointed\s+out)")
+_AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|written|open[\s-]?sourced|"
+                    r"launched|created|designed|popularized|popularised)")
+"""Verbs of authorship: a credit only with ``by`` (``released by Meta``; ``developed in PyTorch``
+names no author)."""
+_VENUE_VERB = re.compile(r"(?i:published|presented|accepted)\s+(?:in|on|at|to)\s*$")
 _ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}|{_QUOTED})")
+_ORDERED_BEFORE = re.compile(r"\b(?:sorted|ranked|ordered|weighted|scaled|grouped|split|adjusted|chosen|selected|"
+                             r"vary|varies|changes?|differs?|scored|assigned|labell?ed)\s+(?:\w+\s+)?$", re.I)
+"""``ranked according to BM25``: an ordering by a score, not a source."""
 _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
-_SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:showed|show|reported|report|found|find|"
-                           rf"introduced|proposed|demonstrated|observed|concluded|argued|claimed)\b")
+_BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
+_SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
+                           rf"(?:reported|reports|"
+                           rf"introduced|proposed|proposes|concluded|concludes|"
+                           rf"argued|argues|claimed|noted|estimated|discovered|defined|coined|invented|pioneered|"
+                           rf"explains|explained|points\s+out|pointed\s+out|"
+                           rf"(?:says|said|writes|wrote|showed|show|shows|demonstrated|demonstrates|suggests|suggested|found|finds|find|"
+                           rf"observed|observes|report|claims|notes|estimates)"
+                           rf"(?=\s+(?:that|how)\b))\b")
+"""A source as the subject of a finding verb; ``shows``, ``found``, ``observed`` … only with
+``that`` or ``how`` (``Smith found that …``; ``vLLM shows 24x higher throughput`` and ``BM25
+found many documents`` are a system's results; ``report``, ``claims``, ``notes`` and ``estimates``
+too, which after a name are mostly nouns: ``a JUnit XML report``, ``release notes``)."""
+_AS_NAME_PUTS = re.compile(rf"\b(?i:as)\s+(?P<src>{_NAME})\s+(?:puts|put|says|said|writes|wrote|notes|noted|"
+                           rf"explains|explained|argues|argued|observes|observed|points\s+out|pointed\s+out)\b")
+"""``As Lin puts it, …``: a quoted or paraphrased source."""
+_POSSESSIVE_START = re.compile(rf"^\W*(?P<src>[A-ZÀ-Þ][\w\-]*)(?:’s|'s)(?!\w)")
+"""A possessive opening the sentence (``Robertson’s model …``), which
+:func:`claims.extract.cited_names` leaves to this module (there it may be a contraction)."""
+_WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|follow-up\s+|recent\s+)?"
+                           rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})?)\s+)?"
+                           rf"(?i:paper|authors|study|report|article|blog\s*post|team|researchers)\s+(?:also\s+)?"
+                           rf"(?i:shows|showed|reports|reported|finds|found|demonstrates|demonstrated|notes|noted|"
+                           rf"claims|claimed|argues|argued|observes|observed|concludes|concluded|suggests|"
+                           rf"suggested|proposes|proposed|introduces|introduced|estimates|estimated|measured)\b")
+"""``the ColBERT paper reports``, ``the Qdrant team found``: a work or a team of a name as the
+subject (``this paper shows`` is the page's own work)."""
+_RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|the\s+team|teams)\s+"
+                             rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME})")
+_ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
-                        rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper)\s+"
-                        rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|[a-z][\w\-]*)")
-_SIMILAR_TO = re.compile(rf"\bsimilar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
+                        rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper|work|idea|ideas|findings)\s+"
+                        rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|"
+                        rf"[a-z][\w\-]*(?=\s*(?:[,.;:)(]|$)))")
+"""``following the method retromae, …``: a lower-case name only where a clause ends after it
+(``the following paper describes`` is no credit)."""
+_FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following)\s+(?P<src>{_ACRONYM_OR_NAME})"
+                             rf"(?:\s+et\s+al\.?)?(?:\s*\(\d{{4}}\))?\s*,\s*(?i:we|they|the|this|our|it)\b")
+"""``Following BEIR, we report nDCG@10``: a name followed by a comma and the clause it shapes."""
+_FROM_SOURCE = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|quoted|cited|excerpted)\s+from\s+"
+                          rf"(?P<src>(?i:(?:the|this|that|a|an)\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|"
+                          rf"{_QUOTED}|{_ACRONYM_OR_NAME})")
+_SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|procedure|configuration|"
+                         rf"evaluation|training|split|sampling)\s+similar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
+"""``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
+_MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
+                      rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
+                      rf"one|the\s+other|another)\s+(?:(?:made|built|written|developed|created|released|published)\s+)?"
+                      rf"by\s+(?P<src>{_ACRONYM_OR_NAME})")
+"""A product or an entry made by a named author (``the Transformers library by Hugging Face``,
+``two submissions, one by AMD and the other by Dell``); ``a model from Hugging Face`` is where it
+is downloaded, not who made it, and ``the dataset required by MLPerf`` names no author."""
+_PART_OF_WORK = re.compile(rf"\b(?:Appendix|Section|Sec\.|Table|Figure|Fig\.|Chapter|Eq\.|Equation|Algorithm)\s+"
+                           rf"[\w.]+\s+of\s+(?P<src>{_QUOTED}|(?i:the|their)\s+(?:[\w\-’'“”\"]+\s+){{0,4}}?"
+                           rf"(?i:paper|report|article|thesis|survey|study|preprint)\b|{_ACRONYM_OR_NAME})")
+"""``Appendix C of "Language Models are Few-Shot Learners"``, ``Table 2 of the BEIR paper``: a part
+of another work (a section of the page's own text names no work after it)."""
+_PAPER_VALUE = re.compile(r"(?:\(\s*|\bvs\.?\s+|\bversus\s+)(?:the\s+)?(?i:paper|paper’s|paper's|reported|published|"
+                          r"original|official)\s*[:=]?\s*[\d.]*\d")
+"""A value credited to the paper beside one's own (``0.752 (paper 0.756)``, ``vs. reported 0.368``)."""
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
-                             r"equation|eq\.|above|below|notebook)\b", re.I)
+                             r"equation|eq\.|above|below|notebook|earlier|previously|later|readme|docs|"
+                             r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples)\b", re.I)
+_RELEASE_AFTER = re.compile(r"\s*(?:v\d|\d)")
+"""A source followed by a number is a software release or a venue's year (``introduced in
+Python 3.12``, ``in Transformers v4``, ``in NeurIPS 2020``), not a credit."""
+_BARE_NAME_IN = re.compile(r"(?i:introduced|published|established|suggested|noted|explained|recommended|"
+                           r"presented|defined)\s+in\s*$")
+"""Verbs that with ``in`` and a bare name name a place or a release (``introduced in Sentence
+Transformers``), a source only as a paper, a post or a quoted title."""
+_FIELDS = frozenset("AI ML NLP IR CV DL RL LLM LLMs NLU ASR HCI".split())
+"""Fields, not organisations (``AI researchers``)."""
 _OWN_START = re.compile(r"^\W*(?:our|we)\b", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?paper\b")
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
-_AUTHORS = re.compile(r"\bthe\s+authors\b", re.I)
+_AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|study(?:’s|'s))\s+|[A-Z][\w\-]*\s+)?"
+                      r"(?i:authors)\b(?!\s+of\s+(?:this|the\s+present)\b)")
+"""``the authors``, ``the original authors``, ``the paper's authors`` (not ``the authors of this
+post``: the page's own)."""
+_CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:goes|go)\s+)?(?i:to)\s+(?P<src>{_ACRONYM_OR_NAME})")
+"""``Credit goes to X for the idea``: a contribution credited by name."""
+_QUOTE_BY = re.compile(rf"[”\",]\s*(?i:says|said|writes|wrote|explains|explained|notes|noted|adds|added)\s+"
+                       rf"(?P<src>{_NAME})")
+"""``“…,” says Jane Doe``: a quotation credited to its speaker."""
+_ACCORDING_SOURCE = re.compile(rf"\b(?i:according)\s+to\s+(?P<src>(?i:(?:the|this|that|a|an|their|its)\s+)"
+                               rf"(?:[\w\-’'“”\"]+\s+){{0,4}}?(?i:{_SOURCE_WORDS})\b)")
+"""``according to the paper``, ``according to a recent study`` (not ``our`` work)."""
 _OWN = re.compile(r"\b(?:our|we|us)\b", re.I)
-_IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure)s?\s+(?:by|from|courtesy\s+of)\b|"
-                           r"^\s*source\s*:", re.I)
+_IMAGE_CREDIT = re.compile(r"\b(?:photo|image|picture|logo|icon|illustration|figure|diagram|banner|screenshot)s?"
+                           r"\s+(?:by|from|courtesy\s+of)\b|^\W*(?:image\s+|photo\s+)?(?:source|credits?)\s*:", re.I)
+_THANKS = re.compile(r"\b(?:thank\s+you|(?:we|i|they)\s+(?:also\s+|would\s+like\s+to\s+)?thank|"
+                     r"thanks?\s+(?:also\s+)?(?:go(?:es)?\s+)?to\b[^.;]{0,80}?\bfor\b|"
+                     r"(?:special|many|huge|big|warm|sincere|heartfelt)\s+thanks|thanks\s*[,!:]|^\W*thanks\b(?!\s+to)|"
+                     r"grateful|gratitude|acknowledge|acknowledges|acknowledgements?|acknowledgments?|"
+                     r"kudos|shout-?outs?)\b", re.I)
+"""An acknowledgement thanks people for help; it credits no claim (``We thank the authors of X``,
+``Thanks to X for the review``). The causal ``thanks to`` (``thanks to the method proposed by
+X, latency drops``) is no acknowledgement."""
+_POINTER = re.compile(r"^\W*(?:(?:to|for|if)\b[^,.;:]{0,80},\s*)?"
+                      r"(?:(?:you|readers?)\s+(?:can|may|might|should|could|will)\s+(?:also\s+)?(?:want\s+to\s+)?|"
+                      r"(?:we|i)\s+(?:recommend|suggest|encourage\s+you\s+to)\s+(?:also\s+)?)?"
+                      r"(?:please\s+)?(?:see|read|reading|check(?:ing)?(?:\s+out)?|refer(?:ring)?\s+to|consult|"
+                      r"have\s+a\s+look|take\s+a\s+look|head\s+over|visit|find|look\s+at)\b|"
+                      r"^\W*(?:more|further|full|additional)\s+(?:details|information|info|results)\b", re.I)
+"""A reading pointer without a claim (``To learn more, read the blog post by X``, ``See the paper
+for details``, ``You can read Weng's post on this``, ``More details are in the paper``)."""
+_BYLINE = re.compile(r"^\W*(?:(?:this|the|our)\s+(?:\w+\s+)?(?:post|article|blog|guide|page|tutorial|notebook|"
+                     r"chapter|book|course|library|project|repo|repository|package|documentation|code|demo|"
+                     r"example|template|website|site)\s+(?:is|was|has\s+been)\s+(?:\w+\s+)?)?"
+                     r"(?i:written|authored|created|developed|maintained|designed|built|made|contributed|posted|"
+                     r"published|edited|translated|released)\s+(?:\w+\s+)?by\b", re.I)
+"""A byline (``This post was written by X``, ``Written by X``, ``Authored by X``): the page's own
+authors, not a source of a claim."""
+_INSPIRED = re.compile(rf"\b(?i:inspired|motivated)\s+by\s+(?P<src>(?i:(?:the|this|that|a|an)\s+)"
+                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
+_PER = re.compile(rf"(?:^\W*|\b)(?i:per)\s+(?P<src>(?i:the\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b)|"
+                  rf"^\W*(?i:per)\s+(?P<name>[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*)?)\s*,")
+"""``Per the MTEB paper, …``, ``Per Google, …``; ``per GPU`` and ``per query`` are rates."""
+_REFERENCE_ENTRY = re.compile(
+    r"^\W*(?:\[\d+\]\s*)?(?:"
+    r"[A-ZÀ-Þ][\w\-’']+,\s+(?:[A-Z]\.\s*)+(?:,|and|&)"  # Smith, J., … / Smith, J. A. and …
+    r"|(?:[A-ZÀ-Þ][\w\-’']+\s+){1,3}[A-ZÀ-Þ][\w\-’']+(?:,\s+(?:[A-ZÀ-Þ][\w\-’']+\s+){1,3}[A-ZÀ-Þ][\w\-’']+)*"
+    r",?\s+(?:and|&)\s+(?:[A-ZÀ-Þ][\w\-’']+\s+){1,3}[A-ZÀ-Þ][\w\-’']+[,.]\s*(?:[“\"]|\(?(?:1[89]|20)\d\d))")
+"""A reference-list entry (``Smith, J. and Doe, A. (2020). Title.``, ``Ann Lee, Bo Kim and Cy Wu,
+"Title"``): it lists a work, it credits no claim."""
 NOT_SOURCES = frozenset("""
 The This That These Those A An It Its Our We Table Figure Section Chapter Appendix Here There In On
 For When If As By From Using With
+All Some Many Most Several Both Each Every Few Other Others Such They Their He She His Her I You
+Your Who Which What Where Why How Then Thus Also However But And Or So Yet Still Later Earlier
+Recently Today Finally First Second Third Previous Prior Recent Early Initial Researchers Studies
+Experiments Results Tests Users People Authors Everyone Nobody One Two Three No Not Further Below
+Above Next Last Now Once Again Moreover Furthermore Similarly Likewise Instead Interestingly
+Let Nothing Something Everything Anyone Anything Someone Somebody Everybody Tomorrow Yesterday
+Benchmarks Evaluations Measurements Numbers Scores Data Analyses Ablations Papers Reports Surveys
+Findings Graphs Plots Charts Figures Tables Metrics Logs Profiles Traces Comparisons Tests Runs
+Evaluation Analysis Experiment Benchmark Profiling Testing Internal External Independent Public
 """.split())
+"""Words that may open a sentence or a noun phrase but never name a source (``All proposed in 2018``,
+``They proposed``: a pronoun names no one)."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +282,13 @@ def _source_name(match: re.Match[str]) -> str | None:
     title = match.groupdict().get("title")
     if title:
         return title.strip()
-    src = (match.groupdict().get("src") or "").strip()
-    if not src or re.match(r"(?:the|this|that|a|an|these)\b", src, re.I):
+    src = (match.groupdict().get("src") or match.groupdict().get("name") or "").strip()
+    src = re.sub(r"(?:’s|'s)$", "", src)  # "popularised by Karpathy's nanoGPT" credits Karpathy
+    if src and re.match(r"(?:the|this|that|a|an|these)\b", src, re.I):
+        # "the QLoRA paper", "the DeepMind team": the capitalised words before the source word
+        inner = re.search(rf"((?:{_ACRONYM_OR_NAME})(?:\s+(?:{_ACRONYM_OR_NAME}))*)\s+(?i:{_SOURCE_WORDS})\b", src)
+        src = inner.group(1) if inner else ""
+    if not src:
         return None
     words = src.split()
     while words and words[0] in NOT_SOURCES:
@@ -107,46 +297,173 @@ def _source_name(match: re.Match[str]) -> str | None:
     return name or None
 
 
+def _group_names(sentence: str) -> list[tuple[int, str]]:
+    """``(offset, surname)`` of each author-year item of a parenthesis or bracket
+    (``(Wang et al., 2020; Liu, 2019)``, ``[Henderson et al., 2020, Radford et al., 2021]``)."""
+    out = []
+    for group in _CITATION_GROUP.finditer(sentence):
+        for m in _AUTHOR_YEAR.finditer(group.group("body")):
+            name = m.group("name")
+            if name.split()[0] in NOT_SOURCES or name.split()[0] in _MONTHS:
+                continue
+            if m.group("al") and m.group("al").split()[0] == "et":
+                name += " et al."  # as claims.extract.cited_names writes it, so the two agree
+            out.append((group.start("body") + m.start(), name))
+    return out
+
+
+_CODE_SPAN = re.compile(r"(?<![:}])(`+)[^`\n]+?\1")
+
+
+def _code_masked(sentence: str) -> str:
+    """``sentence`` with inline code blanked (same offsets), except a role's target
+    (``:cite:`key```, ``{cite}`key```): ```RR[@k]``` is code, not a pandoc citation."""
+    return _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), sentence)
+
+
+_IMAGE_WORDS = re.compile(r"photo|image|picture|logo|icon|illustration|figure|diagram|banner|screenshot|source|credit",
+                          re.I)
+_THANKS_WORDS = re.compile(r"thank|grateful|gratitude|acknowledg|kudos|shout", re.I)
+
+
+def _image_credit(sentence: str) -> bool:
+    return _IMAGE_WORDS.search(sentence) is not None and _IMAGE_CREDIT.search(sentence) is not None
+
+
+def _thanks(sentence: str) -> bool:
+    return _THANKS_WORDS.search(sentence) is not None and _THANKS.search(sentence) is not None
+
+
+def not_a_credit(sentence: str) -> bool:
+    """A sentence whose words credit no claim whatever names it holds: an image or logo credit, a
+    reference-list entry, thanks, a reading pointer or a byline (module docstring)."""
+    return bool(_image_credit(sentence) or _REFERENCE_ENTRY.match(sentence) or _thanks(sentence)
+                or _POINTER.match(sentence) or _BYLINE.match(sentence))
+
+
+_NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _ACCORDING: ("according",), _ACCORDING_SOURCE: ("according",), _CREDIT_GOES: ("credit",),
+    _QUOTE_BY: ("says", "said", "writ", "wrote", "explain", "note", "add"),
+    _FOLLOWING: ("following", "after", "based"), _FOLLOWING_NAME: ("following",), _SIMILAR_TO: ("similar",),
+    _ORG_AUTHOR: ("by", "from"), _BY_AUTHOR: ("by",), _MADE_BY: ("by",),
+    _RESEARCHERS_AT: ("researchers", "scientists", "engineers", "team"), _ORG_RESEARCHERS: ("researchers", "scientists"),
+    _FROM_SOURCE: ("from",), _INSPIRED: ("inspired", "motivated"), _PER: ("per",), _PART_OF_WORK: ("of",),
+    _PAPER_VALUE: ("paper", "reported", "published", "original", "official"),
+    _AS_VERB: ("shown", "showed", "demonstrated", "reported", "described", "introduced", "proposed", "presented",
+               "published", "defined", "detailed", "suggested", "established", "noted", "explained", "outlined",
+               "discussed", "argued", "observed", "recommended", "pointed"),
+    _SUBJECT_VERB: ("report", "introduc", "propos", "conclud", "argu", "claim", "note", "estimat", "discover",
+                    "defin", "coin", "invent", "pioneer", "explain", "point", "say", "said", "writ", "wrote", "show",
+                    "demonstrat", "suggest", "found", "find", "observ"),
+    _WORK_SUBJECT: ("paper", "authors", "study", "report", "article", "blog", "team", "researchers"),
+}
+"""Words without which a rule cannot match (lower case): a sentence lacking all of them skips the
+rule; a speed-up only, the results are the same."""
+_ANY_CUE = tuple(sorted({k for keys in _NEEDS.values() for k in keys}
+                        | {"al", "(", "[", "as", "’s", "'s", "authors", "paper"}))
+_KEYS = {keys: re.compile("|".join(re.escape(k) for k in keys)) for keys in (*_NEEDS.values(), _ANY_CUE)}
+
+
+def _may(lower: str, keys: tuple[str, ...]) -> bool:
+    return _KEYS[keys].search(lower) is not None
+
+
 def credits(sentence: str) -> Credit | None:
     """The credit a sentence gives to a source (module docstring), or None."""
-    if _IMAGE_CREDIT.search(sentence):
+    if _image_credit(sentence) or _REFERENCE_ENTRY.match(sentence):
         return None
     found: list[tuple[int, str]] = []
     cues: list[str] = []
 
-    def add(match: re.Match[str], name: str | None, cue: str) -> None:
+    def add(match: re.Match[str] | int, name: str | None, cue: str) -> None:
         cues.append(cue)
         if name and name not in (n for _, n in found):
-            found.append((match.start(), name))
+            found.append((match if isinstance(match, int) else match.start(), name))
 
-    for offset, key in citation_keys(sentence):  # claims/roles.py: roles and [@key]
-        cues.append("citation role")
-        name = _role_name(key)
-        if name not in (n for _, n in found):
-            found.append((offset, name))
+    for offset, key in citation_keys(_code_masked(sentence)):  # claims/roles.py: roles and [@key]
+        add(offset, _role_name(key), "citation role")
+    if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence):
+        # an acknowledgement or a reading pointer credits no claim; a citation role still cites
+        return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
     sentence = mask_roles(sentence)  # a role's target is no name for the rules below
-    for m in _AND_AL.finditer(sentence):
-        add(m, m.group("name"), "'and al.'")
-    for m in _ET_AL_LOOSE.finditer(sentence):
-        add(m, f"{m.group('name')} et al", "'et al'")
-    for pattern, cue in ((_ACCORDING, "'according to'"), (_FOLLOWING, "'following' a method"),
-                         (_SIMILAR_TO, "'similar to'"), (_ORG_AUTHOR, "a work by an organisation")):
+    lower = sentence.lower()
+    if not _may(lower, _ANY_CUE):
+        return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
+    if " al" in lower:
+        for m in _AND_AL.finditer(sentence):
+            add(m, m.group("name"), "'and al.'")
+        for m in _ET_AL_LOOSE.finditer(sentence):
+            add(m, f"{m.group('name')} et al", "'et al'")
+        for m in _LOWER_ET_AL.finditer(sentence):
+            if m.group("name") not in _FUNCTION_WORDS:
+                add(m, f"{m.group('name')} et al.", "'et al.'")
+    if "(" in sentence or "[" in sentence:
+        for offset, name in _group_names(sentence):
+            add(offset, name, "author-year citation")
+    for m in (_NUMERIC_CITATION.finditer(sentence) if "[" in sentence else ()):
+        interval = "," in m.group("body") and re.search(r"\b(?:in|on|over|from|to)\s*$", sentence[:m.start()], re.I)
+        if (not interval and not _NOT_A_CITATION_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
+                and sentence.count("`", 0, m.start()) % 2 == 0):
+            add(m, None, "numbered reference")
+    for pattern, cue in ((_ACCORDING, "'according to'"), (_ACCORDING_SOURCE, "'according to'"),
+                         (_CREDIT_GOES, "'credit goes to'"), (_QUOTE_BY, "a quotation's speaker"),
+                         (_FOLLOWING, "'following' a method"),
+                         (_FOLLOWING_NAME, "'following' a source"), (_SIMILAR_TO, "'similar to'"),
+                         (_ORG_AUTHOR, "a work by an organisation"), (_BY_AUTHOR, "an author 'by'"),
+                         (_RESEARCHERS_AT, "researchers of an organisation"),
+                         (_ORG_RESEARCHERS, "researchers of an organisation"),
+                         (_FROM_SOURCE, "taken from a source"), (_INSPIRED, "'inspired by'"),
+                         (_MADE_BY, "an author 'by'"), (_PART_OF_WORK, "a part of another work"),
+                         (_PAPER_VALUE, "a value of the paper"),
+                         (_PER, "'per' a source")):
+        if not _may(lower, _NEEDS[pattern]):
+            continue
         for m in pattern.finditer(sentence):
-            add(m, _source_name(m), cue)
-    for m in _AS_VERB.finditer(sentence):
+            name = _source_name(m)
+            if name in _FIELDS or (name and re.search(r"\d", name) and cue != "taken from a source"):
+                continue  # a field ("AI researchers"), a model or a score ("evaluation by GPT-4")
+            if pattern is _ACCORDING and _ORDERED_BEFORE.search(sentence[max(0, m.start() - 30):m.start()]):
+                continue
+            written = m.groupdict().get("src") or m.groupdict().get("name")
+            if written in _FUNCTION_WORDS:
+                continue
+            if name is None and written and not re.match(r"(?i:the|this|that|a|an|these)\b", written):
+                continue  # only words that name no source ("Following this, we …")
+            add(m, name, cue)
+    for m in (_AS_VERB.finditer(sentence) if _may(lower, _NEEDS[_AS_VERB]) else ()):
         before = sentence[max(0, m.start() - 12):m.start()]
+        src = m.group("src")
         if (_OWN.search(m.group(0)) or re.search(r"\bwe\s+$", before, re.I)
-                or _SELF_REFERENCE.search(m.group("src"))
+                or _SELF_REFERENCE.search(src)
                 or (_OWN_START.match(sentence) and _BE_BEFORE.search(sentence[max(0, m.start() - 20):m.start()]))):
             continue
+        bare = not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")
+        if bare and (_VENUE_VERB.search(sentence[m.start():m.start("src")])
+                     or re.search(r"\bon\s*$", sentence[m.start():m.start("src")])  # "shown on GitHub": a platform
+                     or _BARE_NAME_IN.search(sentence[m.start():m.start("src")])
+                     or _RELEASE_AFTER.match(sentence, m.end())):
+            continue  # "published in NeurIPS 2020", "introduced in Python 3.12": a venue or a release
         title = _TITLE_AFTER.match(sentence, m.end())
         add(m, title.group("title").strip() if title else _source_name(m), f"credit verb {m.group(0).split()[0]!r}")
-    for m in _SUBJECT_VERB.finditer(sentence):
+    for m in (_SUBJECT_VERB.finditer(sentence) if _may(lower, _NEEDS[_SUBJECT_VERB]) else ()):
         src = m.group("src")
-        if src.split()[0] in NOT_SOURCES and not src.lower().startswith("the authors"):
+        if src.lower().startswith("the authors"):
+            add(m, None, "a source as the subject")
             continue
-        add(m, None if src.lower().startswith("the authors") else src, "a source as the subject")
-    for m in _IN_PAPER.finditer(sentence):
+        name = _source_name(m)
+        if name is None or _OWN.fullmatch(name):
+            continue
+        add(m, name, "a source as the subject")
+    for m in _AS_NAME_PUTS.finditer(sentence):
+        add(m, _source_name(m), "'as X puts it'")
+    start = _POSSESSIVE_START.match(sentence)
+    if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
+        add(start.start("src"), start.group("src"), "a possessive credit")
+    for m in (_WORK_SUBJECT.finditer(sentence) if _may(lower, _NEEDS[_WORK_SUBJECT]) else ()):
+        if m.group("src") is None and re.search(r"(?i:team|researchers|report|article|blog\s*post)\s+\S+$", m.group(0)):
+            continue  # an unnamed team or post may be the page's own ("The team found that …")
+        add(m, _source_name(m), "a work as the subject")
+    for m in (_IN_PAPER.finditer(sentence) if "paper" in lower else ()):
         if _OWN.search(sentence[max(0, m.start() - 30):m.end()]):  # bounded window
             continue
         add(m, _source_name(m), "a paper as the source")
@@ -154,20 +471,38 @@ def credits(sentence: str) -> Credit | None:
         cues.append("'the authors'")
     if not cues:
         return None
-    return Credit(tuple(name for _, name in sorted(found)), cues[0])
+    names = [name for _, name in sorted(found)]
+    # "launched by Muennighoff et al": the surname alone is part of the fuller name beside it
+    names = [n for n in names if not any(o != n and o.startswith(n + " ") for o in names)]
+    return Credit(tuple(names), cues[0])
 
 
 CREDIT_NOUNS = frozenset("""
 work works paper papers method methods study studies finding findings result results analysis analyses law
-algorithm algorithms approach approaches theorem rule rules measure measures test tests index coefficient
-experiment experiments dataset datasets data survey model models definition formula formulation argument
+algorithm algorithms approach approaches theorem rule rules measure measures coefficient
+experiment experiments survey definition formula formulation argument
 proof critique observation observations account theory framework procedure criterion principle
+idea ideas insight insights suggestion technique techniques recipe trick article blog post report thesis
+book talk lecture proposal conjecture hypothesis estimate estimates benchmark laws group lab team claim claims
+research researchers
+benchmarks measurements evaluation evaluations
 """.split())
-"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product."""
+"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product
+(``index``, ``data``, ``tests``, ``model`` and ``dataset`` are not here: ``Pyserini’s index``,
+``OpenAI’s models``, ``Google’s dataset`` name a product of its owner)."""
 
 
 def possessive_credits(sentence: str, end: int) -> bool:
     """Whether the possessive ending at ``end`` (``Name’s``) credits a contribution: a word of
-    :data:`CREDIT_NOUNS` within the next three words."""
-    words = re.findall(r"[A-Za-z]+", sentence[end:end + 60])[:3]
-    return any(w.lower() in CREDIT_NOUNS for w in words)
+    :data:`CREDIT_NOUNS` within the next three words, with only lower-case words before it
+    (``Robertson’s probabilistic model``); a capitalised name in between is a product of the
+    owner (``Google’s Natural Questions dataset``, ``OpenAI’s GPT-4 model``), not a credit; nor in
+    a reading pointer, a byline, thanks or an image credit (``Check out Jina’s blog post``)."""
+    if not_a_credit(sentence):
+        return False
+    for word in re.findall(r"[\w\-]+", sentence[end:end + 60])[:3]:
+        if word.lower() in CREDIT_NOUNS:
+            return True
+        if not word.islower():
+            return False
+    return False

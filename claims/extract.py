@@ -12,11 +12,17 @@ reference definitions never give rows. Each numeric table cell gives a *table-va
 library; chosen on the labelled set, see ``bench/bench_claims_quality.py``), then these guards
 merge a boundary back: the piece before it ends in a known abbreviation (:data:`ABBREVIATIONS`:
 e.g., i.e., et al., vs., cf., Fig., …) or an initial (``J.``, ``U.S.``); it is a bare list
-marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``); or the
+marker (``1.``, ``(a)``); the next piece starts with a lower-case letter (``… which``; not a
+name with a capital inside, ``vLLM``) or holds no letter or digit (a trailing emoji, also one sentencex put before the next
+sentence); or the
 boundary falls inside a protected span (a bold lead-in such as ``**Bold.** Text`` of a list
 item, inline math, a URL, inline code or a role such as ``:citet:`key```: atomic, never split).
-A segment is also cut after an all-capitals acronym and a full stop before a capitalised word
-(``… checked ID. Retain …``), which sentencex takes for an abbreviation. Decimals, versions and ``.7`` never split (no space follows the dot).
+A segment is also cut before each bullet of a list flattened onto one line (``… in which: *
+a … * b …``; a numbered one, ``Steps: 1. Install it. 2. Run it.``, loses its markers), after an all-capitals acronym or a lower-case one-letter variable and a full stop
+before a capitalised word (``… checked ID. Retain …``, ``… in group j. The …``) or a URL, which sentencex takes for an
+abbreviation; ``et al.``, ``Inc.``, ``Ltd.``, ``Corp.`` before a capitalised word end a sentence
+(``… by Dettmers et al. The abstract …``), and a short title-case abbreviation keeps its number
+(``Tab. 1``). Decimals, versions and ``.7`` never split (no space follows the dot).
 
 **Rows.** Sentence rows are identified ``C-PPP-SS`` (prose block, sentence; 1-based, zero-padded
 to 3 and 2 digits, wider when needed), e.g. ``C-003-02`` = ``paragraph 3, sentence 2``; their
@@ -88,6 +94,7 @@ KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
 ABBREVIATIONS = frozenset("""
 e.g. i.e. al. et. vs. cf. fig. figs. eq. eqs. ref. refs. dr. mr. mrs. ms. prof. no. nos. sec. ch.
 approx. resp. viz. pp. p. vol. st. jr. sr. inc. ltd. co. incl. ed. eds. ca. est. dept. univ.
+tab. tabs. corp.
 """.split())
 
 METRIC_WORDS = tuple("""
@@ -161,7 +168,9 @@ _PAREN = re.compile(rf"\(({_NAME})(?:\s+et\s+al\.)?,?\s+\d{{4}}[a-z]?\)")
 _ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-])")
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
-_URL = re.compile(r"https?://\S+|www\.\S+")
+_URL = re.compile(r"(?:https?://|www\.)\S+?(?=[.,;:!?)\]”\"']*(?:\s|$))")
+"""A URL without the punctuation that follows it (``… see https://x.org/a.b. Then …`` ends a
+sentence after ``a.b``)."""
 _LIST_MARKER = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
 
 
@@ -239,24 +248,94 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         start = paragraph.find(stripped, cursor)
         if start < 0:  # the segmenter changed the text: fall back to one sentence
             return _trimmed([(0, len(paragraph))], paragraph)
-        pieces.extend(_acronym_ends(paragraph, start, start + len(stripped)))
+        for piece_start, piece_end in _inline_bullets(paragraph, start, start + len(stripped)):
+            pieces.extend(_acronym_ends(paragraph, piece_start, piece_end))
         cursor = start + len(stripped)
     guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
-    for start, end in pieces:
+    for start, end in _symbols_back(paragraph, pieces):
         if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
-    return _trimmed(merged, paragraph)
+    spans = [_without_bullet(paragraph, span) for span in _trimmed(merged, paragraph)]
+    return _without_numbers(paragraph, spans) if _numbered_inline(paragraph) else spans
 
 
-_ACRONYM_END = re.compile(r"(?<![\w.])[A-Z]{2,}s?\.(?=\s+[A-Z][a-z])")
+_LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+")
+
+
+def _symbols_back(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Emoji that open a piece after a full stop close the sentence before it (``… weekend! 🚀
+    Then …``: sentencex puts the emoji with the next sentence)."""
+    out: list[tuple[int, int]] = []
+    for start, end in pieces:
+        match = _LEADING_SYMBOLS.match(text, start, end)
+        if out and match and match.end() < end:
+            out[-1] = (out[-1][0], match.start() + len(match.group(0).rstrip()))
+            start = match.end()
+        out.append((start, end))
+    return out
+
+
+_BULLET_AFTER_COLON = re.compile(r":\s+[*•]\s+(?=\S)")
+_INLINE_BULLET = re.compile(r"\s[*•]\s+(?=\S)")
+
+
+def _inline_bullets(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A segment cut before each bullet of a list flattened onto one line (``… in which: * a low
+    recall … * a low precision …``, ``Features: • fast • small``): a ``*`` or ``•`` between spaces
+    after a colon opens the list, and each later one starts an item (a lone ``a * b`` is
+    arithmetic, never cut)."""
+    opening = _BULLET_AFTER_COLON.search(text, start, end)
+    if opening is None:
+        return [(start, end)]
+    cuts = [opening.start() + 1] + [m.start() + 1 for m in _INLINE_BULLET.finditer(text, opening.end(), end)]
+    bounds = [start] + cuts + [end]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if text[a:b].strip(" *•")]
+
+
+_INLINE_NUMBER = re.compile(r"(?:^|(?<=[:.!?]))\s*(\d{1,2})[.)]\s+(?=[A-Z\"“(])")
+
+
+def _numbered_inline(text: str) -> bool:
+    """A numbered list flattened onto one line (``Steps: 1. Install it. 2. Run it.``): markers 1
+    and 2, each after a colon or a sentence end."""
+    numbers = [m.group(1) for m in _INLINE_NUMBER.finditer(text)]
+    return "1" in numbers and "2" in numbers[numbers.index("1") + 1:]
+
+
+def _without_numbers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The markers of an inline numbered list kept out of its sentences: ``Steps: 1.`` →
+    ``Steps:``, ``2. Run it.`` → ``Run it.``."""
+    out = []
+    for start, end in spans:
+        piece = text[start:end]
+        lead = re.match(r"\d{1,2}[.)]\s+", piece)
+        if lead:
+            start += lead.end()
+        tail = re.search(r"(?<=[:.!?])\s+\d{1,2}[.)]$", text[start:end])
+        if tail:
+            end = start + tail.start()
+        if end > start:
+            out.append((start, end))
+    return out
+
+
+def _without_bullet(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """A sentence that an inline bullet opens starts after the bullet."""
+    match = re.match(r"[*•]\s+", text[span[0]:span[1]])
+    return (span[0] + match.end(), span[1]) if match else span
+
+
+_ACRONYM_END = re.compile(r"(?:(?<![\w.])(?:[A-Z]{2,}s?|[a-z])|(?:https?://|www\.)\S+?)\.(?=\s+[A-Z][a-z])")
 
 
 def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """A segment cut after an acronym that ends a sentence (``… checked ID. Retain …``), which
-    sentencex reads as an abbreviation; the abbreviation guard below still merges ``U.S.``."""
+    """A segment cut after an acronym, a one-letter variable or a URL that ends a sentence (``…
+    checked ID. Retain …``, ``… in group j. The …``, ``… at https://x.org/a.b. Then …``), which
+    sentencex reads as an abbreviation, an initial or part of the URL; the abbreviation guard
+    below still merges ``U.S.`` and ``p.``."""
     spans, cursor = [], start
     for match in _ACRONYM_END.finditer(text, start, end):
         spans.append((cursor, match.end()))
@@ -303,12 +382,29 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if _LIST_MARKER.match(previous):
         return True
-    if following[:1].islower():
+    if re.match(r"[*•]\s", following):
+        return False  # a bullet of a list flattened onto one line (_inline_bullets)
+    if not any(c.isalnum() for c in following):  # a trailing emoji or symbol ("… world! 🚀")
         return True
+    if following[:1].islower() and not _INNER_CAPITAL_START.match(following):
+        return True  # "… which" continues; "vLLM is …", "iPhone …" start a sentence
     last = previous.split()[-1] if previous.split() else ""
     if last.endswith(".") and _abbreviation(last):
-        return True
+        # "Dettmers et al. The abstract …", "Google Inc. The team …": these abbreviations end
+        # the sentence before a capitalised word ("et al. (2023)", "et al. showed" continue it)
+        return not (last.lower().lstrip("([") in SENTENCE_FINAL_ABBREVIATIONS and following[:1].isupper())
+    if following[:1].isdigit() and re.fullmatch(r"[(\[]?[A-Z][a-z]{1,3}\.", last):
+        return True  # "Tab. 1", "Thm. 2", "Alg. 3": a short title-case abbreviation before its number
     return False
+
+
+SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr.".split())
+"""Abbreviations that often end a sentence: a boundary after one stands before a capitalised word."""
+
+
+_INNER_CAPITAL_START = re.compile(r"[a-z]+[A-Z][\w\-]*(?![\w:])")
+"""A word that starts in lower case with a capital inside (``vLLM``, ``iPhone``, ``mT5``) is a
+name, so it may start a sentence (not an ``arXiv:`` identifier of a reference entry)."""
 
 
 def _abbreviation(token: str) -> bool:
