@@ -8,7 +8,7 @@ It reads only the ``development`` documents of ``tests/data/corpus/manifest.json
 held-out part), selects the feature set (``plain``, ``roles``, ``rules``; claims/kinds_model.py),
 λ and the threshold by leave-one-document-out cross-validation (best sentence-level F1; ties to
 the earlier grid entry), prints the cross-validated figures of every candidate and of the rules,
-fits the chosen model on all development documents, writes ``claims/data/kinds_model.json``
+fits the chosen model on all development documents, writes ``claims/kinds_model.json``
 (sorted keys, weights rounded to 10 decimals) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
 ``claims/kinds_model.py`` with the new file's hash. ``--output FILE --no-pin`` writes elsewhere
 and leaves the code alone; ``--documents N`` uses the first N development documents and
@@ -48,7 +48,7 @@ from claims.quantities import find_quantities  # noqa: E402
 from claims.roles import masked  # noqa: E402
 from engine.runs.hashing import dump_json, sha256_file  # noqa: E402
 
-LAMBDAS = (0.03, 0.1, 0.3, 1.0)
+LAMBDAS = (0.1, 0.3, 1.0, 3.0)
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6)
 MODULE = REPO / "claims" / "kinds_model.py"
 
@@ -176,17 +176,22 @@ def train(documents: list[dict], cv: bool, features: str, lam: float, threshold:
     print(f"rules on the same sentences (tuned on all of development: optimistic): {describe(rules)}")
     selection = None
     if cv:
-        best = None
+        best, per_set = None, {}
         for f, lam_, scores in cross_validate(sentences, numbers, kernels):
             for t in THRESHOLDS:
                 figures = sentence_figures(sentences, numbers, scores >= t)
                 print(f"  leave-one-document-out, features {f:<6} lambda {lam_:<5} threshold {t}: {describe(figures)}")
                 if best is None or figures["f1"] > best[0]["f1"]:
                     best = (figures, f, lam_, t)
+                if f not in per_set or figures["f1"] > per_set[f]["f1"]:
+                    per_set[f] = dict(figures, lam=lam_, threshold=t)
+        for f, figures in per_set.items():
+            print(f"best with features {f}: lambda {figures['lam']}, threshold {figures['threshold']}: {describe(figures)}")
         figures, features, lam, threshold = best
         print(f"chosen: features {features}, lambda {lam}, threshold {threshold}: {describe(figures)}")
         selection = {"model": {k: figures[k] for k in ("tp", "fp", "fn", "nonresult_called", "nonresult")},
                      "rules_in_sample": {k: rules[k] for k in ("tp", "fp", "fn", "nonresult_called", "nonresult")},
+                     "best_per_feature_set": {f: {k: v for k, v in fig.items() if k != "f1"} for f, fig in per_set.items()},
                      "method": "leave-one-document-out on the development part; grid "
                                f"features {list(km.FEATURE_SETS)}, lambda {list(LAMBDAS)}, threshold {list(THRESHOLDS)}; "
                                "best sentence-level F1, ties to the earlier grid entry"}

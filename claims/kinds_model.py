@@ -32,7 +32,7 @@ Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias) and scaled to uni
 No MiniLM vectors: encoding every sentence (about 60 a second here) breaks the 5 s budget of
 ``bench/bench_claims.py`` for 50,000 words; hashed n-grams cost well under a second there.
 
-The weights (``claims/data/kinds_model.json``: dimension, threshold, λ, feature set, the non-zero
+The weights (``claims/kinds_model.json``, package data: dimension, threshold, λ, feature set, the non-zero
 weights) are written by ``bench/train_kinds_model.py`` from the development part of the corpus
 only, deterministically, and pinned here by :data:`WEIGHTS_SHA256`: a file with another hash is
 refused (:class:`RefusalError`, one line). A number is a result when p ≥ the stored threshold.
@@ -52,8 +52,8 @@ from claims.quantities import Quantity
 from engine.runs.errors import RefusalError
 from engine.runs.hashing import sha256_file
 
-WEIGHTS = Path(__file__).resolve().parent / "data" / "kinds_model.json"
-WEIGHTS_SHA256 = "9e1b708f07a7b0f9d4fbdcb266cc44db333f3285276cf88bafe60aa46656cd6d"
+WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
+WEIGHTS_SHA256 = "fc0dd59e5f7c2bf9748fb039ea0634543a36fac2112b1cb13ad5c1d879a33acf"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
 KIND_OPTIONS = ("rules", "model")
@@ -161,17 +161,24 @@ def bucket(feature: str) -> int:
 
 
 def vector(features: list[str]) -> dict[int, float]:
-    """Sparse binary vector of the feature strings, unit L2 norm, bias 1 at index 0."""
-    indices = sorted({bucket(f) for f in features})
-    norm = 1.0 / math.sqrt(len(indices)) if indices else 0.0
-    out = {i: norm for i in indices}
+    """Sparse binary vector of the feature strings, bias 1 at index 0; the n-gram features
+    (words, bigrams, window words, character 3-grams) and the others (``s:`` structure, ``n:``
+    number, ``r:`` rules) are two groups, each scaled to unit L2 norm, so that the few
+    structural features are not drowned by the many n-grams."""
+    groups: tuple[set[int], set[int]] = (set(), set())
+    for f in features:
+        groups[f[:2] in ("s:", "n:", "r:")].add(bucket(f))
+    out: dict[int, float] = {}
+    for indices in groups:
+        for i in indices:
+            out[i] = out.get(i, 0.0) + 1.0 / math.sqrt(len(indices))
     out[0] = 1.0
     return out
 
 
 @dataclass(frozen=True)
 class KindsModel:
-    """Weights of the classifier (``claims/data/kinds_model.json``)."""
+    """Weights of the classifier (``claims/kinds_model.json``)."""
 
     weights: dict[int, float]
     threshold: float
