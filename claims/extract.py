@@ -504,7 +504,7 @@ def claims_from_document(document: Document, kinds: str = "rules") -> list[Claim
     if kinds != "rules":  # hook (branch kinds-model): the trained classifier decides the measured kind
         from claims.kinds_model import check_kinds, relabel
 
-        rows = relabel(rows) if check_kinds(kinds) == "model" else rows
+        rows = relabel(rows, classify) if check_kinds(kinds) == "model" else rows
     return rows
 
 

@@ -229,16 +229,21 @@ def check_kinds(kinds: str) -> str:
     return kinds
 
 
-def relabel(rows: list, model: KindsModel | None = None) -> list:
+MEASURED, TABLE_VALUE, RESULT_ROLES = "measured result", "table value", ("value", "p-value")
+"""The public names of :mod:`claims.extract` (``MEASURED``, ``TABLE_VALUE``, ``RESULT_ROLES``),
+repeated here because claims.extract imports this module (no circle; a test checks they agree)."""
+
+
+def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
     """Sentence rows with ``kind``/``cue`` decided by the model for the measured kind.
 
     A row is a measured result when any of its quantities has p ≥ the threshold; its cue then
     reads ``model p=0.873 on '41%' (threshold 0.40, kinds_model 1a2b3c4d5e6f)`` (plus ``; credited to …``
     when the rules found a credit). A row the rules called measured that the model rejects gets
     the kind the rules give it without result numbers (attribution, recommendation, scope or
-    method). Table-value rows and the quantities' roles are unchanged.
+    method; ``classify`` is :func:`claims.extract.classify`). Table-value rows and the
+    quantities' roles are unchanged.
     """
-    from claims.extract import MEASURED, RESULT_ROLES, TABLE_VALUE, classify
     from claims.roles import masked
 
     model = model or shipped_model()
