@@ -5,9 +5,15 @@ Run (one command, deterministic: the same weights byte for byte on every rerun):
     .venv/bin/python bench/train_kinds_model.py
 
 It reads only the ``development`` documents of ``tests/data/corpus/manifest.json`` (never the
-held-out part), selects the feature set (``plain``, ``roles``, ``rules``; claims/kinds_model.py),
-λ and the threshold by leave-one-document-out cross-validation (best sentence-level F1; ties to
-the earlier grid entry), prints the cross-validated figures of every candidate and of the rules,
+held-out part), cross-validates every feature set (``plain``, ``roles``, ``rules``;
+claims/kinds_model.py) × λ × threshold by leaving one document out, prints every figure and the
+rules' (in sample), chooses the best sentence-level F1 (ties to the earlier grid entry) among
+the sets of ``--select-from`` — by default ``plain`` only: ``roles`` and ``rules`` take the
+rules' output as input, and the rules were tuned on all of development, so their
+cross-validated figures are optimistic by an unknown amount (the rules' own development figure
+overstated their held-out one by about 0.3 in F1), and the ``rules`` model's decisions stay
+close to the rules' own (cross-validated 105 of 125 right, the rules 105 of 127); ``plain`` is the model whose figure is honest and which can be
+compared with the rules on the held-out part — then
 fits the chosen model on all development documents, writes ``claims/kinds_model.json``
 (sorted keys, weights rounded to 10 decimals) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
 ``claims/kinds_model.py`` with the new file's hash. ``--output FILE --no-pin`` writes elsewhere
@@ -49,7 +55,7 @@ from claims.roles import masked  # noqa: E402
 from engine.runs.hashing import dump_json, sha256_file  # noqa: E402
 
 LAMBDAS = (0.1, 0.3, 1.0, 3.0)
-THRESHOLDS = (0.3, 0.4, 0.5, 0.6)
+THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 MODULE = REPO / "claims" / "kinds_model.py"
 
 
@@ -146,12 +152,13 @@ def describe(figures: dict) -> str:
             f"({figures['nonresult_called']}/{figures['nonresult']}), F1 {figures['f1']:.3f}")
 
 
-def cross_validate(sentences: list[dict], numbers: list[dict], kernels: dict) -> list[tuple]:
+def cross_validate(sentences: list[dict], numbers: list[dict], kernels: dict,
+                   feature_sets: tuple[str, ...] = km.FEATURE_SETS) -> list[tuple]:
     """Leave-one-document-out scores for every (features, λ): a list of (features, λ, scores)."""
     documents = np.array([n["document"] for n in numbers])
     y = np.array([float(n["result"]) for n in numbers])
     out = []
-    for features in km.FEATURE_SETS:
+    for features in feature_sets:
         k = kernels[features]
         for lam in LAMBDAS:
             scores = np.zeros(len(numbers))
@@ -164,7 +171,8 @@ def cross_validate(sentences: list[dict], numbers: list[dict], kernels: dict) ->
     return out
 
 
-def train(documents: list[dict], cv: bool, features: str, lam: float, threshold: float) -> dict:
+def train(documents: list[dict], cv: bool, features: str, lam: float, threshold: float,
+          feature_sets: tuple[str, ...] = km.FEATURE_SETS) -> dict:
     sentences, numbers = cases(documents)
     y = np.array([float(n["result"]) for n in numbers])
     matrices = {f: matrix(numbers, f) for f in km.FEATURE_SETS}
@@ -181,7 +189,7 @@ def train(documents: list[dict], cv: bool, features: str, lam: float, threshold:
             for t in THRESHOLDS:
                 figures = sentence_figures(sentences, numbers, scores >= t)
                 print(f"  leave-one-document-out, features {f:<6} lambda {lam_:<5} threshold {t}: {describe(figures)}")
-                if best is None or figures["f1"] > best[0]["f1"]:
+                if f in feature_sets and (best is None or figures["f1"] > best[0]["f1"]):
                     best = (figures, f, lam_, t)
                 if f not in per_set or figures["f1"] > per_set[f]["f1"]:
                     per_set[f] = dict(figures, lam=lam_, threshold=t)
@@ -192,8 +200,8 @@ def train(documents: list[dict], cv: bool, features: str, lam: float, threshold:
         selection = {"model": {k: figures[k] for k in ("tp", "fp", "fn", "nonresult_called", "nonresult")},
                      "rules_in_sample": {k: rules[k] for k in ("tp", "fp", "fn", "nonresult_called", "nonresult")},
                      "best_per_feature_set": {f: {k: v for k, v in fig.items() if k != "f1"} for f, fig in per_set.items()},
-                     "method": "leave-one-document-out on the development part; grid "
-                               f"features {list(km.FEATURE_SETS)}, lambda {list(LAMBDAS)}, threshold {list(THRESHOLDS)}; "
+                     "method": "leave-one-document-out on the development part; chosen from "
+                               f"features {list(feature_sets)}, lambda {list(LAMBDAS)}, threshold {list(THRESHOLDS)}; "
                                "best sentence-level F1, ties to the earlier grid entry"}
     alpha = fit_dual(kernels[features], y, lam)
     w = matrices[features].T @ alpha
@@ -224,13 +232,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--documents", type=int, default=None, help="first N development documents only")
     parser.add_argument("--no-cv", action="store_true", help="skip the selection; use --features/--lam/--threshold")
     parser.add_argument("--features", default="roles", choices=km.FEATURE_SETS)
+    parser.add_argument("--select-from", default="plain",
+                        help="the feature sets the selection may choose, comma-separated (all are "
+                             "cross-validated and printed); default plain: see the module docstring")
     parser.add_argument("--lam", type=float, default=0.1)
     parser.add_argument("--threshold", type=float, default=0.5)
     args = parser.parse_args(argv)
     documents = quality.corpus_documents("development")  # never the held-out part
     if args.documents is not None:
         documents = documents[: args.documents]
-    model = train(documents, not args.no_cv, args.features, args.lam, args.threshold)
+    feature_sets = tuple(f for f in args.select_from.split(",") if f)
+    if not feature_sets or any(f not in km.FEATURE_SETS for f in feature_sets):
+        parser.error(f"--select-from: choose from {', '.join(km.FEATURE_SETS)}")
+    model = train(documents, not args.no_cv, args.features, args.lam, args.threshold, feature_sets)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(dump_json(model), encoding="utf-8")
     digest = sha256_file(args.output)

@@ -48,12 +48,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from claims.kinds import not_measured
 from claims.quantities import Quantity
 from engine.runs.errors import RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
-WEIGHTS_SHA256 = "fc0dd59e5f7c2bf9748fb039ea0634543a36fac2112b1cb13ad5c1d879a33acf"
+WEIGHTS_SHA256 = "64449ac05c3941012a33f14dc94d2a5197aac171668b05b22131a5d066a26ca8"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
 KIND_OPTIONS = ("rules", "model")
@@ -151,7 +152,12 @@ def number_features(sentence: str, q: Quantity, shared: list[str], features: str
     if features in ("roles", "rules"):
         out.append(f"r:role:{q.role}")
     if features == "rules":
-        out.append(f"r:rules:{'measured' if rules_measured else 'other'}")
+        decision = "measured" if rules_measured else "other"
+        out.append(f"r:rules:{decision}")
+        out.append(f"r:call:{q.role}:{decision}")  # the rules' call on this very number
+        veto = not_measured(sentence)
+        if veto:
+            out.append(f"r:veto:{veto.split(chr(39))[0].split(chr(34))[0].strip()}")
     return out
 
 

@@ -23,7 +23,7 @@ SETTING = "We set the batch size to 32 and the learning rate to 2e-5."
 
 def test_a_clear_result_and_a_setting():
     """The result sentence is measured (its best number is one of the two nDCG values, p well
-    above the threshold 0.40); the settings sentence is not (max p under 0.2), and keeps the
+    above the stored threshold); the settings sentence is not (max p under 0.2), and keeps the
     kind the rules give it."""
     result = extract_claims(RESULT, kinds="model")[0]
     assert result.kind == MEASURED
