@@ -89,6 +89,11 @@ def register(app: typer.Typer) -> None:
         _, rows, note = claims_for_pack(load_pack(pack), kinds=kinds)
         if note:
             typer.echo(f"{pack}: note: {note}", err=True)
+        if kinds == "model":  # the convention is in each row's cue too (json)
+            from claims.kinds_model import shipped_model
+
+            typer.echo(f"{pack}: note: measured results decided by claims/kinds_model.py "
+                       f"(weights sha256 {shipped_model().sha256[:12]})", err=True)
         text = format_claims(rows, fmt)
         if not_claims:  # instead of the rows: each block read as not a claim, with its line
             from audit.document import document_from_pack

@@ -105,7 +105,9 @@ def test_training_is_deterministic(tmp_path, capsys):
 def test_cli_kinds_option(tmp_path, cli):
     pack = tmp_path / "chapter.md"
     pack.write_text("# Results\n\n" + RESULT + " " + SETTING + "\n", encoding="utf-8")
-    rows = json.loads(cli("claims", pack, "--format", "json", "--kinds", "model").output)
+    result = cli("claims", pack, "--format", "json", "--kinds", "model", "-o", tmp_path / "rows.json")
+    assert result.exit_code == 0 and "measured results decided by claims/kinds_model.py" in result.output
+    rows = json.loads((tmp_path / "rows.json").read_text(encoding="utf-8"))
     assert [r["kind"] for r in rows] == [MEASURED, "method or definition"]
     assert rows[0]["cue"].startswith("model p=")
     default = json.loads(cli("claims", pack, "--format", "json").output)

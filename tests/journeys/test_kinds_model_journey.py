@@ -20,6 +20,7 @@ def test_claims_with_the_model_and_with_the_rules(tmp_path):
     (tmp_path / "chapter.md").write_text(CHAPTER, encoding="utf-8")
     model = run_cli("claims", "chapter.md", "--format", "json", "--kinds", "model", "-o", "rows.json", cwd=tmp_path)
     assert model.returncode == 0, model.stderr
+    assert "measured results decided by claims/kinds_model.py (weights sha256 " in model.stderr
     rows = json.loads((tmp_path / "rows.json").read_text(encoding="utf-8"))
     assert [(r["claim_id"], r["kind"]) for r in rows] == [("C-001-01", "measured result"),
                                                            ("C-001-02", "method or definition")]
