@@ -118,8 +118,8 @@ def main() -> int:
     y = np.array([float(n["result"]) for n in numbers])
     ids = np.array([n["document"] for n in numbers])
     for features in km.FEATURE_SETS:
-        m = trainer.matrix(numbers, features)
-        k = (m @ m.T).toarray()
+        x, _ = trainer.matrix(numbers, features)
+        k = x @ x.T
         scores = np.zeros(len(numbers))
         for document in sorted(set(ids)):
             test = ids == document

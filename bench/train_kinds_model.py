@@ -29,7 +29,7 @@ Solver: L2 logistic regression, loss Σ log(1 + e^{f}) − y f + (λ/2)‖w‖²
 w = Xᵀα (representer theorem; the bias is a feature of value 1 and penalised like the rest), by
 Newton's method from α = 0: α ← α − (S K + λ I)⁻¹ (p − y + λα), K = X Xᵀ, S = diag(p(1 − p)),
 at most 40 steps, stopping when the step is below 1e-10 — deterministic (numpy, no random
-numbers). K is computed from the sparse hashed vectors (scipy.sparse, training only).
+numbers; numpy only). X holds only the buckets that occur.
 """
 
 from __future__ import annotations
@@ -86,16 +86,16 @@ def cases(documents: list[dict]) -> tuple[list[dict], list[dict]]:
     return sentences, numbers
 
 
-def matrix(numbers: list[dict], features: str):
-    from scipy import sparse
-
-    rows, cols, vals = [], [], []
-    for r, number in enumerate(numbers):
-        for c, v in sorted(km.vector(number["features"][features]).items()):
-            rows.append(r)
-            cols.append(c)
-            vals.append(v)
-    return sparse.csr_matrix((vals, (rows, cols)), shape=(len(numbers), km.DIMENSION))
+def matrix(numbers: list[dict], features: str) -> tuple[np.ndarray, np.ndarray]:
+    """(X, buckets): the dense rows of the hashed vectors over the buckets that occur (sorted)."""
+    vectors = [km.vector(number["features"][features]) for number in numbers]
+    buckets = np.array(sorted({i for v in vectors for i in v}), dtype=np.int64)
+    column = {int(b): j for j, b in enumerate(buckets)}
+    x = np.zeros((len(numbers), len(buckets)))
+    for r, v in enumerate(vectors):
+        for i, value in v.items():
+            x[r, column[i]] = value
+    return x, buckets
 
 
 def fit_dual(k: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
@@ -176,7 +176,7 @@ def train(documents: list[dict], cv: bool, features: str, lam: float, threshold:
     sentences, numbers = cases(documents)
     y = np.array([float(n["result"]) for n in numbers])
     matrices = {f: matrix(numbers, f) for f in km.FEATURE_SETS}
-    kernels = {f: (m @ m.T).toarray() for f, m in matrices.items()}
+    kernels = {f: x @ x.T for f, (x, _) in matrices.items()}
     rules = rules_sentence_figures(sentences, numbers)
     print(f"development: {len(documents)} documents, {len(sentences)} sentences "
           f"({sum(s['measured'] for s in sentences)} measured), {len(numbers)} numbers found by the reader "
@@ -204,8 +204,10 @@ def train(documents: list[dict], cv: bool, features: str, lam: float, threshold:
                                f"features {list(feature_sets)}, lambda {list(LAMBDAS)}, threshold {list(THRESHOLDS)}; "
                                "best sentence-level F1, ties to the earlier grid entry"}
     alpha = fit_dual(kernels[features], y, lam)
-    w = matrices[features].T @ alpha
-    weights = {str(int(i)): round(float(w[i]), 10) for i in np.flatnonzero(w) if round(float(w[i]), 10) != 0.0}
+    x, buckets = matrices[features]
+    w = x.T @ alpha
+    weights = {str(int(buckets[j])): round(float(w[j]), 10) for j in range(len(buckets))
+               if round(float(w[j]), 10) != 0.0}
     return {"dimension": km.DIMENSION, "features": features, "lam": lam, "threshold": threshold,
             "trained_on": {"part": "development", "documents": sorted(d["id"] for d in documents),
                            "sentences": len(sentences), "numbers": len(numbers)},
