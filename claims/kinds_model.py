@@ -25,9 +25,12 @@ Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias) and scaled to uni
   comparative, first and second person;
 * optionally (``features`` = ``"roles"`` or ``"rules"`` in the weights file) the rules' role of
   the number (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' own decision
-  for the sentence — then the model corrects the rules and inherits their coupling: a change to
-  the rules changes the model's input, and the model must be retrained
-  (``bench/train_kinds_model.py``, docs/audit.md).
+  for the sentence, their call on this number (role × decision) and their veto
+  (:func:`claims.kinds.not_measured`) — then the model corrects the rules and inherits their
+  coupling: a change to the rules changes the model's input (retrain,
+  ``bench/train_kinds_model.py``), and its cross-validated figure is optimistic because the
+  rules were tuned on the same documents. The shipped weights use ``"plain"`` (no rule output;
+  docs/audit.md says why).
 
 No MiniLM vectors: encoding every sentence (about 60 a second here) breaks the 5 s budget of
 ``bench/bench_claims.py`` for 50,000 words; hashed n-grams cost well under a second there.
@@ -244,7 +247,7 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
     """Sentence rows with ``kind``/``cue`` decided by the model for the measured kind.
 
     A row is a measured result when any of its quantities has p ≥ the threshold; its cue then
-    reads ``model p=0.873 on '41%' (threshold 0.40, kinds_model 1a2b3c4d5e6f)`` (plus ``; credited to …``
+    reads ``model p=0.873 on '41%' (threshold 0.25, kinds_model 1a2b3c4d5e6f)`` (plus ``; credited to …``
     when the rules found a credit). A row the rules called measured that the model rejects gets
     the kind the rules give it without result numbers (attribution, recommendation, scope or
     method; ``classify`` is :func:`claims.extract.classify`). Table-value rows and the
