@@ -136,3 +136,20 @@ def test_bench_claims_time_with_the_model_measured_not_asserted():
         times[kinds] = time.perf_counter() - start
     print(f"bench_claims 5,000 words: rules {times['rules']:.3f} s, model {times['model']:.3f} s")
     assert [r.text for r in rows["rules"]] == [r.text for r in rows["model"]]
+
+
+def test_model_rows_match_rule_rows_except_the_measured_kind_on_a_corpus_document():
+    """On a development document of the corpus the model keeps every row, id, text, quantity and
+    table value; a kind changes only to or from ``measured result``."""
+    from audit.pack import load_pack
+
+    corpus = REPO / "tests" / "data" / "corpus"
+    manifest = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))
+    document = next(d for d in manifest["documents"] if d["id"] == "beir-readme" and d["part"] == "development")
+    pack = load_pack(corpus / document["excerpt"])
+    rules, model = extract_claims(pack), extract_claims(pack, kinds="model")
+    assert [(r.claim_id, r.text, r.quantities, r.cited_names) for r in rules] == [
+        (r.claim_id, r.text, r.quantities, r.cited_names) for r in model]
+    for a, b in zip(rules, model):
+        assert a.kind == b.kind or MEASURED in (a.kind, b.kind)
+        assert (a.kind == "table value") == (b.kind == "table value")
