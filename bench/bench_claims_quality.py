@@ -46,6 +46,8 @@ from claims.extract import KINDS, MEASURED, TABLE_VALUE, extract_claims, sentenc
 from sources.names import fold  # noqa: E402
 
 LABELLED = REPO / "tests" / "data" / "labelled"
+KINDS_OPTION = "model" if "--kinds=model" in sys.argv or "--kinds model" in " ".join(sys.argv) else "rules"
+"""``--kinds model``: score claims/kinds_model.py instead of the rules (branch kinds-model)."""
 SEEDS = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR", REPO.parent.parent / "shared" / "seeds"))
 
 
@@ -68,7 +70,7 @@ def score(prefix: str = "") -> dict:
         if not document.name.startswith(prefix):
             continue
         gold = {row["text"]: row["kind"] for row in gold_rows}
-        rows = extract_claims(load_pack(document))
+        rows = extract_claims(load_pack(document), kinds=KINDS_OPTION)
         seen = set()
         for row in rows:
             predicted[row.kind] += 1
@@ -255,8 +257,9 @@ def flattened_pack(document: dict) -> str:
 def corpus_rows(document: dict, reading: str) -> list:
     """Claim rows of one excerpt read as its Markdown file or as a flattened pack."""
     if reading == "markdown":
-        return extract_claims(load_pack(CORPUS / document["excerpt"]))
-    return extract_claims(parse_pack(flattened_pack(document), source_path=f"{document['id']}.pack"))
+        return extract_claims(load_pack(CORPUS / document["excerpt"]), kinds=KINDS_OPTION)
+    return extract_claims(parse_pack(flattened_pack(document), source_path=f"{document['id']}.pack"),
+                          kinds=KINDS_OPTION)
 
 
 def corpus_set_aside(document: dict, reading: str) -> set[str]:
@@ -433,6 +436,8 @@ def _commit() -> str:
 
 
 def main() -> int:
+    if KINDS_OPTION != "rules":
+        print(f"kinds decided by: {KINDS_OPTION} (claims/kinds_model.py)")
     result = score()
     print("Claim rows on the labelled set "
           f"({len(labelled_documents())} documents, {sum(result['gold'].values())} gold rows)")
@@ -473,7 +478,8 @@ def main() -> int:
         HELD_OUT_LOG.parent.mkdir(parents=True, exist_ok=True)
         with HELD_OUT_LOG.open("a", encoding="utf-8") as log:
             log.write(json.dumps({"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                                  "commit": _commit(), "note": os.environ.get("HELD_OUT_NOTE", ""),
+                                  "commit": _commit(), "note": os.environ.get("HELD_OUT_NOTE", "") + (
+                                      f" [kinds {KINDS_OPTION}]" if KINDS_OPTION != "rules" else ""),
                                   "held_out": summaries}, sort_keys=True) + "\n")
     else:
         print("\nheld-out part not scored (run with --held-out when a change is finished; "

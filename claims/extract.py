@@ -558,9 +558,10 @@ def _measurement_cue(sentence: str, results: list[Quantity]) -> str:
 # Rows.
 
 def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = None, *,
-                   path: str | None = None) -> list[ClaimRow]:
+                   path: str | None = None, kinds: str = "rules") -> list[ClaimRow]:
     """Claim rows for a pack, a document, or chapter text given as a string (line rule by default;
-    ``path`` names the text's file in errors)."""
+    ``path`` names the text's file in errors; ``kinds="model"``: claims/kinds_model.py decides
+    the measured kind)."""
     if isinstance(source, Pack):
         document = document_from_pack(source) if paragraph_rule is None else (
             read_flattened(source.chapter_text) if paragraph_rule == "line"
@@ -572,10 +573,10 @@ def extract_claims(source: Pack | Document | str, paragraph_rule: str | None = N
         if rule not in ("line", "block"):
             raise ValueError(f"unknown paragraph rule {rule!r}")
         document = read_flattened(source, path) if rule == "line" else read_markdown(source, path)
-    return claims_from_document(document)
+    return claims_from_document(document, kinds=kinds)
 
 
-def claims_from_document(document: Document) -> list[ClaimRow]:
+def claims_from_document(document: Document, kinds: str = "rules") -> list[ClaimRow]:
     """Sentence rows of every prose block, then (in place) table-value rows of every table.
 
     A number too large for a float (``1e309``, a 400-digit integer) is bad input: an
@@ -596,6 +597,10 @@ def claims_from_document(document: Document) -> list[ClaimRow]:
         for row in new:
             _require_finite(row, block, document.path)
         rows.extend(new)
+    if kinds != "rules":  # hook (branch kinds-model): the trained classifier decides the measured kind
+        from claims.kinds_model import check_kinds, relabel
+
+        rows = relabel(rows, classify) if check_kinds(kinds) == "model" else rows
     return rows
 
 
@@ -785,7 +790,7 @@ def structure_summary(document: Document) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
-def claims_for_pack(pack: Pack) -> tuple[Document, list[ClaimRow], str]:
+def claims_for_pack(pack: Pack, kinds: str = "rules") -> tuple[Document, list[ClaimRow], str]:
     """The document, its claim rows and a plain note ('' when there is prose).
 
     A chapter text with neither prose nor table numbers is an :class:`InputError` naming the file
@@ -793,7 +798,7 @@ def claims_for_pack(pack: Pack) -> tuple[Document, list[ClaimRow], str]:
     but no prose gives its table-value rows and a note saying there is no prose.
     """
     document = document_from_pack(pack)
-    rows = claims_from_document(document)
+    rows = claims_from_document(document, kinds=kinds)
     if not document.structure_only():
         return document, rows, ""
     if not rows:

@@ -73,6 +73,8 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
         not_claims: bool = typer.Option(False, "--not-claims", help="List instead the blocks read as not a "
                                         "claim (heading, code, markup, …), one FILE:LINE line each."),
+        kinds: str = typer.Option("rules", "--kinds", help="rules | model: who decides the measured-result "
+                                  "kind (model: claims/kinds_model.py; each row's cue records it)."),
     ) -> None:
         """One row per prose sentence and numeric table cell: id, section, location, kind, quantities, names."""
         from audit.pack import load_pack
@@ -82,9 +84,16 @@ def register(app: typer.Typer) -> None:
         fmt = output_format(fmt, tuple(FORMATS))
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
-        _, rows, note = claims_for_pack(load_pack(pack))
+        if kinds not in ("rules", "model"):
+            raise InputError(f"--kinds: unknown value {kinds!r} (choose rules or model)")
+        _, rows, note = claims_for_pack(load_pack(pack), kinds=kinds)
         if note:
             typer.echo(f"{pack}: note: {note}", err=True)
+        if kinds == "model":  # the convention is in each row's cue too (json)
+            from claims.kinds_model import shipped_model
+
+            typer.echo(f"{pack}: note: measured results decided by claims/kinds_model.py "
+                       f"(weights sha256 {shipped_model().sha256[:12]})", err=True)
         text = format_claims(rows, fmt)
         if not_claims:  # instead of the rows: each block read as not a claim, with its line
             from audit.document import document_from_pack

@@ -1,0 +1,282 @@
+"""The trained measured-result classifier: is this number a measured result? (issue 19, item 4).
+
+An alternative to the rules of :mod:`claims.kinds` / :func:`claims.extract.classify`, chosen with
+``kinds="model"`` (``extract_claims(..., kinds="model")``, ``chapter-audit claims --kinds model``);
+the rules stay the default. It decides **per number**, because the labels of the corpus
+(``tests/data/corpus/*.labels.toml``) say for every number whether it is a result, so each
+sentence gives one training case per number, and the decision lands on the number the report
+binds; a sentence is a measured result when any of its numbers is.
+
+Model: L2-regularised logistic regression, p = 1 / (1 + exp(−w·x)) (e.g. Hastie, Tibshirani and
+Friedman, *The Elements of Statistical Learning*, 2nd ed., §4.4), over a binary feature vector x
+of one number in its sentence, hashed into :data:`DIMENSION` buckets (the "hashing trick",
+Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias) and scaled to unit L2 norm
+(the bias excluded). Features (:func:`number_features`), all strings before hashing:
+
+* the sentence's words and word bigrams (lower-cased, every digit run written ``0``);
+* the window around the number: the 1st/2nd/3rd word before it and the 1st/2nd word after it by
+  position, the bag of 6 words before and 4 after, and character 3-grams of the 16 characters on
+  each side with the number's shape in the middle;
+* the number's shape (``0.0%``, ``0x``, ``0ms``), unit, decimals, percent, multiplier, range,
+  ``±``, ratio, year-like (an integer 1900–2099), version-like (``v1.2``, ``1.2.3``, after
+  "version"/"python"), flag (after ``--``), glued unit (a letter right after the digits), inside
+  parentheses, order of magnitude, position in the sentence, number of numbers;
+* structure: a question, a modal or hedge word, an imperative start, a list marker, a
+  comparative, first and second person;
+* optionally (``features`` = ``"roles"`` or ``"rules"`` in the weights file) the rules' role of
+  the number (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' own decision
+  for the sentence, their call on this number (role × decision) and their veto
+  (:func:`claims.kinds.not_measured`) — then the model corrects the rules and inherits their
+  coupling: a change to the rules changes the model's input (retrain,
+  ``bench/train_kinds_model.py``), and its cross-validated figure is optimistic because the
+  rules were tuned on the same documents. The shipped weights use ``"plain"`` (no rule output;
+  docs/audit.md says why).
+
+No MiniLM vectors: encoding every sentence (about 60 a second here) breaks the 5 s budget of
+``bench/bench_claims.py`` for 50,000 words; hashed n-grams cost well under a second there.
+
+The weights (``claims/kinds_model.json``, package data: dimension, threshold, λ, feature set, the non-zero
+weights) are written by ``bench/train_kinds_model.py`` from the development part of the corpus
+only, deterministically, and pinned here by :data:`WEIGHTS_SHA256`: a file with another hash is
+refused (:class:`RefusalError`, one line). A number is a result when p ≥ the stored threshold.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+from claims.kinds import not_measured
+from claims.quantities import Quantity
+from engine.runs.errors import RefusalError
+from engine.runs.hashing import sha256_file
+
+WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
+WEIGHTS_SHA256 = "64449ac05c3941012a33f14dc94d2a5197aac171668b05b22131a5d066a26ca8"
+"""sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
+DIMENSION = 1 << 18
+KIND_OPTIONS = ("rules", "model")
+FEATURE_SETS = ("plain", "roles", "rules")
+
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[^\w\s]")
+_DIGITS = re.compile(r"\d+")
+_HEDGES = frozenset("could would might may should can will expect expected likely probably perhaps "
+                    "hope aim plan possibly potentially".split())
+_IMPERATIVES = frozenset("use set run install add try make see check download pass call create choose "
+                         "replace note let install load open start define import specify change go "
+                         "click follow read keep put pick build".split())
+_COMPARATIVES = frozenset("than more less fewer faster slower better worse higher lower larger smaller "
+                          "bigger cheaper outperforms beats".split())
+_FIRST_PERSON = frozenset("we our us i my ours".split())
+_SECOND_PERSON = frozenset("you your yours".split())
+_VERSION_BEFORE = re.compile(r"(?:\bv|\bversion\s|\bpython\s|\brelease\s)$", re.I)
+
+
+def _word(token: str) -> str:
+    return _DIGITS.sub("0", token)
+
+
+def _words(text: str) -> list[str]:
+    return [_word(t) for t in _TOKEN.findall(text.lower())]
+
+
+def shape(text: str) -> str:
+    """The number as written with every digit run replaced by ``0`` (``12.5ms`` → ``0.0ms``)."""
+    return _DIGITS.sub("0", text.lower())
+
+
+def sentence_features(sentence: str, quantities: list[Quantity]) -> list[str]:
+    """Features of the sentence shared by all its numbers (module docstring)."""
+    words = _words(sentence)
+    out = [f"w:{w}" for w in words] + [f"b:{a}_{b}" for a, b in zip(words, words[1:])]
+    stripped = sentence.strip()
+    if stripped.rstrip("\"'”’)]").endswith("?"):
+        out.append("s:question")
+    bag = set(words)
+    if bag & _HEDGES:
+        out.append("s:hedge")
+    if "up to" in sentence.lower():
+        out.append("s:up-to")
+    if words and words[0] in _IMPERATIVES:
+        out.append("s:imperative")
+    if re.match(r"^\s*(?:\(?\d{1,2}[.)]|[-*\u2022])\s", sentence):
+        out.append("s:list-marker")
+    if bag & _COMPARATIVES:
+        out.append("s:comparative")
+    if bag & _FIRST_PERSON:
+        out.append("s:first-person")
+    if bag & _SECOND_PERSON:
+        out.append("s:second-person")
+    out.append(f"s:numbers:{min(len(quantities), 5)}")
+    return out
+
+
+def number_features(sentence: str, q: Quantity, shared: list[str], features: str = "plain",
+                    rules_measured: bool = False) -> list[str]:
+    """Feature strings of one number ``q`` (span in ``sentence``) plus the ``shared`` ones."""
+    start, end = q.span
+    before, after = sentence[:start], sentence[end:]
+    left, right = _words(before)[-6:], _words(after)[:4]
+    out = list(shared)
+    for i, w in enumerate(reversed(left[-3:]), start=1):
+        out.append(f"L{i}:{w}")
+    for i, w in enumerate(right[:2], start=1):
+        out.append(f"R{i}:{w}")
+    out += [f"L:{w}" for w in left] + [f"R:{w}" for w in right]
+    window = _word(before[-16:].lower()) + "#" + shape(q.text) + "#" + _word(after[:16].lower())
+    out += [f"c:{window[i:i + 3]}" for i in range(len(window) - 2)]
+    out.append(f"n:shape:{shape(q.text)}")
+    out.append(f"n:unit:{q.unit}")
+    out.append(f"n:decimals:{min(q.decimals, 3)}")
+    for flag, name in ((q.is_percent, "percent"), (q.is_multiplier, "multiplier"), (q.upper is not None, "range"),
+                       (q.plus_minus, "plus-minus"), (q.denominator is not None, "ratio"),
+                       (q.is_p_value, "p-value"), (q.currency is not None, "currency")):
+        if flag:
+            out.append(f"n:{name}")
+    if (q.decimals == 0 and q.unit is None and not q.is_percent and q.upper is None
+            and 1900 <= q.value <= 2099):
+        out.append("n:year-like")
+    if _VERSION_BEFORE.search(before) or re.match(r"^\.\d", after) or re.search(r"\d\.\d+\.\d", q.text):
+        out.append("n:version-like")
+    if re.search(r"--[\w-]+[\s=]$", before):
+        out.append("n:flag")
+    if after[:1].isalpha() or re.search(r"\d[A-Za-z]", q.text):
+        out.append("n:glued")
+    if before.count("(") > before.count(")"):
+        out.append("n:in-parentheses")
+    magnitude = math.floor(math.log10(abs(q.value))) if q.value else -99
+    out.append(f"n:magnitude:{max(min(magnitude, 6), -3)}")
+    out.append(f"n:position:{min(int(4 * start / max(len(sentence), 1)), 3)}")
+    if features in ("roles", "rules"):
+        out.append(f"r:role:{q.role}")
+    if features == "rules":
+        decision = "measured" if rules_measured else "other"
+        out.append(f"r:rules:{decision}")
+        out.append(f"r:call:{q.role}:{decision}")  # the rules' call on this very number
+        veto = not_measured(sentence)
+        if veto:
+            out.append(f"r:veto:{veto.split(chr(39))[0].split(chr(34))[0].strip()}")
+    return out
+
+
+def bucket(feature: str) -> int:
+    """The hashed index of a feature string: 1 + CRC-32 mod (DIMENSION − 1); 0 is the bias."""
+    return 1 + zlib.crc32(feature.encode("utf-8")) % (DIMENSION - 1)
+
+
+def vector(features: list[str]) -> dict[int, float]:
+    """Sparse binary vector of the feature strings, bias 1 at index 0; the n-gram features
+    (words, bigrams, window words, character 3-grams) and the others (``s:`` structure, ``n:``
+    number, ``r:`` rules) are two groups, each scaled to unit L2 norm, so that the few
+    structural features are not drowned by the many n-grams."""
+    groups: tuple[set[int], set[int]] = (set(), set())
+    for f in features:
+        groups[f[:2] in ("s:", "n:", "r:")].add(bucket(f))
+    out: dict[int, float] = {}
+    for indices in groups:
+        for i in indices:
+            out[i] = out.get(i, 0.0) + 1.0 / math.sqrt(len(indices))
+    out[0] = 1.0
+    return out
+
+
+@dataclass(frozen=True)
+class KindsModel:
+    """Weights of the classifier (``claims/kinds_model.json``)."""
+
+    weights: dict[int, float]
+    threshold: float
+    features: str
+    lam: float
+    sha256: str
+
+    def scores(self, sentence: str, quantities: list[Quantity], rules_measured: bool = False) -> list[float]:
+        """p(result) of each quantity of ``sentence``, in order."""
+        shared = sentence_features(sentence, quantities)
+        out = []
+        for q in quantities:
+            x = vector(number_features(sentence, q, shared, self.features, rules_measured))
+            z = sum(v * self.weights.get(i, 0.0) for i, v in x.items())
+            out.append(1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z)))
+        return out
+
+
+def load_model(path: Path = WEIGHTS, expected_sha256: str | None = None) -> KindsModel:
+    """Read a weights file whose sha256 is ``expected_sha256`` (default :data:`WEIGHTS_SHA256`);
+    another hash is refused, one line."""
+    expected = WEIGHTS_SHA256 if expected_sha256 is None else expected_sha256
+    path = Path(path)
+    if not path.is_file():
+        raise RefusalError(f"{path}: kinds model weights not found (retrain: bench/train_kinds_model.py)")
+    digest = sha256_file(path)
+    if digest != expected:
+        raise RefusalError(f"{path}: kinds model weights have sha256 {digest[:12]}…, the code pins "
+                           f"{expected[:12]}…; refusing to load them (retrain: bench/train_kinds_model.py)")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("dimension") != DIMENSION or data.get("features") not in FEATURE_SETS:
+        raise RefusalError(f"{path}: kinds model weights are for another feature layout")
+    return KindsModel(weights={int(k): float(v) for k, v in data["weights"].items()},
+                      threshold=float(data["threshold"]), features=data["features"], lam=float(data["lam"]),
+                      sha256=digest)
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> KindsModel:
+    """The weights shipped in the package (loaded once)."""
+    return load_model()
+
+
+def check_kinds(kinds: str) -> str:
+    """``kinds`` if it is ``rules`` or ``model``; else a ValueError naming the choices."""
+    if kinds not in KIND_OPTIONS:
+        raise ValueError(f"unknown kinds {kinds!r} (choose rules or model)")
+    return kinds
+
+
+MEASURED, TABLE_VALUE, RESULT_ROLES = "measured result", "table value", ("value", "p-value")
+"""The public names of :mod:`claims.extract` (``MEASURED``, ``TABLE_VALUE``, ``RESULT_ROLES``),
+repeated here because claims.extract imports this module (no circle; a test checks they agree)."""
+
+
+def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
+    """Sentence rows with ``kind``/``cue`` decided by the model for the measured kind.
+
+    A row is a measured result when any of its quantities has p ≥ the threshold; its cue then
+    reads ``model p=0.873 on '41%' (threshold 0.25, kinds_model 1a2b3c4d5e6f)`` (plus ``; credited to …``
+    when the rules found a credit). A row the rules called measured that the model rejects gets
+    the kind the rules give it without result numbers (attribution, recommendation, scope or
+    method; ``classify`` is :func:`claims.extract.classify`). Table-value rows and the
+    quantities' roles are unchanged.
+    """
+    from claims.roles import masked
+
+    model = model or shipped_model()
+    out = []
+    for row in rows:
+        if row.kind == TABLE_VALUE or not row.quantities:
+            if row.kind == MEASURED:  # (never: the rules need a number) kept for safety
+                row = replace(row, kind="method or definition", cue="model: no number")
+            out.append(row)
+            continue
+        words = masked(row.text)
+        rules_measured = row.kind == MEASURED
+        credited = row.kind == "attribution" or "credited to" in row.cue
+        scores = model.scores(words, row.quantities, rules_measured)
+        best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+        tag = f"(threshold {model.threshold:.2f}, kinds_model {model.sha256[:12]})"
+        if scores[best] >= model.threshold:
+            cue = f"model p={scores[best]:.3f} on {row.quantities[best].text!r} {tag}"
+            if credited:
+                cue += f"; credited to {', '.join(row.cited_names) or 'a source'}"
+            out.append(replace(row, kind=MEASURED, cue=cue))
+        else:
+            kind, cue = row.kind, row.cue
+            if rules_measured:
+                kind, cue = classify(words, [q for q in row.quantities if q.role not in RESULT_ROLES], credited)
+            out.append(replace(row, kind=kind, cue=f"model: no result number, max p={scores[best]:.3f} {tag}; {cue}"))
+    return out
