@@ -96,6 +96,9 @@ the a an this that these those it its we our you your they their there here in o
 with when while if even but and so yet however each every all some most many no not only what
 which how why one two three four five part after before afterwards as to by because although
 though since unlike like both first second third next then finally once now today instead
+according additionally based several note recall consider suppose such other also moreover
+furthermore currently recently similarly given using despite unfortunately generally typically
+usually
 """.split())
 FUNCTION_WORDS = frozenset("""
 the a an of to in on at for from with by and or but as is are was were be that this these those
@@ -264,7 +267,7 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
 
 def _is_opener(word: str) -> bool:
     """A capitalised sentence opener, also contracted (``We've``, ``Here's``, ``Let's``)."""
-    match = re.fullmatch(r"([A-Z][a-z]*)(?:['’](?:s|ve|re|ll|d))?", word)
+    match = re.fullmatch(r"([A-Z][a-z]*)(?:['’](?:s|ve|re|ll|d))?,?", word)
     return bool(match) and (match.group(1).lower() in SENTENCE_OPENERS or match.group(1) == "Let")
 
 
@@ -280,6 +283,13 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
     title = _title_case_heading(words)
     if title is not None:
         return title
+    simple = _sentence_case_heading(words)
+    if simple is not None:
+        return simple
+    return _shaped_heading(words)
+
+
+def _sentence_case_heading(words: list[tuple[int, str]]) -> int | None:
     if len(words) < 5 or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", words[0][1]):
         return None
     for i in range(1, min(13, len(words) - 2)):
@@ -292,6 +302,93 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
         if not _LOWER_WORD.match(word):
             return None
     return None
+
+
+_HEADING_NUMBER = re.compile(r"^(?:\d+\.)+\d*$|^\d+(?:\.\d+)+$")
+"""A section number opening a heading (``2.1``, ``11.3.1.``)."""
+_SENTENCE_END_WORD = re.compile(r"[.!?;][\"'”’)\]]*$")
+_NAME_TOKEN = re.compile(r"^[(\[]?(?:[A-Z0-9][\w.+/*&'’-]*|[a-z]+[A-Z0-9][\w.+/*&-]*|[&+/–—-]|w/|vs\.?)[)\]:,]?\*?$")
+"""A word a Title Case heading holds: capitalised, an acronym or a name with digits (``BM25``,
+``SPLADE_v2``, ``DPR-Multi``), a camel-case name (``nanoGPT``, ``uniCOIL``), ``&``, ``w/``, a
+parenthesised one (``(NQ)``, ``(Version 3)``), a version (``v2:``); a colon may close an inner word."""
+_PRONOUN_START = frozenset("he she i".split())
+
+
+def _fold(word: str) -> str:
+    """A word as compared for repetition: lower case, letters and digits only, a plural ``s`` off."""
+    folded = re.sub(r"[^0-9a-z]", "", word.lower())
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
+
+
+def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a heading of any common shape glued to it, when something
+    marks the seam (the rule behind :func:`_title_case_heading` and the sentence-case rule,
+    widened to the headings of real pages: ``Pyserini: BM25 Baseline for MS MARCO Passage Ranking
+    This guide …``, ``2.1 Large amounts of training data A massive …``, ``Support datasets v4 With
+    the new …``, ``Binary Quantization Binary quantization refers …``).
+
+    The heading ``w0 … w(i−1)``: at most 14 words (after an optional section number ``2.1``), no
+    word ending a sentence (``.``, ``!``, ``?``, ``;``), the last one no function word, no
+    possessive, no dash and not ending in ``,`` or ``:`` (a label and a colon before an opener,
+    ``C-MTEB: We create …``, is a sentence as written); either Title Case (every word capitalised, a name
+    or a short function word, inner colons allowed), or opening with a capitalised word that is no
+    sentence opener or pronoun (a line opening with ``We`` or ``The`` is a sentence), or a
+    lower-case heading of one to four words. The seam: ``wi`` is a capitalised sentence opener
+    (also with a comma: ``However,``), or ``wi`` repeats a word of the heading (``Performance
+    Performance is …``, ``… with Huggingface Transformers and Ray Huggingface Transformers
+    recently added …``; ``wi wi+1`` written as one word: ``MSMARCO Models MS MARCO is``) with a
+    lower-case word among the next two, the heading Title Case and the repetition starting at ``wi`` (``Natural Questions
+    Models Google's Natural Questions dataset …`` has no seam: the sentence opens with a proper
+    noun, a stated limitation). Either way at least three words from ``wi`` end a sentence."""
+    texts = [w for _, w in words]
+    first = 1 if _HEADING_NUMBER.match(texts[0]) and len(texts) > 1 and texts[1][:1].isupper() else 0
+    if len(texts) - first < 4:
+        return None
+    lead = texts[first]
+    lower_case = bool(_LOWER_WORD.match(lead))
+    title = True
+    for i in range(first + 1, min(first + 15, len(texts) - 2)):
+        previous = texts[i - 1]
+        if _SENTENCE_END_WORD.search(previous) and not (i - 1 == first - 1):
+            return None  # a sentence ended: the line opens with prose
+        title = title and (bool(_NAME_TOKEN.match(previous)) or previous.lower() in FUNCTION_WORDS)
+        heading = texts[first:i]
+        if lower_case and not all(_LOWER_WORD.match(w) or _NAME_WITH_NUMBER.match(w) for w in heading):
+            return None
+        if lower_case and len(heading) > 4:
+            return None
+        if not (title or lower_case or (lead[:1].isupper() and lead.lower().rstrip(",:") not in SENTENCE_OPENERS
+                                         and lead.lower() not in _PRONOUN_START)):
+            return None
+        if previous.endswith(":") and _is_opener(texts[i]):
+            return None  # "C-MTEB: We create …": a label and its sentence
+        if (previous.lower() in FUNCTION_WORDS or re.search(r"[,:]$|['’]s$|^[–—-]+$", previous)
+                or not texts[i][:1].isupper()):
+            continue
+        if _sentence_follows(words, i):
+            return i
+        if title and _repeats_heading(texts, first, i) and _ends_sentence(texts, i):
+            return i
+    return None
+
+
+def _repeats_heading(texts: list[str], first: int, index: int) -> bool:
+    """``texts[index]`` (or it joined to the next word) repeats a word of the heading
+    ``texts[first:index]``, the repetition starts there, and a lower-case word follows within two."""
+    heading = texts[first:index]
+    parts = [_fold(p) for w in heading for p in [w, *w.split("-")] if _fold(p)]
+    word = _fold(texts[index])
+    joined = _fold(texts[index] + texts[index + 1]) if index + 1 < len(texts) else ""
+    if not word or not (word in parts or joined in parts):
+        return False
+    if any(_fold(heading[j]) == word and j > 0 and _fold(heading[j - 1]) == _fold(heading[-1])
+           for j in range(len(heading))):
+        return False  # "Natural Questions Models Google's Natural Questions": it started a word earlier
+    return any(_LOWER_WORD.match(w) for w in texts[index + 1:index + 3])
+
+
+def _ends_sentence(texts: list[str], index: int) -> bool:
+    return len(texts) - index >= 3 and any(_END.search(w) for w in texts[index + 2:])
 
 
 _TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
