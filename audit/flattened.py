@@ -44,8 +44,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    in a row (``N = 40 tasks were evaluated.``) is a sentence, never a formula.
 5. **Code and log lines** (``code``). A line, or the tail of a line after a sentence end or a
    colon, that opens like a shell command (``$ ``, ``pip install``, ``python -m``, ``git clone``,
-   …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``
-   or ``x = "…"``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
+   …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``,
+   ``x = "…"``, a tuple assignment ``a, b = f(…)`` / ``a, b = 1, 2``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
    ``[1/10]``) is a code block up to the next sentence (two words or more) that starts with a
    sentence opener; the
    prose before and after is a paragraph. A line of three or more short items joined by `` · ``
@@ -122,11 +122,19 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     blocks: list[Block] = []
     sections = SectionPath()
     previous = ""  # the previous line, raw (rule 3 needs its final ":")
+    list_run = False  # after a line ending in ":", while the lines stay short: a list lost its markers
     pipe_tables = _pipe_tables(lines)
+    following_lines = [""] * len(lines)
+    upcoming = ""
+    for index in range(len(lines) - 1, -1, -1):
+        following_lines[index] = upcoming
+        if lines[index].strip():
+            upcoming = lines[index].strip()
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
+        in_list, list_run = list_run, line.endswith(":") or (list_run and len(line.split()) <= 15)
         if number in pipe_tables:
             table = pipe_tables[number]
             if table is not None:
@@ -136,7 +144,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
-        for block in _recover(line, number, previous):
+        for block in _recover(line, number, previous, following_lines[number - 1], in_list):
             if block.kind == "heading":
                 level = block.level or 2
                 block = Block("heading", block.text, number, number, sections.enter(level, block.text),
@@ -149,7 +157,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               table=table, note=block.note)
             else:
                 lead = _LEAD_IN.match(block.text) if block.kind == "paragraph" else None
-                block = Block(block.kind, block.text, number, number, sections.current,
+                text = _unemphasised(block.text) if block.kind in ("paragraph", "list_item") else block.text
+                block = Block(block.kind, text, number, number, sections.current,
                               recovered=block.recovered, note=block.note, marker=block.marker,
                               lead_in=len(lead.group(1)) if lead else 0)
             blocks.append(block)
@@ -162,16 +171,43 @@ _LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")
 opening the line, kept with the sentence it opens, as ``**Bold.** Text`` is in Markdown."""
 
 
-def _recover(line: str, number: int, previous: str) -> list[Block]:
-    """The blocks of one flattened line (line numbers and sections are filled in by the caller)."""
+def _recover(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
+    """The blocks of one flattened line (line numbers and sections are filled in by the caller);
+    ``following`` is the next non-blank line, ``in_list`` says the line follows a line ending in
+    ``:`` through short lines (a list whose markers the flattening dropped)."""
     atx = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
     if atx:
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
         return [Block("html", line, number, number)]
+    option = _DIRECTIVE_OPTION.search(line)
+    if option:  # ":label: residualDef" left in the line by a flattened MyST/Sphinx directive
+        before, after = line[:option.start()].strip(), line[option.end():].strip()
+        return ((_recover(before, number, previous) if before else [])
+                + [Block("markup", option.group(0).strip(), number, number, recovered=True, note="directive option")]
+                + (_recover(after, number, option.group(0), following, in_list) if after else []))
     item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
     if item:
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    numbered = _NUMBERED_AFTER_HEADING.match(line)
+    if numbered:  # "Train 1. RetroMAE Pre-train We pre-train …": a heading glued to a numbered item
+        return [Block("heading", numbered.group(1), number, number, recovered=True, level=2, note="glued-heading"),
+                Block("list_item", line[numbered.end():], number, number, recovered=True, marker=numbered.group(2),
+                      note="glued-heading")]
+    inline_items = _INLINE_ITEMS.search(line)
+    if inline_items:  # "… in which: * a low recall … * a low precision …": a list glued to its lead
+        head = line[:inline_items.start() + 1].strip()
+        items = [i.strip() for i in re.split(r"\s[*•]\s", " " + line[inline_items.start() + 1:]) if i.strip()]
+        return _recover(head, number, previous) + [
+            Block("list_item", item, number, number, recovered=True, marker="*", note="inline-list") for item in items]
+    caption = _GLUED_CAPTION.search(line)
+    if caption:  # "… in tens of milliseconds. Figure 1: ColBERT's late interaction, …": a figure's caption
+        before, rest = line[:caption.start()].strip(), line[caption.start():].strip()
+        end = re.search(r"[.!?](?=\s+[A-Z])", rest)
+        text, after = (rest[:end.end()], rest[end.end():].strip()) if end else (rest, "")
+        return (_recover(before, number, previous)
+                + [Block("markup", text, number, number, recovered=True, note="caption")]
+                + (_recover(after, number, text, following, in_list) if after else []))
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
     fragment = _header_fragment(words, previous)
     if fragment is not None:
@@ -205,12 +241,19 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
                       note="callout-title"),
                 Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
     short = _short_heading(line, words)
+    if short == "heading" and (in_list or words[0][1].lower().replace("’", "'") in _PRONOUN_OPENERS):
+        short = ""  # an item of a list that lost its markers ("Dataset", "Loss Function"), "Let's examine …"
     if short:
         return [Block(short, line, number, number, recovered=True, level=2 if short == "heading" else 0,
                       note="short-line")]
     formula = _formula(line, words)
     if formula is not None:
         return formula
+    question = _question_heading(line, words)
+    if question is not None:  # "What is MTEB? The Massive Text Embedding Benchmark (MTEB) was …"
+        return [Block("heading", line[:words[question][0]].strip(), number, number, recovered=True, level=2,
+                      note="question-heading"),
+                Block("paragraph", line[words[question][0]:], number, number, recovered=True, note="question-heading")]
     split = _glued_heading(words)
     if split is not None:
         heading = line[:words[split][0]].strip()
@@ -218,6 +261,50 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("heading", heading, number, number, recovered=True, level=2, note="glued-heading"),
                 Block("paragraph", rest, number, number, recovered=True, note="glued-heading")]
     return [Block("paragraph", line, number, number)]
+
+
+_DIRECTIVE_OPTION = re.compile(
+    r"(?:^|(?<=\s)):(?:label|class|name|width|height|align|alt|scale|target|figwidth|figclass|linenos|"
+    r"emphasize-lines|lineno-start|dedent|tags|icon|open|number-lines|nowrap|maxdepth|numbered|glob|hidden|"
+    r"titlesonly|selected|sync|margin|color|class-header|class-body|class-title|class-card|link|link-type):"
+    r"[ \t]+[^\s`]+(?=\s|$)")
+"""A MyST / Sphinx directive option (``:label: residualDef``, ``:class: seealso``) left in a
+flattened line by a directive whose fences the flattening dropped: markup, never prose."""
+_NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
+"""A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
+_INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
+"""Two or more ``* item`` glued after a colon (a list written into one flattened line)."""
+_GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S)")
+"""A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph."""
+_PRONOUN_OPENERS = frozenset("let's lets we you they it i he she there here".split())
+"""First words that make a short unpunctuated line a sentence, not a heading (``Let's examine
+the error distribution``)."""
+
+
+def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a question heading glued to it (``What is MTEB? The Massive …``,
+    ``Why align your LLM judge first? Before running …``): the line opens with a question of two
+    to ten words with no bare number (``Is 80% accuracy good?`` asks about a result: prose), and a
+    capitalised word right after it opens three words or more that end a sentence. A question
+    alone on its line (``Can you guess what your friend said??``) and a question followed by a
+    lower-case continuation (``Want a new dataset? feel free …``) stay prose."""
+    end = next((i for i, (_, w) in enumerate(words) if w.endswith("?")), None)
+    if end is None or not 1 <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
+        return None
+    if any(re.search(r"[.!:;]$", w) or re.match(r"^[$€£]?\d", w) for _, w in words[:end + 1]):
+        return None
+    nxt = words[end + 1][1]
+    if not re.match(r"^[A-Z][a-z'’]*,?$", nxt) or not any(_END.search(w) for _, w in words[end + 3:]):
+        return None
+    return end + 1
+
+
+def _unemphasised(text: str) -> str:
+    """Markdown emphasis left in flattened prose removed (``A __residual__ is``, ``(i.e. _in-sample_
+    error)``, ``**fast**``): word-bounded pairs only, so ``vocab_size`` and ``2 * 3`` stay."""
+    text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*])", r"\1", text)
+    text = re.sub(r"(?<![\w_])__(?=\S)([^_]+?)(?<=\S)__(?![\w_])", r"\1", text)
+    return re.sub(r"(?<![\w_])_(?=[A-Za-z])([^_\s][^_]*?)(?<=[A-Za-z])_(?![\w_])", r"\1", text)
 
 
 CALLOUT_WORDS = frozenset("""
@@ -257,6 +344,7 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     onto its own line (``Further reading``, ``11.3.1. Summary``); ``markup`` for one to three such
     lower-case words (tab labels: ``pytorch mxnet``); else ''."""
     text = _SECTION_NUMBER.sub("", line, count=1)
+    text = re.sub(r"^(\S.*?)\s+\((?:v\d+(?:\.\d+)*|[A-Za-z][\w .-]{0,20})\)$", r"\1", text)  # "ColBERT (v2)"
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
@@ -401,10 +489,27 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     """A table flattened into one line whose columns the table rule cannot recover (``Dataset
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
-    stop). Set aside as markup, not read as prose."""
+    stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
+    if re.search(r"[.!?]$", line.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", line):
+        return False
     numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))
-    return (numbers >= 6 and 3 * numbers >= len(words) and not re.search(r"[.!?]$", line.rstrip())
-            and not re.search(r"[A-Za-z\)][.!?](?:\s|$)", line))
+    if numbers >= 6 and 3 * numbers >= len(words):
+        return True
+    # a table of names and measured cells (``model params train loss val loss gpt2 124M 3.11 …``,
+    # ``Approach MRR@10 (NQ dev set small) nq-distilbert-base-v1 72.36 Other models DPR 58.96``):
+    # eight words or more, two cells or more that are numbers (glued units: ``124M``,
+    # ``143.05GB$543``), a fifth of the words numbers or names with digits, and at most one
+    # function word in ten (a sentence left without its full stop has its "the", "with", "and")
+    cells = sum(1 for _, w in words if _CELL_NUMBER.match(w))
+    digits = sum(1 for _, w in words if re.search(r"\d", w))
+    function = sum(1 for _, w in words if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    # and no "label:" (``Sequence length: 8, 16, 32``, ``Average input tokens: 202, …`` are prose)
+    return (len(words) >= 8 and cells >= 2 and 5 * digits >= len(words) and 10 * function <= len(words)
+            and not any(w.endswith(":") for _, w in words))
+
+
+_CELL_NUMBER = re.compile(r"^[$€£]?[-+−~]?\d[\d,]*(?:\.\d+)?(?:%|x|[KMBT]|[KMGT]i?B|ms|s)?(?:\$[\d,.]+)?$")
+_GLUE_WORDS = frozenset("and or with not it we you they has have had can will".split())
 
 
 _NAME_WITH_NUMBER = re.compile(r"^[A-Za-z]+-?\d+[A-Za-z]?$")
@@ -575,6 +680,7 @@ _CODE_START = re.compile(
     r"(?:\$ |>>> |pip3? install |python3? (?:-m |-c |\S+\.py)|git clone |curl |wget |docker |conda |npm |"
     r"uv (?:pip|run) |import [A-Za-z_][\w.]*|from [A-Za-z_][\w.]* import |def [A-Za-z_]\w*\(|class [A-Z]\w*[(:]|"
     r"[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*(?:[A-Za-z_][\w.]*\(|[\"'\[{])|"
+    r"[a-z_]\w*(?:\s*,\s*[a-z_]\w*)+\s*=\s*(?:[\w.]+\(|-?\d[\d.]*\s*,)|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\])")
 _CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
 
