@@ -16,8 +16,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    a level-2 heading and a paragraph. A Title Case heading of one to eight capitalised words
    (inner function words and a version such as ``v3`` allowed, no word ending in ``:``), or a
    lower-case one of one to four words (``quick start``), followed by a sentence opener
-   (contractions count: ``We've``, ``Here's``, ``Let's``) is split the same way. A heading glued
-   to a sentence that opens with a proper noun is not recovered (stated limitation).
+   (contractions count: ``We've``, ``Here's``, ``Let's``) is split the same way. Headings of
+   other shapes (a section number, inner colons, names with digits, a repeated heading word as
+   the seam: :func:`_shaped_heading`) and question headings (:func:`_question_heading`) too. A
+   heading glued to a sentence that opens with a proper noun is not recovered (stated limitation).
 2. **Flattened table** (``flattened-table``). A line opens with a header of column names —
    words without digits or punctuation — followed by a *row start*: a capitalised word or an
    acronym directly followed by a number. The header splits into columns at capitalised
@@ -73,6 +75,13 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    A paragraph (not a list item) opening with one or two words and a full stop before a capital
    (``Representation. Keep all …``, a flattened ``**Representation.**``) records it as its
    ``lead_in``, kept with the sentence it opens.
+
+   Site markup and lists left in a line: a directive option (``:label: x``) is ``markup``; ``*
+   item`` runs after a colon are list items; a caption glued after a sentence is ``markup``; a
+   heading glued to a numbered item (``Train 1. RetroMAE …``) is split. Short lines after a line
+   ending in ``:`` (a list without markers) and ``Let's …`` lines are prose, not headings; a
+   line of names and cells (``model params train loss … gpt2 124M 3.11 …``) is a ``number
+   grid``; emphasis left in prose (``__word__``) is removed.
 
 7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
