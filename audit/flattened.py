@@ -143,7 +143,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         line = raw.strip()
         if not line:
             continue
-        in_list, list_run = list_run, line.endswith(":") or (list_run and len(line.split()) <= 15)
+        in_list, list_run = list_run, _introduces_list(line) or (list_run and len(line.split()) <= 15)
         if number in pipe_tables:
             table = pipe_tables[number]
             if table is not None:
@@ -231,6 +231,12 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
         return table
     if _number_grid(line, words):
         return [Block("markup", line, number, number, recovered=True, note="number grid")]
+    stop = next((i for i, (_, w) in enumerate(words) if re.search(r"[A-Za-z)\]][.!?]$", w)), len(words))
+    grid_end = next((i for i in range(8, min(stop + 1, len(words), 200)) if _is_opener(words[i][1])
+                     and _number_grid(line[:words[i][0]].strip(), words[:i]) and _sentence_follows(words, i)), None)
+    if grid_end is not None:  # "Model nDCG@10 … Fused 0.491 0.903 The fused run gains …": a table, then prose
+        return [Block("markup", line[:words[grid_end][0]].strip(), number, number, recovered=True, note="number grid"),
+                Block("paragraph", line[words[grid_end][0]:], number, number, recovered=True, note="number grid")]
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
     if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line):  # "##### MRR @10: 0.36 #####": an output banner
@@ -290,6 +296,13 @@ _PRONOUN_OPENERS = frozenset("let's lets we you they it i he she there here".spl
 the error distribution``)."""
 
 
+def _introduces_list(line: str) -> bool:
+    """A sentence of four words or more ending in a word and a colon (``TEI implements many
+    features such as:``) introduces a list; a label (``Table of contents:``, ``References:``: its
+    items are navigation) or a role (``:end_tab:``) does not."""
+    return len(line.split()) >= 4 and bool(re.search(r"(?:^|\s)[A-Za-z][\w-]*:$", line))
+
+
 def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
     """Index of the sentence after a question heading glued to it (``What is MTEB? The Massive …``,
     ``Why align your LLM judge first? Before running …``): the line opens with a question of two
@@ -310,10 +323,17 @@ def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
 
 def _unemphasised(text: str) -> str:
     """Markdown emphasis left in flattened prose removed (``A __residual__ is``, ``(i.e. _in-sample_
-    error)``, ``**fast**``): word-bounded pairs only, so ``vocab_size`` and ``2 * 3`` stay."""
-    text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*])", r"\1", text)
-    text = re.sub(r"(?<![\w_])__(?=\S)([^_]+?)(?<=\S)__(?![\w_])", r"\1", text)
-    return re.sub(r"(?<![\w_])_(?=[A-Za-z])([^_\s][^_]*?)(?<=[A-Za-z])_(?![\w_])", r"\1", text)
+    error)``, ``**fast**``): word-bounded pairs only, so ``vocab_size``, ``2 * 3``, ``__init__.py`` and
+    ``__main__`` stay."""
+    text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*]|[.(]\w)", r"\1", text)
+    text = re.sub(r"(?<![\w_])__(?=\S)([^_]+?)(?<=\S)__(?![\w_]|[.(]\w)",
+                  lambda m: m.group(0) if m.group(1) in _DUNDERS else m.group(1), text)
+    return re.sub(r"(?<![\w_])_(?=[A-Za-z])([^_\s][^_]*?)(?<=[A-Za-z])_(?![\w_]|[.(]\w)", r"\1", text)
+
+
+_DUNDERS = frozenset("""init main name file call repr str dict class doc all version len getitem setitem
+enter exit iter next eq hash new del slots module path builtins future post_init""".split())
+"""Python's special names (``__init__``, ``__main__``): code, not emphasis, when left in prose."""
 
 
 CALLOUT_WORDS = frozenset("""
@@ -450,6 +470,8 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
             return None  # a sentence ended: the line opens with prose
         title = title and (bool(_NAME_TOKEN.match(previous)) or previous.lower() in FUNCTION_WORDS)
         heading = texts[first:i]
+        if sum(1 for w in heading if _CELL_NUMBER.match(w.strip("(),"))) >= 2:
+            return None  # numbers in a row are table cells, no heading
         if lower_case and not all(_LOWER_WORD.match(w) or _NAME_WITH_NUMBER.match(w) for w in heading):
             return None
         if lower_case and len(heading) > 4:
@@ -513,8 +535,9 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     digits = sum(1 for _, w in words if re.search(r"\d", w))
     function = sum(1 for _, w in words if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
     # and no "label:" (``Sequence length: 8, 16, 32``, ``Average input tokens: 202, …`` are prose)
+    # and no "=" (``marginal = 0.7 / r - 0.3 * redundancy`` is a formula)
     return (len(words) >= 8 and cells >= 2 and 5 * digits >= len(words) and 10 * function <= len(words)
-            and not any(w.endswith(":") for _, w in words))
+            and "=" not in line and not any(w.endswith(":") for _, w in words))
 
 
 _CELL_NUMBER = re.compile(r"^[$€£]?[-+−~]?\d[\d,]*(?:\.\d+)?(?:%|x|[KMBT]|[KMGT]i?B|ms|s)?(?:\$[\d,.]+)?$")

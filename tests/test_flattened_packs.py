@@ -163,3 +163,21 @@ def test_a_footnote_that_is_one_linked_reference_is_prose():
     document = read_markdown('A claim.[^1]\n\n[^1]: [Ada Lovelace and Alan Turing, "Notes on engines"](https://example.org/notes)\n')
     assert [(b.kind, b.text) for b in document.blocks if b.kind == "footnote"] == [
         ("footnote", 'Ada Lovelace and Alan Turing, "Notes on engines"')]
+
+
+def test_a_flattened_table_glued_to_the_sentence_under_it():
+    line = "Model nDCG@10 Recall@100 BM25 0.412 0.801 e5-base-v2 0.468 0.872 Fused 0.491 0.903 The fused run gains 0.079."
+    assert blocks(line) == [("markup", "Model nDCG@10 Recall@100 BM25 0.412 0.801 e5-base-v2 0.468 0.872 Fused 0.491 0.903"),
+                            ("paragraph", "The fused run gains 0.079.")]
+
+
+def test_items_after_a_label_or_a_role_are_not_a_prose_list():
+    """``Table of contents:`` is a label (its items are navigation, read as headings as before) and
+    ``:end_tab:`` a role: neither introduces a list of prose items."""
+    text = "Table of contents:\nWhy quantize\nResults\n:begin_tab:`pytorch` It runs in 12 seconds. :end_tab:\nDiscussions"
+    assert [k for k, _ in blocks(text)] == ["paragraph", "heading", "heading", "paragraph", "heading"]
+
+
+def test_python_names_are_not_emphasis():
+    line = "Each __init__.py says what it owns, and __main__ runs it; a __margin__ is emphasis."
+    assert blocks(line) == [("paragraph", "Each __init__.py says what it owns, and __main__ runs it; a margin is emphasis.")]
