@@ -403,7 +403,41 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
     simple = _sentence_case_heading(words)
     if simple is not None:
         return simple
-    return _shaped_heading(words)
+    shaped = _shaped_heading(words)
+    if shaped is not None:
+        return shaped
+    return _stock_heading(words)
+
+
+STOCK_HEADINGS = frozenset("""
+installation install usage overview introduction background motivation summary conclusion
+conclusions requirements prerequisites features examples results benchmark benchmarks performance
+evaluation citation citing license licence acknowledgements acknowledgments contributing
+limitations discussion abstract setup quickstart updates news changelog notes references datasets
+models approach methods methodology experiments architecture implementation roadmap tests
+troubleshooting faq
+quick-start getting-started related-work future-work known-issues further-reading next-steps
+""".split())
+"""Section titles that documentation and papers use again and again (``Installation``,
+``Benchmark``, ``Related work``): glued to a capitalised word that opens a sentence, they are the
+heading, even when the sentence opens with a name (``Installation ColBERT requires …``)."""
+
+
+def _stock_heading(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a stock section title of one or two words (after an optional
+    section number) glued to it: the next word is capitalised, not lower case after it
+    (``Results Table 2 shows …`` is still a seam; ``Results improved.`` has none), and three words
+    or more from it end a sentence."""
+    texts = [w for _, w in words]
+    first = 1 if texts and _HEADING_NUMBER.match(texts[0]) else 0
+    for size in (2, 1):
+        i = first + size
+        if i + 2 >= len(texts) or not texts[first][:1].isupper():
+            continue
+        title = "-".join(t.lower() for t in texts[first:i])
+        if title in STOCK_HEADINGS and texts[i][:1].isupper() and _ends_sentence(texts, i):
+            return i
+    return None
 
 
 def _sentence_case_heading(words: list[tuple[int, str]]) -> int | None:

@@ -181,3 +181,16 @@ def test_items_after_a_label_or_a_role_are_not_a_prose_list():
 def test_python_names_are_not_emphasis():
     line = "Each __init__.py says what it owns, and __main__ runs it; a __margin__ is emphasis."
     assert blocks(line) == [("paragraph", "Each __init__.py says what it owns, and __main__ runs it; a margin is emphasis.")]
+
+
+@pytest.mark.parametrize("line, heading", [
+    ("Installation TinyRank (currently v0.2) requires Python 3.10 or newer.", "Installation"),
+    ("Benchmark Inference benchmarks often time only the model itself.", "Benchmark"),
+    ("Related work Earlier rerankers scored each pair alone.", "Related work"),
+])
+def test_a_stock_section_title_glued_to_a_sentence_that_opens_with_a_name(line, heading):
+    assert blocks(line) == [("heading", heading), ("paragraph", line[len(heading) + 1:])]
+
+
+def test_a_stock_title_word_opening_a_sentence_is_no_heading():
+    assert blocks("Results improved on every split we tried.") == [("paragraph", "Results improved on every split we tried.")]
