@@ -47,7 +47,9 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
 5. **Code and log lines** (``code``). A line, or the tail of a line after a sentence end or a
    colon, that opens like a shell command (``$ ``, ``pip install``, ``python -m``, ``git clone``,
    …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``,
-   ``x = "…"``, a tuple assignment ``a, b = f(…)`` / ``a, b = 1, 2``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
+   ``x = "…"``, a tuple assignment ``a, b = f(…)`` / ``a, b = 1, 2``), a shell line (``bash x``,
+   ``cd dir``, ``export NAME=…``, ``./run``, ``tools/bin/eval -m map``), YAML settings (two or more
+   ``snake_key: value``), trec_eval output (``map all 0.2886``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
    ``[1/10]``) is a code block up to the next sentence (two words or more) that starts with a
    sentence opener; the
    prose before and after is a paragraph. A line of three or more short items joined by `` · ``
@@ -255,7 +257,7 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
                       note="callout-title"),
                 Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
-    short = _short_heading(line, words)
+    short = _short_heading(line, words) or ("heading" if _title_line(line, words) else "")
     if short == "heading" and (in_list or words[0][1].lower().replace("’", "'") in _PRONOUN_OPENERS):
         short = ""  # an item of a list that lost its markers ("Dataset", "Loss Function"), "Let's examine …"
     if short:
@@ -380,6 +382,29 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     if text[:1].isupper():
         return "heading"
     return "markup" if count <= 3 and text == line and re.fullmatch(r"[a-z][a-z\s-]*", text) else ""
+
+
+_TITLE_CONNECTIVES = FUNCTION_WORDS | frozenset("using via vs without within".split())
+
+
+def _title_line(line: str, words: list[tuple[int, str]]) -> bool:
+    """A Title Case line of up to 16 words alone on its line, a title and its subtitle joined by a
+    colon, with no final punctuation and no sentence end (``Predicting Queries from Passages: T5
+    Inference with TensorFlow``): a heading (without the colon, ``SParse Lexical AnD Expansion
+    Model for First Stage Ranking`` or a byline, it stays prose).
+    Every word is capitalised, a name (``ROCm``, ``T5``) or a connective (``from``, ``using``), and
+    three or more are capitalised."""
+    if (not 2 <= len(words) <= 16 or re.search(r"[.!?,;:]$", line) or re.search(r"[A-Za-z)][.!?](?:\s|$)", line)
+            or not re.search(r"\w: \S", line)):
+        return False
+    capitalised = 0
+    for _, word in words:
+        if word.lower() in _TITLE_CONNECTIVES:
+            continue
+        if not _NAME_TOKEN.match(word):
+            return False
+        capitalised += 1
+    return capitalised >= 3
 
 
 def _is_opener(word: str) -> bool:
@@ -555,7 +580,8 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
-    if re.search(r"[.!?]$", line.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", line):
+    plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|Fig|Eq|No)\.", "", line)  # abbreviations end no sentence
+    if re.search(r"[.!?]$", plain.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", plain):
         return False
     numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))
     if numbers >= 6 and 3 * numbers >= len(words):
@@ -747,6 +773,9 @@ _CODE_START = re.compile(
     r"uv (?:pip|run) |import [A-Za-z_][\w.]*|from [A-Za-z_][\w.]* import |def [A-Za-z_]\w*\(|class [A-Z]\w*[(:]|"
     r"[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*(?:[A-Za-z_][\w.]*\(|[\"'\[{])|"
     r"[a-z_]\w*(?:\s*,\s*[a-z_]\w*)+\s*=\s*(?:[\w.]+\(|-?\d[\d.]*\s*,)|"
+    r"(?:bash|sh|cd|tar|mkdir|source) [\w./$~-]|export [A-Z_][A-Z0-9_]*=|(?:more|cat|ls) [/~.]|\./[\w.-]+|"
+    r"[\w.-]+(?:/[\w.-]+)+ -{1,2}[A-Za-z]|[a-z][\w.@]*\s+all\s+\d+\.\d+(?=\s+[a-z][\w.@]*\s+all\s|\s*$)|"
+    r"[a-z]+_[\w-]*:\s+(?:\[|\"|\d)(?=.*\s[a-z]+_[\w-]*:\s)|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\])")
 _CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
 
@@ -761,6 +790,12 @@ def _prose_follows(words: list[tuple[int, str]], index: int) -> bool:
     return len(tail) >= 2 and any(_END.search(w) for _, w in tail[1:])
 
 
+def _open_string(code: str) -> bool:
+    """The code so far leaves a string literal open (``doc_text = 'The presence … was. The only
+    …``): the sentences inside the quotes are the string's, not prose after the code."""
+    return code.count("'") % 2 == 1 or code.count('"') % 2 == 1
+
+
 def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     """Code or log text at the start of the line or glued after a sentence end or a colon."""
     start = next((m.end() for m in _CODE_AFTER.finditer(line)), None)
@@ -771,7 +806,8 @@ def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
         blocks.append(Block("paragraph", line[:start].strip(), 0, 0, recovered=True, note="code"))
     rest = next((i for i, (offset, _) in enumerate(words) if offset > start and _prose_follows(words, i)
                  and re.search(r"[.!?:;)\]}'\"]$|\S$", line[:offset].rstrip())
-                 and not re.search(r"[=(,\[{]$", line[:offset].rstrip())), None)
+                 and not re.search(r"[=(,\[{]$", line[:offset].rstrip())
+                 and not _open_string(line[start:offset])), None)
     end = words[rest][0] if rest is not None else len(line)
     blocks.append(Block("code", line[start:end].strip(), 0, 0, recovered=True, note="code"))
     if rest is not None:

@@ -194,3 +194,39 @@ def test_a_stock_section_title_glued_to_a_sentence_that_opens_with_a_name(line, 
 
 def test_a_stock_title_word_opening_a_sentence_is_no_heading():
     assert blocks("Results improved on every split we tried.") == [("paragraph", "Results improved on every split we tried.")]
+
+
+@pytest.mark.parametrize("line", [
+    "bash experiments/run_all.sh",
+    "cd runs/ tar xvfz predicted.tar.gz",
+    "export PYTHONHASHSEED=0 python -m tools.make_ngrams --dir data",
+    "tools/eval/trec_eval -m map -m recall.1000 qrels.txt run.txt",
+    "map all 0.2886 recall_1000 all 0.9259",
+    'cache_strategy: ["recent", "full"] cache_pattern: "repeat" max_length: [0.25, 1.0]',
+])
+def test_shell_settings_and_evaluation_output_are_code(line):
+    assert [kind for kind, _ in blocks(line)] == ["code"]
+
+
+def test_sentences_inside_a_string_literal_stay_in_the_code():
+    line = "doc_text = 'The study ran for a week. The team met daily.' ids = tok.encode(doc_text)"
+    assert blocks(line) == [("code", line)]
+
+
+def test_a_title_and_subtitle_alone_on_a_line_is_a_heading():
+    assert blocks("Predicting Queries from Passages: T5 Inference with TensorFlow") == [
+        ("heading", "Predicting Queries from Passages: T5 Inference with TensorFlow")]
+    # without the colon a Title Case line stays prose (a subtitle a reader may count as a sentence)
+    assert blocks("Sparse Lexical Expansion Model for First Stage Ranking") == [
+        ("paragraph", "Sparse Lexical Expansion Model for First Stage Ranking")]
+
+
+def test_a_table_with_citations_in_its_cells_is_not_prose():
+    line = ("Leaderboard (Nov 2019) Eval MRR@10 Latency BM25 + BERT (Nogueira et al., 2019) 36.8 3500 ms "
+            "DeepCT (Dai and Callan, 2019) 23.9 55 ms doc2query (Nogueira et al., 2019) 21.8 61 ms BM25 18.6 55 ms")
+    assert [kind for kind, _ in blocks(line)] == ["markup"]
+
+
+def test_a_sentence_opening_with_keep_all_is_not_evaluation_output():
+    line = "Representation. Keep all 6257 document vectors unchanged."
+    assert [kind for kind, _ in blocks(line)] == ["paragraph"]
