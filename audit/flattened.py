@@ -328,9 +328,9 @@ def _unemphasised(text: str) -> str:
     error)``, ``**fast**``): word-bounded pairs only, so ``vocab_size``, ``2 * 3``, ``__init__.py`` and
     ``__main__`` stay."""
     text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*]|[.(]\w)", r"\1", text)
-    text = re.sub(r"(?<![\w_])__(?=\S)([^_]+?)(?<=\S)__(?![\w_]|[.(]\w)",
+    text = re.sub(r"(?<![\w_])__([A-Za-z][\w' -]*?[A-Za-z0-9])__(?![\w_]|[.(]\w)",
                   lambda m: m.group(0) if m.group(1) in _DUNDERS else m.group(1), text)
-    return re.sub(r"(?<![\w_])_(?=[A-Za-z])([^_\s][^_]*?)(?<=[A-Za-z])_(?![\w_]|[.(]\w)", r"\1", text)
+    return re.sub(r"(?<![\w_\\{])_([A-Za-z][A-Za-z' -]*?[A-Za-z])_(?![\w_{]|[.(]\w)", r"\1", text)
 
 
 _DUNDERS = frozenset("""init main name file call repr str dict class doc all version len getitem setitem
@@ -395,8 +395,8 @@ def _title_line(line: str, words: list[tuple[int, str]]) -> bool:
     Every word is capitalised, a name (``ROCm``, ``T5``) or a connective (``from``, ``using``), and
     three or more are capitalised."""
     if (not 2 <= len(words) <= 16 or re.search(r"[.!?,;:]$", line) or re.search(r"[A-Za-z)][.!?](?:\s|$)", line)
-            or not re.search(r"\w: \S", line)):
-        return False
+            or not re.search(r"\w: \S", line) or line.startswith("[")):
+        return False  # "[2] RL Course by …: …" is a reference
     capitalised = 0
     for _, word in words:
         if word.lower() in _TITLE_CONNECTIVES:
@@ -513,13 +513,15 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
     (also with a comma: ``However,``), or ``wi`` repeats a word of the heading (``Performance
     Performance is …``, ``… with Huggingface Transformers and Ray Huggingface Transformers
     recently added …``; ``wi wi+1`` written as one word: ``MSMARCO Models MS MARCO is``) with a
-    lower-case word among the next two, the heading Title Case and the repetition starting at ``wi`` (``Natural Questions
+    lower-case word among the next two, the heading Title Case, the repeated word the heading's
+    first or last (or two of its words in a row: ``Neural Turing Machines Alan Turing in 1936 …``
+    has no seam) and the repetition starting at ``wi`` (``Natural Questions
     Models Google's Natural Questions dataset …`` has no seam: the sentence opens with a proper
     noun, a stated limitation). Either way at least three words from ``wi`` end a sentence."""
     texts = [w for _, w in words]
     first = 1 if _HEADING_NUMBER.match(texts[0]) and len(texts) > 1 and texts[1][:1].isupper() else 0
-    if len(texts) - first < 4:
-        return None
+    if len(texts) - first < 4 or not re.search(r"[A-Za-z]{2}", texts[first]):
+        return None  # "(&) Also, referred to …": a footnote mark, no heading
     lead = texts[first]
     lower_case = bool(_LOWER_WORD.match(lead))
     title = True
@@ -540,6 +542,8 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
             return None
         if previous.endswith(":") and _is_opener(texts[i]):
             return None  # "C-MTEB: We create …": a label and its sentence
+        if sum(w.count("(") - w.count(")") for w in texts[first:i]) > 0:
+            continue  # "SWAG (Situations With Adversarial …": the seam is never inside parentheses
         if (previous.lower() in FUNCTION_WORDS or re.search(r"[,:]$|['’]s$|^[–—-]+$", previous)
                 or not texts[i][:1].isupper()):
             continue
@@ -554,10 +558,15 @@ def _repeats_heading(texts: list[str], first: int, index: int) -> bool:
     """``texts[index]`` (or it joined to the next word) repeats a word of the heading
     ``texts[first:index]``, the repetition starts there, and a lower-case word follows within two."""
     heading = texts[first:index]
-    parts = [_fold(p) for w in heading for p in [w, *w.split("-")] if _fold(p)]
+    ends = {_fold(p) for w in (heading[0], heading[-1]) for p in [w, *w.split("-")] if _fold(p)}
+    pairs = {(_fold(a), _fold(b)) for a, b in zip(heading, heading[1:])}
     word = _fold(texts[index])
+    following = _fold(texts[index + 1]) if index + 1 < len(texts) else ""
     joined = _fold(texts[index] + texts[index + 1]) if index + 1 < len(texts) else ""
-    if not word or not (word in parts or joined in parts):
+    # the heading's first or last word, or two of its words in a row (``… Huggingface Transformers
+    # and Ray Huggingface Transformers recently …``); one inner word repeated is no seam
+    # (``Neural Turing Machines Alan Turing in 1936 …``: the sentence opens with a name)
+    if not word or not (word in ends or joined in ends or (word, following) in pairs):
         return False
     if any(_fold(heading[j]) == word and j > 0 and _fold(heading[j - 1]) == _fold(heading[-1])
            for j in range(len(heading))):

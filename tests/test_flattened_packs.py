@@ -66,6 +66,11 @@ def test_glued_headings_of_real_pages_are_split(line, heading, sentence):
     # a prose question followed by a lower-case continuation, and one asking about a number
     "Want a new dataset? feel free to open an issue here.",
     "Is 80% accuracy good? It depends on the task and its baseline.",
+    # an inner heading word repeated by a name that opens the sentence, a seam inside parentheses,
+    # a footnote mark
+    "Neural Ranking Machines Ada Ranking in 1936 was done by hand.",
+    "SWAG (Situations With Adversarial Generations): multiple choices; 113k completion examples.",
+    "(&) Also, called self-attention in some other papers.",
 ])
 def test_lines_without_a_seam_stay_one_paragraph(line):
     assert blocks(line) == [("paragraph", line)]
@@ -211,6 +216,11 @@ def test_shell_settings_and_evaluation_output_are_code(line):
 def test_sentences_inside_a_string_literal_stay_in_the_code():
     line = "doc_text = 'The study ran for a week. The team met daily.' ids = tok.encode(doc_text)"
     assert blocks(line) == [("code", line)]
+
+
+def test_a_reference_item_is_no_title_line():
+    assert blocks("[2] RL Course by Jane Doe - Lecture 9: Exploration and Exploitation") == [
+        ("paragraph", "[2] RL Course by Jane Doe - Lecture 9: Exploration and Exploitation")]
 
 
 def test_a_title_and_subtitle_alone_on_a_line_is_a_heading():
