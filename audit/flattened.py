@@ -483,9 +483,11 @@ def _sentence_case_heading(words: list[tuple[int, str]]) -> int | None:
 _HEADING_NUMBER = re.compile(r"^(?:\d+\.)+\d*$|^\d+(?:\.\d+)+$")
 """A section number opening a heading (``2.1``, ``11.3.1.``)."""
 _SENTENCE_END_WORD = re.compile(r"[.!?;][\"'”’)\]]*$")
-_NAME_TOKEN = re.compile(r"^[(\[]?(?:[A-Z0-9][\w.+/*&'’-]*|[a-z]+[A-Z0-9][\w.+/*&-]*|[&+/–—-]|w/|vs\.?)[)\]:,]?\*?$")
+_NAME_TOKEN = re.compile(r"^[(\[]?(?:[A-Z0-9][\w.+/*&'’-]*|[a-z]+[A-Z0-9][\w.+/*&-]*|--?[a-z][\w-]*|[&+/–—-]|w/|vs\.?)"
+                         r"[)\]:,]?\*?$")
 """A word a Title Case heading holds: capitalised, an acronym or a name with digits (``BM25``,
-``SPLADE_v2``, ``DPR-Multi``), a camel-case name (``nanoGPT``, ``uniCOIL``), ``&``, ``w/``, a
+``SPLADE_v2``, ``DPR-Multi``), a camel-case name (``nanoGPT``, ``uniCOIL``), an option
+(``--compile``), ``&``, ``w/``, a
 parenthesised one (``(NQ)``, ``(Version 3)``), a version (``v2:``); a colon may close an inner word."""
 _PRONOUN_START = frozenset("he she i".split())
 
@@ -547,7 +549,7 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
         if (previous.lower() in FUNCTION_WORDS or re.search(r"[,:]$|['’]s$|^[–—-]+$", previous)
                 or not texts[i][:1].isupper()):
             continue
-        if _sentence_follows(words, i):
+        if _sentence_follows(words, i) or (title and _is_opener(texts[i]) and _runs_to_line_end(texts, i)):
             return i
         if title and _repeats_heading(texts, first, i) and _ends_sentence(texts, i):
             return i
@@ -572,6 +574,14 @@ def _repeats_heading(texts: list[str], first: int, index: int) -> bool:
            for j in range(len(heading))):
         return False  # "Natural Questions Models Google's Natural Questions": it started a word earlier
     return any(_LOWER_WORD.match(w) for w in texts[index + 1:index + 3])
+
+
+def _runs_to_line_end(texts: list[str], index: int) -> bool:
+    """From ``texts[index]`` a sentence runs to the end of the line without its full stop (``Pile
+    Ngram Generation The relevant scripts can be found in scripts/clean_data``): six words or more,
+    three of them lower case."""
+    tail = texts[index:]
+    return len(tail) >= 6 and sum(1 for w in tail if _LOWER_WORD.match(w)) >= 3
 
 
 def _ends_sentence(texts: list[str], index: int) -> bool:

@@ -46,6 +46,11 @@ def blocks(text: str) -> list[tuple[str, str]]:
     # a version in a sentence-case heading
     ("Support for format v4 With the new loader, every file is read lazily.", "Support for format v4",
      "With the new loader, every file is read lazily."),
+    # an option in a heading; a sentence that runs to the line end without its full stop
+    ("Note on --compile You can also run the script with the flag.", "Note on --compile",
+     "You can also run the script with the flag."),
+    ("Ngram Index Generation The relevant scripts can be found in tools/ngrams", "Ngram Index Generation",
+     "The relevant scripts can be found in tools/ngrams"),
     # a question heading glued to its first sentence
     ("Why tune the reranker first? Before any comparison, the reranker must be calibrated.",
      "Why tune the reranker first?", "Before any comparison, the reranker must be calibrated."),
