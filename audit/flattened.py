@@ -519,7 +519,9 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
     first or last (or two of its words in a row: ``Neural Turing Machines Alan Turing in 1936 …``
     has no seam) and the repetition starting at ``wi`` (``Natural Questions
     Models Google's Natural Questions dataset …`` has no seam: the sentence opens with a proper
-    noun, a stated limitation). Either way at least three words from ``wi`` end a sentence."""
+    noun, a stated limitation); or the heading's last word carries a footnote mark (``Reproduction
+    Log* Results reproduced by …``). Either way at least three words from ``wi`` end a sentence
+    (after a Title Case heading, six words with three lower-case ones may run to the line end)."""
     texts = [w for _, w in words]
     first = 1 if _HEADING_NUMBER.match(texts[0]) and len(texts) > 1 and texts[1][:1].isupper() else 0
     if len(texts) - first < 4 or not re.search(r"[A-Za-z]{2}", texts[first]):
@@ -551,6 +553,8 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
             continue
         if _sentence_follows(words, i) or (title and _is_opener(texts[i]) and _runs_to_line_end(texts, i)):
             return i
+        if title and re.search(r"[^*]\*$", previous) and (_ends_sentence(texts, i) or _runs_to_line_end(texts, i)):
+            return i  # "Reproduction Log* Results reproduced by …": a heading with a footnote mark
         if title and _repeats_heading(texts, first, i) and _ends_sentence(texts, i):
             return i
     return None

@@ -51,6 +51,9 @@ def blocks(text: str) -> list[tuple[str, str]]:
      "You can also run the script with the flag."),
     ("Ngram Index Generation The relevant scripts can be found in tools/ngrams", "Ngram Index Generation",
      "The relevant scripts can be found in tools/ngrams"),
+    # a heading with a footnote mark
+    ("Reproduction Log* Results reproduced by @jdoe on 2020-09-14 (commit 49fd7cb)", "Reproduction Log*",
+     "Results reproduced by @jdoe on 2020-09-14 (commit 49fd7cb)"),
     # a question heading glued to its first sentence
     ("Why tune the reranker first? Before any comparison, the reranker must be calibrated.",
      "Why tune the reranker first?", "Before any comparison, the reranker must be calibrated."),
