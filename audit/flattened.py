@@ -191,12 +191,42 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
         return [Block("html", line, number, number)]
-    option = _DIRECTIVE_OPTION.search(line)
-    if option:  # ":label: residualDef" left in the line by a flattened MyST/Sphinx directive
-        before, after = line[:option.start()].strip(), line[option.end():].strip()
-        return ((_recover(before, number, previous) if before else [])
-                + [Block("markup", option.group(0).strip(), number, number, recovered=True, note="directive option")]
-                + (_recover(after, number, option.group(0), following, in_list) if after else []))
+    blocks: list[Block] = []
+    position = 0
+    option, caption = _DIRECTIVE_OPTION.search(line), _GLUED_CAPTION.search(line)
+    while True:  # site markup glued inside the line, leftmost first (a loop over one cursor: a line may hold thousands)
+        if option and (not caption or option.start() <= caption.start()):
+            # ":label: residualDef" left in the line by a flattened MyST/Sphinx directive
+            before, marked, position = line[position:option.start()].strip(), option.group(0).strip(), option.end()
+            note = "directive option"
+        elif caption:  # "… in tens of milliseconds. Figure 1: ColBERT's late interaction, …": a figure's caption
+            before = line[position:caption.start()].strip()
+            end = _CAPTION_END.search(line, caption.end())
+            stop = end.end() if end else len(line)
+            if option and option.start() < stop:
+                stop = option.start()  # the caption ends where a directive option starts
+            marked, position = line[caption.start():stop].strip(), stop
+            note = "caption"
+        else:
+            rest = line[position:].strip()
+            return blocks + (_recover_line(rest, number, previous, following, in_list) if rest else [])
+        if before:
+            blocks += _recover_line(before, number, previous)
+        blocks.append(Block("markup", marked, number, number, recovered=True, note=note))
+        previous = marked
+        if option and option.start() < position:
+            option = _DIRECTIVE_OPTION.search(line, position)
+        if caption and caption.start() < position:
+            caption = _GLUED_CAPTION.search(line, position)
+        if not line[position:].strip():
+            return blocks
+
+
+_CAPTION_END = re.compile(r"[.!?](?=\s+[A-Z])")
+
+
+def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
+    """:func:`_recover` for a line without glued directive options or captions."""
     item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
     if item:
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
@@ -209,16 +239,8 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
     if inline_items:  # "… in which: * a low recall … * a low precision …": a list glued to its lead
         head = line[:inline_items.start() + 1].strip()
         items = [i.strip() for i in re.split(r"\s[*•]\s", " " + line[inline_items.start() + 1:]) if i.strip()]
-        return _recover(head, number, previous) + [
+        return _recover_line(head, number, previous) + [
             Block("list_item", item, number, number, recovered=True, marker="*", note="inline-list") for item in items]
-    caption = _GLUED_CAPTION.search(line)
-    if caption:  # "… in tens of milliseconds. Figure 1: ColBERT's late interaction, …": a figure's caption
-        before, rest = line[:caption.start()].strip(), line[caption.start():].strip()
-        end = re.search(r"[.!?](?=\s+[A-Z])", rest)
-        text, after = (rest[:end.end()], rest[end.end():].strip()) if end else (rest, "")
-        return (_recover(before, number, previous)
-                + [Block("markup", text, number, number, recovered=True, note="caption")]
-                + (_recover(after, number, text, following, in_list) if after else []))
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
     fragment = _header_fragment(words, previous)
     if fragment is not None:
@@ -327,10 +349,10 @@ def _unemphasised(text: str) -> str:
     """Markdown emphasis left in flattened prose removed (``A __residual__ is``, ``(i.e. _in-sample_
     error)``, ``**fast**``): word-bounded pairs only, so ``vocab_size``, ``2 * 3``, ``__init__.py`` and
     ``__main__`` stay."""
-    text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]+?)(?<=\S)\*\*(?![\w*]|[.(]\w)", r"\1", text)
-    text = re.sub(r"(?<![\w_])__([A-Za-z][\w' -]*?[A-Za-z0-9])__(?![\w_]|[.(]\w)",
+    text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]{1,200}?)(?<=\S)\*\*(?![\w*]|[.(]\w)", r"\1", text)
+    text = re.sub(r"(?<![\w_])__([A-Za-z][\w' -]{0,80}?[A-Za-z0-9])__(?![\w_]|[.(]\w)",
                   lambda m: m.group(0) if m.group(1) in _DUNDERS else m.group(1), text)
-    return re.sub(r"(?<![\w_\\{])_([A-Za-z][A-Za-z' -]*?[A-Za-z])_(?![\w_{]|[.(]\w)", r"\1", text)
+    return re.sub(r"(?<![\w_\\{])_([A-Za-z][A-Za-z' -]{0,80}?[A-Za-z])_(?![\w_{]|[.(]\w)", r"\1", text)
 
 
 _DUNDERS = frozenset("""init main name file call repr str dict class doc all version len getitem setitem

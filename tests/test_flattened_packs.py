@@ -248,3 +248,9 @@ def test_a_table_with_citations_in_its_cells_is_not_prose():
 def test_a_sentence_opening_with_keep_all_is_not_evaluation_output():
     line = "Representation. Keep all 6257 document vectors unchanged."
     assert [kind for kind, _ in blocks(line)] == ["paragraph"]
+
+
+def test_a_line_of_thousands_of_glued_options_and_captions_is_read_without_recursion():
+    line = "x. Figure 1: A cap. :label: y " * 3000
+    kinds = [kind for kind, _ in blocks(line)]
+    assert kinds.count("markup") == 6000 and set(kinds) == {"paragraph", "markup"}
