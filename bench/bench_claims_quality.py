@@ -176,16 +176,8 @@ def corpus_labels(document: dict) -> list[dict]:
 def normalise(text: str) -> str:
     """The text a sentence is matched on: role markup (``:cite:`x```, ``{cite}`x```) and
     backticks removed, whitespace collapsed, a leading list marker (``1.``, ``-``) removed: the
-    reader keeps a marker out of the sentence (docs/audit.md), a label may write it. Inline math
-    delimiters (``$``) are removed too: a flattened page shows the math, not its ``$`` (the
-    pack's row reads ``cell C_{i,j}`` where the label, written from the Markdown, has ``$C_{i,j}$``),
-    and a Markdown link a label kept as written is its text (the label conventions remove link
-    targets: ``[this commit](https://…)`` is ``this commit``)."""
-    text = _LINK.sub(r"\1", text)
+    reader keeps a marker out of the sentence (docs/audit.md), a label may write it."""
     return _MARKER.sub("", " ".join(_ROLE.sub(" ", text).replace("`", "").replace("$", "").split()))
-
-
-_LINK = re.compile(r"\[([^\]]*)\]\((?:https?://|/|\.)[^)\s]*\)")
 
 
 def _inline_flat(children) -> str:
