@@ -109,7 +109,7 @@ which how why one two three four five part after before afterwards as to by beca
 though since unlike like both first second third next then finally once now today instead
 according additionally based several note recall consider suppose such other also moreover
 furthermore currently recently similarly given using despite unfortunately generally typically
-usually
+usually another following
 """.split())
 FUNCTION_WORDS = frozenset("""
 the a an of to in on at for from with by and or but as is are was were be that this these those
@@ -193,12 +193,12 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
         return [Block("html", line, number, number)]
     blocks: list[Block] = []
     position = 0
-    option, caption = _DIRECTIVE_OPTION.search(line), _GLUED_CAPTION.search(line)
+    option, caption = _INLINE_MARKUP.search(line), _GLUED_CAPTION.search(line)
     while True:  # site markup glued inside the line, leftmost first (a loop over one cursor: a line may hold thousands)
         if option and (not caption or option.start() <= caption.start()):
             # ":label: residualDef" left in the line by a flattened MyST/Sphinx directive
             before, marked, position = line[position:option.start()].strip(), option.group(0).strip(), option.end()
-            note = "directive option"
+            note = "attribute list" if marked.startswith("{") else "directive option"
         elif caption:  # "… in tens of milliseconds. Figure 1: ColBERT's late interaction, …": a figure's caption
             before = line[position:caption.start()].strip()
             end = _CAPTION_END.search(line, caption.end())
@@ -215,7 +215,7 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
         blocks.append(Block("markup", marked, number, number, recovered=True, note=note))
         previous = marked
         if option and option.start() < position:
-            option = _DIRECTIVE_OPTION.search(line, position)
+            option = _INLINE_MARKUP.search(line, position)
         if caption and caption.start() < position:
             caption = _GLUED_CAPTION.search(line, position)
         if not line[position:].strip():
@@ -309,6 +309,8 @@ _DIRECTIVE_OPTION = re.compile(
     r"[ \t]+[^\s`]+(?=\s|$)")
 """A MyST / Sphinx directive option (``:label: residualDef``, ``:class: seealso``) left in a
 flattened line by a directive whose fences the flattening dropped: markup, never prose."""
+_INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\n]{0,80}\}(?=\s|$)")
+"""A directive option or a kramdown attribute list (``{:.image-caption}``) inside a line."""
 _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
@@ -599,7 +601,8 @@ def _repeats_heading(texts: list[str], first: int, index: int) -> bool:
     if any(_fold(heading[j]) == word and j > 0 and _fold(heading[j - 1]) == _fold(heading[-1])
            for j in range(len(heading))):
         return False  # "Natural Questions Models Google's Natural Questions": it started a word earlier
-    return any(_LOWER_WORD.match(w) for w in texts[index + 1:index + 3])
+    window = 5 if (word, following) in pairs else 3  # "Byte Pair Encoding Byte Pair Encoding (BPE) is used"
+    return any(_LOWER_WORD.match(w) for w in texts[index + 1:index + window])
 
 
 def _runs_to_line_end(texts: list[str], index: int) -> bool:

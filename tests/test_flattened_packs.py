@@ -254,3 +254,16 @@ def test_a_line_of_thousands_of_glued_options_and_captions_is_read_without_recur
     line = "x. Figure 1: A cap. :label: y " * 3000
     kinds = [kind for kind, _ in blocks(line)]
     assert kinds.count("markup") == 6000 and set(kinds) == {"paragraph", "markup"}
+
+
+def test_a_kramdown_attribute_list_in_a_line_is_markup():
+    assert blocks("(Image source: Doe et al., 2020) {:.image-caption}") == [
+        ("paragraph", "(Image source: Doe et al., 2020)"), ("markup", "{:.image-caption}")]
+
+
+@pytest.mark.parametrize("line, heading", [
+    ("Byte Pair Encoding Byte Pair Encoding (BPE) is used to encode the input.", "Byte Pair Encoding"),
+    ("Cross Entropy Another approach steers away from the softmax.", "Cross Entropy"),
+])
+def test_more_seams_of_real_headings(line, heading):
+    assert blocks(line) == [("heading", heading), ("paragraph", line[len(heading) + 1:])]
