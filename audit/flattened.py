@@ -198,7 +198,8 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
         if option and (not caption or option.start() <= caption.start()):
             # ":label: residualDef" left in the line by a flattened MyST/Sphinx directive
             before, marked, position = line[position:option.start()].strip(), option.group(0).strip(), option.end()
-            note = "attribute list" if marked.startswith("{") else "directive option"
+            note = ("attribute list" if marked.startswith("{") else "directive fence" if marked[:1] in "`~:"
+                    and not re.match(r":\w", marked) else "directive option")
         elif caption:  # "… in tens of milliseconds. Figure 1: ColBERT's late interaction, …": a figure's caption
             before = line[position:caption.start()].strip()
             end = _CAPTION_END.search(line, caption.end())
@@ -309,8 +310,10 @@ _DIRECTIVE_OPTION = re.compile(
     r"[ \t]+[^\s`]+(?=\s|$)")
 """A MyST / Sphinx directive option (``:label: residualDef``, ``:class: seealso``) left in a
 flattened line by a directive whose fences the flattening dropped: markup, never prose."""
-_INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\n]{0,80}\}(?=\s|$)")
-"""A directive option or a kramdown attribute list (``{:.image-caption}``) inside a line."""
+_INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\n]{0,80}\}(?=\s|$)"
+                            r"|(?:^|(?<=\s))(?:`{3,}|~{3,}|:{3,})(?:\{[\w:.-]+\})?(?=\s|$)")
+"""A directive option, a kramdown attribute list (``{:.image-caption}``) or a fence of a MyST
+directive (``:::{note}``, ```` ```{tab-item} ````, a closing ``:::``) inside a line."""
 _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")

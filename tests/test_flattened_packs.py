@@ -267,3 +267,10 @@ def test_a_kramdown_attribute_list_in_a_line_is_markup():
 ])
 def test_more_seams_of_real_headings(line, heading):
     assert blocks(line) == [("heading", heading), ("paragraph", line[len(heading) + 1:])]
+
+
+def test_myst_fences_left_in_a_line_are_markup():
+    line = ":::{note} :class: dropdown The ideal ordering sorts documents by grade. Unjudged ones count as zero. :::"
+    assert blocks(line) == [("markup", ":::{note}"), ("markup", ":class: dropdown"),
+                            ("paragraph", "The ideal ordering sorts documents by grade. Unjudged ones count as zero."),
+                            ("markup", ":::")]
