@@ -311,9 +311,10 @@ _DIRECTIVE_OPTION = re.compile(
 """A MyST / Sphinx directive option (``:label: residualDef``, ``:class: seealso``) left in a
 flattened line by a directive whose fences the flattening dropped: markup, never prose."""
 _INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\n]{0,80}\}(?=\s|$)"
-                            r"|(?:^|(?<=\s))(?:`{3,}|~{3,}|:{3,})(?:\{[\w:.-]+\})?(?=\s|$)")
+                            r"|(?:^|(?<=\s))(?:`{3,}|~{3,}|:{3,})(?:[ \t]*\{[^{}\n]{0,80}\})?(?=\s|$)")
 """A directive option, a kramdown attribute list (``{:.image-caption}``) or a fence of a MyST
-directive (``:::{note}``, ```` ```{tab-item} ````, a closing ``:::``) inside a line."""
+directive or Pandoc div (``:::{note}``, ```` ```{tab-item} ````, ``::: {.callout}``, a closing
+``:::``) inside a line."""
 _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
