@@ -232,6 +232,12 @@ def _navigation(children: list[Any] | None) -> bool:
     return links > 0
 
 
+def _linked_reference(containers: list[str], content: str) -> bool:
+    """A footnote whose text is one link of four words or more (``[^1]: [A. Shakir and S. Lee,
+    "2D Matryoshka sentence embeddings"](url)``) is a reference, read as prose, not a link list."""
+    return bool(containers) and containers[-1] == "footnote" and len(content.split()) >= 4
+
+
 def _bold_label(children: list[Any] | None, content: str) -> bool:
     """A paragraph that is only bold text of at most eight words not ending a sentence: a label
     standing in for a heading (``**References:**``), not a claim."""
@@ -349,7 +355,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
-            elif (_navigation(inline.children) or is_navigation_line(content) or _roles_only(content, atomic)
+            elif ((_navigation(inline.children) and not _linked_reference(containers, content))
+                  or is_navigation_line(content) or _roles_only(content, atomic)
                   or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**

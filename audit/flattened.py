@@ -16,8 +16,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    a level-2 heading and a paragraph. A Title Case heading of one to eight capitalised words
    (inner function words and a version such as ``v3`` allowed, no word ending in ``:``), or a
    lower-case one of one to four words (``quick start``), followed by a sentence opener
-   (contractions count: ``We've``, ``Here's``, ``Let's``) is split the same way. A heading glued
-   to a sentence that opens with a proper noun is not recovered (stated limitation).
+   (contractions count: ``We've``, ``Here's``, ``Let's``) is split the same way. Headings of
+   other shapes (a section number, inner colons, names with digits, a repeated heading word as
+   the seam: :func:`_shaped_heading`) and question headings (:func:`_question_heading`) too. A
+   heading glued to a sentence that opens with a proper noun is not recovered (stated limitation).
 2. **Flattened table** (``flattened-table``). A line opens with a header of column names —
    words without digits or punctuation — followed by a *row start*: a capitalised word or an
    acronym directly followed by a number. The header splits into columns at capitalised
@@ -44,8 +46,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    in a row (``N = 40 tasks were evaluated.``) is a sentence, never a formula.
 5. **Code and log lines** (``code``). A line, or the tail of a line after a sentence end or a
    colon, that opens like a shell command (``$ ``, ``pip install``, ``python -m``, ``git clone``,
-   …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``
-   or ``x = "…"``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
+   …), a Python statement (``import x``, ``from x import y``, ``>>> ``, ``def f(``, ``x = f(…)``,
+   ``x = "…"``, a tuple assignment ``a, b = f(…)`` / ``a, b = 1, 2``), a shell line (``bash x``,
+   ``cd dir``, ``export NAME=…``, ``./run``, ``tools/bin/eval -m map``), YAML settings (two or more
+   ``snake_key: value``), trec_eval output (``map all 0.2886``), or a log line (an ISO time stamp, ``INFO``/``WARNING``/``ERROR``, ``Epoch 1/3``,
    ``[1/10]``) is a code block up to the next sentence (two words or more) that starts with a
    sentence opener; the
    prose before and after is a paragraph. A line of three or more short items joined by `` · ``
@@ -74,6 +78,13 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    (``Representation. Keep all …``, a flattened ``**Representation.**``) records it as its
    ``lead_in``, kept with the sentence it opens.
 
+   Site markup and lists left in a line: a directive option (``:label: x``) is ``markup``; ``*
+   item`` runs after a colon are list items; a caption glued after a sentence is ``markup``; a
+   heading glued to a numbered item (``Train 1. RetroMAE …``) is split. Short lines after a line
+   ending in ``:`` (a list without markers) and ``Let's …`` lines are prose, not headings; a
+   line of names and cells (``model params train loss … gpt2 124M 3.11 …``) is a ``number
+   grid``; emphasis left in prose (``__word__``) is removed.
+
 7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
    heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
    block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
@@ -96,6 +107,9 @@ the a an this that these those it its we our you your they their there here in o
 with when while if even but and so yet however each every all some most many no not only what
 which how why one two three four five part after before afterwards as to by because although
 though since unlike like both first second third next then finally once now today instead
+according additionally based several note recall consider suppose such other also moreover
+furthermore currently recently similarly given using despite unfortunately generally typically
+usually another following
 """.split())
 FUNCTION_WORDS = frozenset("""
 the a an of to in on at for from with by and or but as is are was were be that this these those
@@ -119,11 +133,19 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     blocks: list[Block] = []
     sections = SectionPath()
     previous = ""  # the previous line, raw (rule 3 needs its final ":")
+    list_run = False  # after a line ending in ":", while the lines stay short: a list lost its markers
     pipe_tables = _pipe_tables(lines)
+    following_lines = [""] * len(lines)
+    upcoming = ""
+    for index in range(len(lines) - 1, -1, -1):
+        following_lines[index] = upcoming
+        if lines[index].strip():
+            upcoming = lines[index].strip()
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line:
             continue
+        in_list, list_run = list_run, _introduces_list(line) or (list_run and len(line.split()) <= 15)
         if number in pipe_tables:
             table = pipe_tables[number]
             if table is not None:
@@ -133,7 +155,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
-        for block in _recover(line, number, previous):
+        for block in _recover(line, number, previous, following_lines[number - 1], in_list):
             if block.kind == "heading":
                 level = block.level or 2
                 block = Block("heading", block.text, number, number, sections.enter(level, block.text),
@@ -146,7 +168,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               table=table, note=block.note)
             else:
                 lead = _LEAD_IN.match(block.text) if block.kind == "paragraph" else None
-                block = Block(block.kind, block.text, number, number, sections.current,
+                text = _unemphasised(block.text) if block.kind in ("paragraph", "list_item") else block.text
+                block = Block(block.kind, text, number, number, sections.current,
                               recovered=block.recovered, note=block.note, marker=block.marker,
                               lead_in=len(lead.group(1)) if lead else 0)
             blocks.append(block)
@@ -159,16 +182,66 @@ _LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")
 opening the line, kept with the sentence it opens, as ``**Bold.** Text`` is in Markdown."""
 
 
-def _recover(line: str, number: int, previous: str) -> list[Block]:
-    """The blocks of one flattened line (line numbers and sections are filled in by the caller)."""
+def _recover(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
+    """The blocks of one flattened line (line numbers and sections are filled in by the caller);
+    ``following`` is the next non-blank line, ``in_list`` says the line follows a line ending in
+    ``:`` through short lines (a list whose markers the flattening dropped)."""
     atx = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
     if atx:
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
         return [Block("html", line, number, number)]
+    blocks: list[Block] = []
+    position = 0
+    option, caption = _INLINE_MARKUP.search(line), _GLUED_CAPTION.search(line)
+    while True:  # site markup glued inside the line, leftmost first (a loop over one cursor: a line may hold thousands)
+        if option and (not caption or option.start() <= caption.start()):
+            # ":label: residualDef" left in the line by a flattened MyST/Sphinx directive
+            before, marked, position = line[position:option.start()].strip(), option.group(0).strip(), option.end()
+            note = ("attribute list" if marked.startswith("{") else "directive fence" if marked[:1] in "`~:"
+                    and not re.match(r":\w", marked) else "directive option")
+        elif caption:  # "… in tens of milliseconds. Figure 1: ColBERT's late interaction, …": a figure's caption
+            before = line[position:caption.start()].strip()
+            end = _CAPTION_END.search(line, caption.end())
+            stop = end.end() if end else len(line)
+            if option and option.start() < stop:
+                stop = option.start()  # the caption ends where a directive option starts
+            marked, position = line[caption.start():stop].strip(), stop
+            note = "caption"
+        else:
+            rest = line[position:].strip()
+            return blocks + (_recover_line(rest, number, previous, following, in_list) if rest else [])
+        if before:
+            blocks += _recover_line(before, number, previous)
+        blocks.append(Block("markup", marked, number, number, recovered=True, note=note))
+        previous = marked
+        if option and option.start() < position:
+            option = _INLINE_MARKUP.search(line, position)
+        if caption and caption.start() < position:
+            caption = _GLUED_CAPTION.search(line, position)
+        if not line[position:].strip():
+            return blocks
+
+
+_CAPTION_END = re.compile(r"[.!?](?=\s+[A-Z])")
+
+
+def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
+    """:func:`_recover` for a line without glued directive options or captions."""
     item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
     if item:
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    numbered = _NUMBERED_AFTER_HEADING.match(line)
+    if numbered:  # "Train 1. RetroMAE Pre-train We pre-train …": a heading glued to a numbered item
+        return [Block("heading", numbered.group(1), number, number, recovered=True, level=2, note="glued-heading"),
+                Block("list_item", line[numbered.end():], number, number, recovered=True, marker=numbered.group(2),
+                      note="glued-heading")]
+    inline_items = _INLINE_ITEMS.search(line)
+    if inline_items:  # "… in which: * a low recall … * a low precision …": a list glued to its lead
+        head = line[:inline_items.start() + 1].strip()
+        items = [i.strip() for i in re.split(r"\s[*•]\s", " " + line[inline_items.start() + 1:]) if i.strip()]
+        return _recover_line(head, number, previous) + [
+            Block("list_item", item, number, number, recovered=True, marker="*", note="inline-list") for item in items]
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
     fragment = _header_fragment(words, previous)
     if fragment is not None:
@@ -183,6 +256,12 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return table
     if _number_grid(line, words):
         return [Block("markup", line, number, number, recovered=True, note="number grid")]
+    stop = next((i for i, (_, w) in enumerate(words) if re.search(r"[A-Za-z)\]][.!?]$", w)), len(words))
+    grid_end = next((i for i in range(8, min(stop + 1, len(words), 200)) if _is_opener(words[i][1])
+                     and _number_grid(line[:words[i][0]].strip(), words[:i]) and _sentence_follows(words, i)), None)
+    if grid_end is not None:  # "Model nDCG@10 … Fused 0.491 0.903 The fused run gains …": a table, then prose
+        return [Block("markup", line[:words[grid_end][0]].strip(), number, number, recovered=True, note="number grid"),
+                Block("paragraph", line[words[grid_end][0]:], number, number, recovered=True, note="number grid")]
     if is_navigation_line(line):
         return [Block("navigation", line, number, number)]
     if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line):  # "##### MRR @10: 0.36 #####": an output banner
@@ -201,13 +280,20 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
                       note="callout-title"),
                 Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
-    short = _short_heading(line, words)
+    short = _short_heading(line, words) or ("heading" if _title_line(line, words) else "")
+    if short == "heading" and (in_list or words[0][1].lower().replace("’", "'") in _PRONOUN_OPENERS):
+        short = ""  # an item of a list that lost its markers ("Dataset", "Loss Function"), "Let's examine …"
     if short:
         return [Block(short, line, number, number, recovered=True, level=2 if short == "heading" else 0,
                       note="short-line")]
     formula = _formula(line, words)
     if formula is not None:
         return formula
+    question = _question_heading(line, words)
+    if question is not None:  # "What is MTEB? The Massive Text Embedding Benchmark (MTEB) was …"
+        return [Block("heading", line[:words[question][0]].strip(), number, number, recovered=True, level=2,
+                      note="question-heading"),
+                Block("paragraph", line[words[question][0]:], number, number, recovered=True, note="question-heading")]
     split = _glued_heading(words)
     if split is not None:
         heading = line[:words[split][0]].strip()
@@ -215,6 +301,69 @@ def _recover(line: str, number: int, previous: str) -> list[Block]:
         return [Block("heading", heading, number, number, recovered=True, level=2, note="glued-heading"),
                 Block("paragraph", rest, number, number, recovered=True, note="glued-heading")]
     return [Block("paragraph", line, number, number)]
+
+
+_DIRECTIVE_OPTION = re.compile(
+    r"(?:^|(?<=\s)):(?:label|class|name|width|height|align|alt|scale|target|figwidth|figclass|linenos|"
+    r"emphasize-lines|lineno-start|dedent|tags|icon|open|number-lines|nowrap|maxdepth|numbered|glob|hidden|"
+    r"titlesonly|selected|sync|margin|color|class-header|class-body|class-title|class-card|link|link-type):"
+    r"[ \t]+[^\s`]+(?=\s|$)")
+"""A MyST / Sphinx directive option (``:label: residualDef``, ``:class: seealso``) left in a
+flattened line by a directive whose fences the flattening dropped: markup, never prose."""
+_INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\n]{0,80}\}(?=\s|$)"
+                            r"|(?:^|(?<=\s))(?:`{3,}|~{3,}|:{3,})(?:[ \t]*\{[^{}\n]{0,80}\})?(?=\s|$)")
+"""A directive option, a kramdown attribute list (``{:.image-caption}``) or a fence of a MyST
+directive or Pandoc div (``:::{note}``, ```` ```{tab-item} ````, ``::: {.callout}``, a closing
+``:::``) inside a line."""
+_NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
+"""A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
+_INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
+"""Two or more ``* item`` glued after a colon (a list written into one flattened line)."""
+_GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S)")
+"""A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph."""
+_PRONOUN_OPENERS = frozenset("let's lets we you they it i he she there here".split())
+"""First words that make a short unpunctuated line a sentence, not a heading (``Let's examine
+the error distribution``)."""
+
+
+def _introduces_list(line: str) -> bool:
+    """A sentence of four words or more ending in a word and a colon (``TEI implements many
+    features such as:``) introduces a list; a label (``Table of contents:``, ``References:``: its
+    items are navigation) or a role (``:end_tab:``) does not."""
+    return len(line.split()) >= 4 and bool(re.search(r"(?:^|\s)[A-Za-z][\w-]*:$", line))
+
+
+def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a question heading glued to it (``What is MTEB? The Massive …``,
+    ``Why align your LLM judge first? Before running …``): the line opens with a question of two
+    to ten words with no bare number (``Is 80% accuracy good?`` asks about a result: prose), and a
+    capitalised word right after it opens three words or more that end a sentence. A question
+    alone on its line (``Can you guess what your friend said??``) and a question followed by a
+    lower-case continuation (``Want a new dataset? feel free …``) stay prose."""
+    end = next((i for i, (_, w) in enumerate(words) if w.endswith("?")), None)
+    if end is None or not 1 <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
+        return None
+    if any(re.search(r"[.!:;]$", w) or re.match(r"^[$€£]?\d", w) for _, w in words[:end + 1]):
+        return None
+    nxt = words[end + 1][1]
+    if not re.match(r"^[A-Z][a-z'’]*,?$", nxt) or not any(_END.search(w) for _, w in words[end + 3:]):
+        return None
+    return end + 1
+
+
+def _unemphasised(text: str) -> str:
+    """Markdown emphasis left in flattened prose removed (``A __residual__ is``, ``(i.e. _in-sample_
+    error)``, ``**fast**``): word-bounded pairs only, so ``vocab_size``, ``2 * 3``, ``__init__.py`` and
+    ``__main__`` stay."""
+    text = re.sub(r"(?<![\w*])\*\*(?=\S)([^*]{1,200}?)(?<=\S)\*\*(?![\w*]|[.(]\w)", r"\1", text)
+    text = re.sub(r"(?<![\w_])__([A-Za-z][\w' -]{0,80}?[A-Za-z0-9])__(?![\w_]|[.(]\w)",
+                  lambda m: m.group(0) if m.group(1) in _DUNDERS else m.group(1), text)
+    return re.sub(r"(?<![\w_\\{])_([A-Za-z][A-Za-z' -]{0,80}?[A-Za-z])_(?![\w_{]|[.(]\w)", r"\1", text)
+
+
+_DUNDERS = frozenset("""init main name file call repr str dict class doc all version len getitem setitem
+enter exit iter next eq hash new del slots module path builtins future post_init""".split())
+"""Python's special names (``__init__``, ``__main__``): code, not emphasis, when left in prose."""
 
 
 CALLOUT_WORDS = frozenset("""
@@ -254,6 +403,7 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     onto its own line (``Further reading``, ``11.3.1. Summary``); ``markup`` for one to three such
     lower-case words (tab labels: ``pytorch mxnet``); else ''."""
     text = _SECTION_NUMBER.sub("", line, count=1)
+    text = re.sub(r"^(\S.*?)\s+\((?:v\d+(?:\.\d+)*|[A-Za-z][\w .-]{0,20})\)$", r"\1", text)  # "ColBERT (v2)"
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
@@ -262,9 +412,32 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     return "markup" if count <= 3 and text == line and re.fullmatch(r"[a-z][a-z\s-]*", text) else ""
 
 
+_TITLE_CONNECTIVES = FUNCTION_WORDS | frozenset("using via vs without within".split())
+
+
+def _title_line(line: str, words: list[tuple[int, str]]) -> bool:
+    """A Title Case line of up to 16 words alone on its line, a title and its subtitle joined by a
+    colon, with no final punctuation and no sentence end (``Predicting Queries from Passages: T5
+    Inference with TensorFlow``): a heading (without the colon, ``SParse Lexical AnD Expansion
+    Model for First Stage Ranking`` or a byline, it stays prose).
+    Every word is capitalised, a name (``ROCm``, ``T5``) or a connective (``from``, ``using``), and
+    three or more are capitalised."""
+    if (not 2 <= len(words) <= 16 or re.search(r"[.!?,;:]$", line) or re.search(r"[A-Za-z)][.!?](?:\s|$)", line)
+            or not re.search(r"\w: \S", line) or line.startswith("[")):
+        return False  # "[2] RL Course by …: …" is a reference
+    capitalised = 0
+    for _, word in words:
+        if word.lower() in _TITLE_CONNECTIVES:
+            continue
+        if not _NAME_TOKEN.match(word):
+            return False
+        capitalised += 1
+    return capitalised >= 3
+
+
 def _is_opener(word: str) -> bool:
     """A capitalised sentence opener, also contracted (``We've``, ``Here's``, ``Let's``)."""
-    match = re.fullmatch(r"([A-Z][a-z]*)(?:['’](?:s|ve|re|ll|d))?", word)
+    match = re.fullmatch(r"([A-Z][a-z]*)(?:['’](?:s|ve|re|ll|d))?,?", word)
     return bool(match) and (match.group(1).lower() in SENTENCE_OPENERS or match.group(1) == "Let")
 
 
@@ -280,6 +453,47 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
     title = _title_case_heading(words)
     if title is not None:
         return title
+    simple = _sentence_case_heading(words)
+    if simple is not None:
+        return simple
+    shaped = _shaped_heading(words)
+    if shaped is not None:
+        return shaped
+    return _stock_heading(words)
+
+
+STOCK_HEADINGS = frozenset("""
+installation install usage overview introduction background motivation summary conclusion
+conclusions requirements prerequisites features examples results benchmark benchmarks performance
+evaluation citation citing license licence acknowledgements acknowledgments contributing
+limitations discussion abstract setup quickstart updates news changelog notes references datasets
+models approach methods methodology experiments architecture implementation roadmap tests
+troubleshooting faq
+quick-start getting-started related-work future-work known-issues further-reading next-steps
+""".split())
+"""Section titles that documentation and papers use again and again (``Installation``,
+``Benchmark``, ``Related work``): glued to a capitalised word that opens a sentence, they are the
+heading, even when the sentence opens with a name (``Installation ColBERT requires …``)."""
+
+
+def _stock_heading(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a stock section title of one or two words (after an optional
+    section number) glued to it: the next word is capitalised, not lower case after it
+    (``Results Table 2 shows …`` is still a seam; ``Results improved.`` has none), and three words
+    or more from it end a sentence."""
+    texts = [w for _, w in words]
+    first = 1 if texts and _HEADING_NUMBER.match(texts[0]) else 0
+    for size in (2, 1):
+        i = first + size
+        if i + 2 >= len(texts) or not texts[first][:1].isupper():
+            continue
+        title = "-".join(t.lower() for t in texts[first:i])
+        if title in STOCK_HEADINGS and texts[i][:1].isupper() and _ends_sentence(texts, i):
+            return i
+    return None
+
+
+def _sentence_case_heading(words: list[tuple[int, str]]) -> int | None:
     if len(words) < 5 or not re.fullmatch(r"[A-Z][a-z]+(?:-[a-z]+)*", words[0][1]):
         return None
     for i in range(1, min(13, len(words) - 2)):
@@ -294,6 +508,119 @@ def _glued_heading(words: list[tuple[int, str]]) -> int | None:
     return None
 
 
+_HEADING_NUMBER = re.compile(r"^(?:\d+\.)+\d*$|^\d+(?:\.\d+)+$")
+"""A section number opening a heading (``2.1``, ``11.3.1.``)."""
+_SENTENCE_END_WORD = re.compile(r"[.!?;][\"'”’)\]]*$")
+_NAME_TOKEN = re.compile(r"^[(\[]?(?:[A-Z0-9][\w.+/*&'’-]*|[a-z]+[A-Z0-9][\w.+/*&-]*|--?[a-z][\w-]*|[&+/–—-]|w/|vs\.?)"
+                         r"[)\]:,]?\*?$")
+"""A word a Title Case heading holds: capitalised, an acronym or a name with digits (``BM25``,
+``SPLADE_v2``, ``DPR-Multi``), a camel-case name (``nanoGPT``, ``uniCOIL``), an option
+(``--compile``), ``&``, ``w/``, a
+parenthesised one (``(NQ)``, ``(Version 3)``), a version (``v2:``); a colon may close an inner word."""
+_PRONOUN_START = frozenset("he she i".split())
+
+
+def _fold(word: str) -> str:
+    """A word as compared for repetition: lower case, letters and digits only, a plural ``s`` off."""
+    folded = re.sub(r"[^0-9a-z]", "", word.lower())
+    return folded[:-1] if len(folded) > 3 and folded.endswith("s") else folded
+
+
+def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
+    """Index of the sentence after a heading of any common shape glued to it, when something
+    marks the seam (the rule behind :func:`_title_case_heading` and the sentence-case rule,
+    widened to the headings of real pages: ``Pyserini: BM25 Baseline for MS MARCO Passage Ranking
+    This guide …``, ``2.1 Large amounts of training data A massive …``, ``Support datasets v4 With
+    the new …``, ``Binary Quantization Binary quantization refers …``).
+
+    The heading ``w0 … w(i−1)``: at most 14 words (after an optional section number ``2.1``), no
+    word ending a sentence (``.``, ``!``, ``?``, ``;``), the last one no function word, no
+    possessive, no dash and not ending in ``,`` or ``:`` (a label and a colon before an opener,
+    ``C-MTEB: We create …``, is a sentence as written); either Title Case (every word capitalised, a name
+    or a short function word, inner colons allowed), or opening with a capitalised word that is no
+    sentence opener or pronoun (a line opening with ``We`` or ``The`` is a sentence), or a
+    lower-case heading of one to four words. The seam: ``wi`` is a capitalised sentence opener
+    (also with a comma: ``However,``), or ``wi`` repeats a word of the heading (``Performance
+    Performance is …``, ``… with Huggingface Transformers and Ray Huggingface Transformers
+    recently added …``; ``wi wi+1`` written as one word: ``MSMARCO Models MS MARCO is``) with a
+    lower-case word among the next two, the heading Title Case, the repeated word the heading's
+    first or last (or two of its words in a row: ``Neural Turing Machines Alan Turing in 1936 …``
+    has no seam) and the repetition starting at ``wi`` (``Natural Questions
+    Models Google's Natural Questions dataset …`` has no seam: the sentence opens with a proper
+    noun, a stated limitation); or the heading's last word carries a footnote mark (``Reproduction
+    Log* Results reproduced by …``). Either way at least three words from ``wi`` end a sentence
+    (after a Title Case heading, six words with three lower-case ones may run to the line end)."""
+    texts = [w for _, w in words]
+    first = 1 if _HEADING_NUMBER.match(texts[0]) and len(texts) > 1 and texts[1][:1].isupper() else 0
+    if len(texts) - first < 4 or not re.search(r"[A-Za-z]{2}", texts[first]):
+        return None  # "(&) Also, referred to …": a footnote mark, no heading
+    lead = texts[first]
+    lower_case = bool(_LOWER_WORD.match(lead))
+    title = True
+    for i in range(first + 1, min(first + 15, len(texts) - 2)):
+        previous = texts[i - 1]
+        if _SENTENCE_END_WORD.search(previous) and not (i - 1 == first - 1):
+            return None  # a sentence ended: the line opens with prose
+        title = title and (bool(_NAME_TOKEN.match(previous)) or previous.lower() in FUNCTION_WORDS)
+        heading = texts[first:i]
+        if sum(1 for w in heading if _CELL_NUMBER.match(w.strip("(),"))) >= 2:
+            return None  # numbers in a row are table cells, no heading
+        if lower_case and not all(_LOWER_WORD.match(w) or _NAME_WITH_NUMBER.match(w) for w in heading):
+            return None
+        if lower_case and len(heading) > 4:
+            return None
+        if not (title or lower_case or (lead[:1].isupper() and lead.lower().rstrip(",:") not in SENTENCE_OPENERS
+                                         and lead.lower() not in _PRONOUN_START)):
+            return None
+        if previous.endswith(":") and _is_opener(texts[i]):
+            return None  # "C-MTEB: We create …": a label and its sentence
+        if sum(w.count("(") - w.count(")") for w in texts[first:i]) > 0:
+            continue  # "SWAG (Situations With Adversarial …": the seam is never inside parentheses
+        if (previous.lower() in FUNCTION_WORDS or re.search(r"[,:]$|['’]s$|^[–—-]+$", previous)
+                or not texts[i][:1].isupper()):
+            continue
+        if _sentence_follows(words, i) or (title and _is_opener(texts[i]) and _runs_to_line_end(texts, i)):
+            return i
+        if title and re.search(r"[^*]\*$", previous) and (_ends_sentence(texts, i) or _runs_to_line_end(texts, i)):
+            return i  # "Reproduction Log* Results reproduced by …": a heading with a footnote mark
+        if title and _repeats_heading(texts, first, i) and _ends_sentence(texts, i):
+            return i
+    return None
+
+
+def _repeats_heading(texts: list[str], first: int, index: int) -> bool:
+    """``texts[index]`` (or it joined to the next word) repeats a word of the heading
+    ``texts[first:index]``, the repetition starts there, and a lower-case word follows within two."""
+    heading = texts[first:index]
+    ends = {_fold(p) for w in (heading[0], heading[-1]) for p in [w, *w.split("-")] if _fold(p)}
+    pairs = {(_fold(a), _fold(b)) for a, b in zip(heading, heading[1:])}
+    word = _fold(texts[index])
+    following = _fold(texts[index + 1]) if index + 1 < len(texts) else ""
+    joined = _fold(texts[index] + texts[index + 1]) if index + 1 < len(texts) else ""
+    # the heading's first or last word, or two of its words in a row (``… Huggingface Transformers
+    # and Ray Huggingface Transformers recently …``); one inner word repeated is no seam
+    # (``Neural Turing Machines Alan Turing in 1936 …``: the sentence opens with a name)
+    if not word or not (word in ends or joined in ends or (word, following) in pairs):
+        return False
+    if any(_fold(heading[j]) == word and j > 0 and _fold(heading[j - 1]) == _fold(heading[-1])
+           for j in range(len(heading))):
+        return False  # "Natural Questions Models Google's Natural Questions": it started a word earlier
+    window = 5 if (word, following) in pairs else 3  # "Byte Pair Encoding Byte Pair Encoding (BPE) is used"
+    return any(_LOWER_WORD.match(w) for w in texts[index + 1:index + window])
+
+
+def _runs_to_line_end(texts: list[str], index: int) -> bool:
+    """From ``texts[index]`` a sentence runs to the end of the line without its full stop (``Pile
+    Ngram Generation The relevant scripts can be found in scripts/clean_data``): six words or more,
+    three of them lower case."""
+    tail = texts[index:]
+    return len(tail) >= 6 and sum(1 for w in tail if _LOWER_WORD.match(w)) >= 3
+
+
+def _ends_sentence(texts: list[str], index: int) -> bool:
+    return len(texts) - index >= 3 and any(_END.search(w) for w in texts[index + 2:])
+
+
 _TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
 
 
@@ -304,10 +631,29 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     """A table flattened into one line whose columns the table rule cannot recover (``Dataset
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
-    stop). Set aside as markup, not read as prose."""
+    stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
+    plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|Fig|Eq|No)\.", "", line)  # abbreviations end no sentence
+    if re.search(r"[.!?]$", plain.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", plain):
+        return False
     numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))
-    return (numbers >= 6 and 3 * numbers >= len(words) and not re.search(r"[.!?]$", line.rstrip())
-            and not re.search(r"[A-Za-z\)][.!?](?:\s|$)", line))
+    if numbers >= 6 and 3 * numbers >= len(words):
+        return True
+    # a table of names and measured cells (``model params train loss val loss gpt2 124M 3.11 …``,
+    # ``Approach MRR@10 (NQ dev set small) nq-distilbert-base-v1 72.36 Other models DPR 58.96``):
+    # eight words or more, two cells or more that are numbers (glued units: ``124M``,
+    # ``143.05GB$543``), a fifth of the words numbers or names with digits, and at most one
+    # function word in ten (a sentence left without its full stop has its "the", "with", "and")
+    cells = sum(1 for _, w in words if _CELL_NUMBER.match(w))
+    digits = sum(1 for _, w in words if re.search(r"\d", w))
+    function = sum(1 for _, w in words if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    # and no "label:" (``Sequence length: 8, 16, 32``, ``Average input tokens: 202, …`` are prose)
+    # and no "=" (``marginal = 0.7 / r - 0.3 * redundancy`` is a formula)
+    return (len(words) >= 8 and cells >= 2 and 5 * digits >= len(words) and 10 * function <= len(words)
+            and "=" not in line and not any(w.endswith(":") for _, w in words))
+
+
+_CELL_NUMBER = re.compile(r"^[$€£]?[-+−~]?\d[\d,]*(?:\.\d+)?(?:%|x|[KMBT]|[KMGT]i?B|ms|s)?(?:\$[\d,.]+)?$")
+_GLUE_WORDS = frozenset("and or with not it we you they has have had can will".split())
 
 
 _NAME_WITH_NUMBER = re.compile(r"^[A-Za-z]+-?\d+[A-Za-z]?$")
@@ -478,6 +824,10 @@ _CODE_START = re.compile(
     r"(?:\$ |>>> |pip3? install |python3? (?:-m |-c |\S+\.py)|git clone |curl |wget |docker |conda |npm |"
     r"uv (?:pip|run) |import [A-Za-z_][\w.]*|from [A-Za-z_][\w.]* import |def [A-Za-z_]\w*\(|class [A-Z]\w*[(:]|"
     r"[A-Za-z_][\w.]*(?:\[[^\]]*\])?\s*=\s*(?:[A-Za-z_][\w.]*\(|[\"'\[{])|"
+    r"[a-z_]\w*(?:\s*,\s*[a-z_]\w*)+\s*=\s*(?:[\w.]+\(|-?\d[\d.]*\s*,)|"
+    r"(?:bash|sh|cd|tar|mkdir|source) [\w./$~-]|export [A-Z_][A-Z0-9_]*=|(?:more|cat|ls) [/~.]|\./[\w.-]+|"
+    r"[\w.-]+(?:/[\w.-]+)+ -{1,2}[A-Za-z]|[a-z][\w.@]*\s+all\s+\d+\.\d+(?=\s+[a-z][\w.@]*\s+all\s|\s*$)|"
+    r"[a-z]+_[\w-]*:\s+(?:\[|\"|\d)(?=.*\s[a-z]+_[\w-]*:\s)|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\])")
 _CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
 
@@ -492,6 +842,12 @@ def _prose_follows(words: list[tuple[int, str]], index: int) -> bool:
     return len(tail) >= 2 and any(_END.search(w) for _, w in tail[1:])
 
 
+def _open_string(code: str) -> bool:
+    """The code so far leaves a string literal open (``doc_text = 'The presence … was. The only
+    …``): the sentences inside the quotes are the string's, not prose after the code."""
+    return code.count("'") % 2 == 1 or code.count('"') % 2 == 1
+
+
 def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
     """Code or log text at the start of the line or glued after a sentence end or a colon."""
     start = next((m.end() for m in _CODE_AFTER.finditer(line)), None)
@@ -502,7 +858,8 @@ def _code(line: str, words: list[tuple[int, str]]) -> list[Block] | None:
         blocks.append(Block("paragraph", line[:start].strip(), 0, 0, recovered=True, note="code"))
     rest = next((i for i, (offset, _) in enumerate(words) if offset > start and _prose_follows(words, i)
                  and re.search(r"[.!?:;)\]}'\"]$|\S$", line[:offset].rstrip())
-                 and not re.search(r"[=(,\[{]$", line[:offset].rstrip())), None)
+                 and not re.search(r"[=(,\[{]$", line[:offset].rstrip())
+                 and not _open_string(line[start:offset])), None)
     end = words[rest][0] if rest is not None else len(line)
     blocks.append(Block("code", line[start:end].strip(), 0, 0, recovered=True, note="code"))
     if rest is not None:

@@ -289,6 +289,19 @@ def _number_spans(text: str, numbers: list[dict]) -> list[tuple[dict, tuple[int,
     return out
 
 
+_LINK = re.compile(r"\[([^\]]*)\]\((?:https?://|/|\.)[^)\s]*\)")
+_ANGLED = re.compile(r"<[^<>\s]{1,40}>")
+
+
+def matchable(text: str) -> str:
+    """A normalised text as rows and labels are compared: a Markdown link a label kept as written
+    is its text (the label conventions remove link targets), an angle-bracketed token is removed
+    on both sides (a label drops ``<time-stamp>`` or ``<|begin_of_text|>`` written in inline code,
+    which the reader keeps as the page shows it), and no space before punctuation is left."""
+    text = _ANGLED.sub(" ", _LINK.sub(r"\1", text))
+    return re.sub(r"\s+([.,;:!?)])", r"\1", " ".join(text.split()))
+
+
 def score_corpus(part: str, reading: str) -> dict:
     """Counts for one part and reading (module docstring of :func:`print_corpus`)."""
     c = Counter()
@@ -298,9 +311,9 @@ def score_corpus(part: str, reading: str) -> dict:
     for document in corpus_documents(part):
         gold = corpus_labels(document)
         rows = [r for r in corpus_rows(document, reading) if r.kind != TABLE_VALUE]
-        texts = [normalise(r.text) for r in rows]
-        gold_texts = [normalise(g["text"]) for g in gold]
-        set_aside = corpus_set_aside(document, reading)
+        texts = [matchable(normalise(r.text)) for r in rows]
+        gold_texts = [matchable(normalise(g["text"])) for g in gold]
+        set_aside = {matchable(t) for t in corpus_set_aside(document, reading)}
         c["rows"] += len(rows)
         c["table_rows"] += 0
         for i, row_text in enumerate(texts):
