@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
-from engine.runs.errors import EXIT_FAILED
+from engine.runs.errors import EXIT_FAILED, InputError
 
 
 def register(app: typer.Typer) -> None:
@@ -32,6 +32,8 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing report file."),
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for attributions."),
+        kinds: str = typer.Option("rules", "--kinds", help="rules | model: who decides the measured-result "
+                                  "kind of the claim rows (model: claims/kinds_model.py; section 1 says)."),
         fmt: str = FormatOption(),
     ) -> None:
         """Write the seven-section research report for a chapter pack. Exit 1 (the report is
@@ -40,8 +42,10 @@ def register(app: typer.Typer) -> None:
         from sources.check import SourceCheck
 
         fmt = output_format(fmt)
+        if kinds not in ("rules", "model"):
+            raise InputError(f"--kinds: unknown value {kinds!r} (choose rules or model)")
 
-        path, inputs = write_report(ReportOptions(references=tuple(references or ()),
+        path, inputs = write_report(ReportOptions(kinds=kinds, references=tuple(references or ()),
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
             offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
             search=not no_search))

@@ -66,6 +66,7 @@ class ReportInputs:
     search_enabled: bool = False
     consistency: list[Any] = field(default_factory=list)  # failed checks of the chapter's own numbers
     document: Any = None   # audit.document.Document of the chapter text (section 1 lists its code and tables)
+    kinds: str = "rules"   # who decided the measured-result kind of each claim row (section 1 says)
     history: str = ""      # research history (books.run: the book pass this report differs from); "" = no row
 
 

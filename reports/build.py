@@ -34,6 +34,7 @@ class ReportOptions:
     force: bool = False
     search: bool = True   # primary-source search for attributions and free-text citations
     history: str = ""     # section 1 "research history" row (``book``: the earlier pass this report differs from)
+    kinds: str = "rules"  # who decides the measured-result kind: "rules" or "model" (claims/kinds_model.py)
 
 
 def parse_report_date(value: str | None) -> str:
@@ -62,7 +63,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     refuse_second_stdin([options.pack, *options.claims_files, *options.references], "--claims")
     pack = load_pack(options.pack)
     check = check_pack(pack)
-    document, claims, _ = claims_for_pack(pack)
+    document, claims, _ = claims_for_pack(pack, kinds=options.kinds)
     claims_files = [load_claims_file(path) for path in options.claims_files]
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
@@ -94,7 +95,8 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
         report_date=parse_report_date(options.report_date), offline=options.offline,
         log_path=Path(options.log), log_records=log_records, verdicts=verdicts, claims_files=claims_files,
         sources=sources, links=links, similarity_links=options.similarity_links, searches=found.searches,
-        search_enabled=options.search, document=document, consistency=consistency, history=options.history)
+        search_enabled=options.search, document=document, consistency=consistency, history=options.history,
+        kinds=options.kinds)
 
 
 def write_report(options: ReportOptions, *, endpoints: Any = None) -> tuple[Path, ReportInputs]:

@@ -73,6 +73,11 @@ def section_context(inputs: ReportInputs) -> str:
                  else "explicit mentions only (embedding similarity not used)"])
     rows.append(["method", "no language model: rows come from parsing, the execution log and recorded "
                            "source look-ups"])
+    if attribute(inputs, "kinds", "rules") == "model":
+        from claims.kinds_model import shipped_model
+
+        rows.append(["measured-result kind", "decided by the trained classifier claims/kinds_model.py "
+                                             f"(weights sha256 {shipped_model().sha256[:12]}), not by the rules"])
     parts = [table(["Field", "Value"], rows)]
     if attribute(pack, "is_excerpt", False):
         snapshot = attribute(pack, "snapshot_url") or "the pack's snapshot link"

@@ -34,3 +34,24 @@ def test_claims_with_the_model_and_with_the_rules(tmp_path):
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert (bad.stdout + bad.stderr).strip().count("\n") == 0 and "--kinds" in bad.stdout + bad.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["chapter.md", "rows.json"]
+
+
+def test_report_with_the_model_says_so_in_section_1(tmp_path):
+    """``report --kinds model`` writes the report with the model's kinds and says so, with the
+    weights' hash, in section 1; without the option section 1 has no such row (the rules)."""
+    from tests.journeys.userfiles import sandbox_args, write_sandbox_inputs
+
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    (tmp_path / "chapter.md").write_text(CHAPTER, encoding="utf-8")
+    common = ("--offline", "--log", log, "--date", "2026-12-01")
+    model = run_cli("report", "chapter.md", "-o", "model.md", "--kinds", "model", *common, cwd=tmp_path)
+    assert model.returncode == 0, model.stderr
+    text = (tmp_path / "model.md").read_text(encoding="utf-8")
+    assert "| measured-result kind | decided by the trained classifier claims/kinds_model.py (weights sha256 " in text
+    rules = run_cli("report", "chapter.md", "-o", "rules.md", *common, cwd=tmp_path)
+    assert rules.returncode == 0, rules.stderr
+    assert "measured-result kind" not in (tmp_path / "rules.md").read_text(encoding="utf-8")
+    bad = run_cli("report", "chapter.md", "-o", "bad.md", "--kinds", "neural", *common, cwd=tmp_path)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and not (tmp_path / "bad.md").exists()
