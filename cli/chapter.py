@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from cli.common import FormatOption, cli_errors, emit_json, output_format
+from cli.common import FormatOption, cli_errors, emit_json, kinds_choice, output_format
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.outdir import file_output, publish_file
 
@@ -84,8 +84,7 @@ def register(app: typer.Typer) -> None:
         fmt = output_format(fmt, tuple(FORMATS))
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
-        if kinds not in ("rules", "model"):
-            raise InputError(f"--kinds: unknown value {kinds!r} (choose rules or model)")
+        kinds = kinds_choice(kinds)
         _, rows, note = claims_for_pack(load_pack(pack), kinds=kinds)
         if note:
             typer.echo(f"{pack}: note: {note}", err=True)

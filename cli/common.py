@@ -85,6 +85,17 @@ def output_format(value: str, allowed: tuple[str, ...] = FORMATS) -> str:
     return name
 
 
+def kinds_choice(value: str) -> str:
+    """``--kinds`` as given when it is one of :data:`claims.kinds_model.KIND_OPTIONS` (``rules``,
+    ``model``); InputError naming ``--kinds`` otherwise."""
+    from claims.kinds_model import KIND_OPTIONS
+    from engine.runs.errors import InputError
+
+    if value not in KIND_OPTIONS:
+        raise InputError(f"--kinds: unknown value {value!r} (choose rules or model)")
+    return value
+
+
 def json_ready(value: Any) -> Any:
     """``value`` as plain JSON types: paths and other objects as text, tuples and sets as lists,
     numpy scalars and arrays as numbers and lists, dataclasses through ``to_dict``/``as_dict``."""

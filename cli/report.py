@@ -7,8 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
-from engine.runs.errors import EXIT_FAILED, InputError
+from cli.common import FormatOption, LogOption, cli_errors, emit_json, kinds_choice, output_format
+from engine.runs.errors import EXIT_FAILED
 
 
 def register(app: typer.Typer) -> None:
@@ -42,8 +42,7 @@ def register(app: typer.Typer) -> None:
         from sources.check import SourceCheck
 
         fmt = output_format(fmt)
-        if kinds not in ("rules", "model"):
-            raise InputError(f"--kinds: unknown value {kinds!r} (choose rules or model)")
+        kinds = kinds_choice(kinds)
 
         path, inputs = write_report(ReportOptions(kinds=kinds, references=tuple(references or ()),
             pack=pack, output=output, log=log, claims_files=tuple(claims or ()), sources_cache=sources_cache,
