@@ -111,18 +111,21 @@ def fit_dual(k: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
     return alpha
 
 
-def sentence_figures(sentences: list[dict], numbers: list[dict], called: np.ndarray) -> dict:
-    """Precision, recall (sentences) and non-result labelled numbers called a result."""
-    tp = fp = fn = 0
-    for s in sentences:
-        predicted = any(called[i] for i in s["numbers"])
-        tp += predicted and s["measured"]
-        fp += predicted and not s["measured"]
-        fn += s["measured"] and not predicted
+def figures(sentences: list[dict], numbers: list[dict], predicted: list[bool], called: np.ndarray) -> dict:
+    """Precision, recall (of ``predicted``, one call per sentence) and non-result labelled numbers
+    among the numbers ``called`` a result."""
+    tp = sum(p and s["measured"] for p, s in zip(predicted, sentences))
+    fp = sum(p and not s["measured"] for p, s in zip(predicted, sentences))
+    fn = sum(s["measured"] and not p for p, s in zip(predicted, sentences))
     nonresult = [i for i, n in enumerate(numbers) if n["nonresult_label"]]
     wrong = sum(bool(called[i]) for i in nonresult)
     return {"tp": tp, "fp": fp, "fn": fn, "nonresult_called": wrong, "nonresult": len(nonresult),
             "f1": 2 * tp / max(2 * tp + fp + fn, 1)}
+
+
+def sentence_figures(sentences: list[dict], numbers: list[dict], called: np.ndarray) -> dict:
+    """The model's figures: a sentence is measured when any of its numbers is called a result."""
+    return figures(sentences, numbers, [any(called[i] for i in s["numbers"]) for s in sentences], called)
 
 
 def rules_called(sentences: list[dict], numbers: list[dict]) -> np.ndarray:
@@ -135,13 +138,8 @@ def rules_called(sentences: list[dict], numbers: list[dict]) -> np.ndarray:
 
 
 def rules_sentence_figures(sentences: list[dict], numbers: list[dict]) -> dict:
-    tp = sum(s["rules"] and s["measured"] for s in sentences)
-    fp = sum(s["rules"] and not s["measured"] for s in sentences)
-    fn = sum(s["measured"] and not s["rules"] for s in sentences)
-    called = rules_called(sentences, numbers)
-    nonresult = [i for i, n in enumerate(numbers) if n["nonresult_label"]]
-    return {"tp": tp, "fp": fp, "fn": fn, "nonresult_called": sum(bool(called[i]) for i in nonresult),
-            "nonresult": len(nonresult), "f1": 2 * tp / max(2 * tp + fp + fn, 1)}
+    """The rules' figures: their sentence call, and their per-number call (:func:`rules_called`)."""
+    return figures(sentences, numbers, [s["rules"] for s in sentences], rules_called(sentences, numbers))
 
 
 def describe(figures: dict) -> str:
