@@ -166,9 +166,22 @@ def corpus_manifest() -> dict:
     return json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
 
 
+def _batch_option() -> int | None:
+    """``--batch N``: score only the documents of batch N of the part (a batch the rules were not
+    yet tuned on is a generalisation figure of its own; docs/audit.md)."""
+    if "--batch" in sys.argv:
+        return int(sys.argv[sys.argv.index("--batch") + 1])
+    return None
+
+
+BATCH_OPTION = _batch_option()
+
+
 def corpus_documents(part: str) -> list[dict]:
-    """The manifest entries of one part (``development`` or ``held-out``), in id order."""
-    return [d for d in corpus_manifest()["documents"] if d["part"] == part]
+    """The manifest entries of one part (``development`` or ``held-out``), in id order
+    (with ``--batch N``, of that batch only)."""
+    return [d for d in corpus_manifest()["documents"]
+            if d["part"] == part and (BATCH_OPTION is None or d.get("batch") == BATCH_OPTION)]
 
 
 def corpus_labels(document: dict) -> list[dict]:
@@ -426,7 +439,7 @@ def corpus_summary(part: str, reading: str) -> dict[str, str]:
 def print_corpus(part: str, show: bool = False) -> dict[str, dict[str, str]]:
     """Print the figures of one part for both readings; ``show`` lists every error."""
     documents = corpus_documents(part)
-    print(f"\nCorpus, {part} part ({len(documents)} documents, "
+    print(f"\nCorpus, {part} part{f' (batch {BATCH_OPTION} only)' if BATCH_OPTION is not None else ''} ({len(documents)} documents, "
           f"{sum(len(corpus_labels(d)) for d in documents)} labelled sentences)")
     summaries = {reading: corpus_summary(part, reading) for reading in ("markdown", "pack")}
     print(f"  {'':<38} {'Markdown':>22} {'flattened pack':>22}")
