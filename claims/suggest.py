@@ -233,27 +233,26 @@ def contradicts(value: RunValue, clause: tuple[str, ...]) -> bool:
     string describes its object), and words the value's own path also holds are no conflict.
 
     ``lifts macro NDCG@3 to 0.889`` contradicts ``macro.bm25.recall@3`` twice: ``ndcg@3``
-    stands beside ``recall@3`` and ``fusion`` (``hybrid``) beside ``bm25``.
+    stands beside ``recall@3`` and ``fusion`` (``hybrid``) beside ``bm25``. A word inside a
+    compound part stands beside the run's keys that its own key stands beside elsewhere
+    (``value.rivals``, :func:`run_rivals`).
     """
     for part, others in value.siblings:
         if part.isdigit():
             continue
-        own = (part.lower(), *words(part))
-        if _names(own, clause):
-            continue
-        for other in others:
-            distinct = frozenset(w for w in (other.lower(), *words(other))
-                                 if not _names(value.key_words, (w,)))
-            if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
-                return True
-    for word, others in value.rivals:
-        if _names((word,), clause):
-            continue
-        for other in others:
-            distinct = frozenset(w for w in (other.lower(), *words(other))
-                                 if not _names(value.key_words, (w,)))
-            if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
-                return True
+        if not _names((part.lower(), *words(part)), clause) and _names_a_rival(others, value, clause):
+            return True
+    return any(not _names((word,), clause) and _names_a_rival(others, value, clause)
+               for word, others in value.rivals)
+
+
+def _names_a_rival(others: frozenset[str], value: RunValue, clause: tuple[str, ...]) -> bool:
+    """The clause names one of ``others`` by a word the value's own path does not hold."""
+    for other in others:
+        distinct = frozenset(w for w in (other.lower(), *words(other))
+                             if not _names(value.key_words, (w,)))
+        if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
+            return True
     return False
 
 
