@@ -177,11 +177,13 @@ def _batch_option() -> int | None:
 BATCH_OPTION = _batch_option()
 
 
-def corpus_documents(part: str) -> list[dict]:
-    """The manifest entries of one part (``development`` or ``held-out``), in id order
-    (with ``--batch N``, of that batch only)."""
+def corpus_documents(part: str, batches: frozenset[int] | None = None) -> list[dict]:
+    """The manifest entries of one part (``development`` or ``held-out``), in id order; of the
+    given batches only (``--batch N`` gives that batch)."""
+    if batches is None and BATCH_OPTION is not None:
+        batches = frozenset({BATCH_OPTION})
     return [d for d in corpus_manifest()["documents"]
-            if d["part"] == part and (BATCH_OPTION is None or d.get("batch") == BATCH_OPTION)]
+            if d["part"] == part and (batches is None or d.get("batch") in batches)]
 
 
 def corpus_labels(document: dict) -> list[dict]:
@@ -315,13 +317,14 @@ def matchable(text: str) -> str:
     return re.sub(r"\s+([.,;:!?)])", r"\1", " ".join(text.split()))
 
 
-def score_corpus(part: str, reading: str) -> dict:
-    """Counts for one part and reading (module docstring of :func:`print_corpus`)."""
+def score_corpus(part: str, reading: str, batches: frozenset[int] | None = None) -> dict:
+    """Counts for one part and reading (module docstring of :func:`print_corpus`), of the given
+    batches only when ``batches`` is given."""
     c = Counter()
     errors: dict[str, list[str]] = {k: [] for k in (
         "dropped", "set_aside", "split", "merged", "contaminated", "non_prose", "measured_fp", "measured_fn",
         "attribution_fp", "attribution_fn", "number_fp")}
-    for document in corpus_documents(part):
+    for document in corpus_documents(part, batches):
         gold = corpus_labels(document)
         rows = [r for r in corpus_rows(document, reading) if r.kind != TABLE_VALUE]
         texts = [matchable(normalise(r.text)) for r in rows]
