@@ -60,7 +60,7 @@ def test_labels_are_well_formed(bench):
                 for number in label["numbers"]:
                     assert number["text"] in label["text"], (document["id"], number)
                 assert not label["cited"] or label["attribution"], (document["id"], label["text"])
-    assert total == 1991  # development 870 + batch 5's 746, held-out 375
+    assert total == 2115  # development 870 + batch 5's 870, held-out 375
 
 
 def test_flattened_pack_is_one_line_per_block(bench):
@@ -94,17 +94,17 @@ def test_development_figures_hold(bench):
 
 
 def test_fifth_batch_figures_hold(bench):
-    """Batch 5 (development, labelled 2026-12-02, 25 documents): its figures before any rule was
-    tuned on it were measured 0.629 / 0.792, attribution 0.977 / 0.583, non-result 0.183, dropped 5,
-    split 6, merged 5; the floors below are the figures after this round's branches, so that a
+    """Batch 5 (development, labelled 2026-12-02, 29 documents): its figures before any rule was
+    tuned on it were measured 0.633 / 0.812, attribution 0.967 / 0.630, non-result 0.178, dropped 5,
+    split 6, merged 6; the floors below are the figures after this round's branches, so that a
     later change cannot lose them."""
     summary = bench.score_corpus("development", "markdown", frozenset({5}))["counts"]
     measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(summary)
-    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (77, 72, 746)
-    assert measured_precision >= 0.62 and measured_recall >= 0.79
-    assert attribution_precision >= 0.97 and attribution_recall >= 0.58
-    assert nonresult <= 0.19
-    assert summary["dropped"] <= 5 and summary["split"] <= 6 and summary["merged"] <= 5
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (85, 92, 870)
+    assert measured_precision >= 0.63 and measured_recall >= 0.81
+    assert attribution_precision >= 0.96 and attribution_recall >= 0.63
+    assert nonresult <= 0.18
+    assert summary["dropped"] <= 5 and summary["split"] <= 6 and summary["merged"] <= 6
 
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
