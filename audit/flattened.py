@@ -141,11 +141,42 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         following_lines[index] = upcoming
         if lines[index].strip():
             upcoming = lines[index].strip()
+    code_lines = _code_lines(lines)
+    chrome_lines = _chrome_lines(lines, code_lines)
+    column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
+                     if not any(i in code_lines for i in range(start, end))}
+    column_end = 0
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
-        if not line:
+        if not line or number <= column_end:
             continue
         in_list, list_run = list_run, _introduces_list(line) or (list_run and len(line.split()) <= 15)
+        if number - 1 in column_tables and number not in pipe_tables:
+            column_end = column_tables[number - 1]
+            rows = [tuple(c for c in re.split(r"\t+|\s{2,}", r.strip()) if c) for r in lines[number - 1:column_end]]
+            header, body = rows[0], tuple((r + ("",) * len(rows[0]))[:len(rows[0])] for r in rows[1:])
+            caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
+            table = Table(number, column_end, sections.current, caption, header, body, recovered=True)
+            blocks.append(Block("table", " | ".join(header), number, column_end, sections.current, recovered=True,
+                                table=table, note="column-table"))
+            previous = lines[column_end - 1]
+            continue
+        if number - 1 in code_lines and number not in pipe_tables:
+            last = blocks[-1] if blocks else None
+            if last is not None and last.kind == "code" and last.note == "code line" and last.end_line == number - 1:
+                blocks[-1] = Block("code", last.text + "\n" + raw.rstrip(), last.line, number, last.section,
+                                   recovered=True, note="code line")
+            else:
+                blocks.append(Block("code", raw.rstrip(), number, number, sections.current, recovered=True,
+                                    note="code line"))
+            previous = line
+            continue
+        if number - 1 in chrome_lines and number not in pipe_tables:
+            note = chrome_lines[number - 1]
+            blocks.append(Block("navigation" if note in ("contents", "breadcrumb") else "markup", line, number, number,
+                                sections.current, recovered=True, note=note))
+            previous = line
+            continue
         if number in pipe_tables:
             table = pipe_tables[number]
             if table is not None:
@@ -224,13 +255,34 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
 
 
 _CAPTION_END = re.compile(r"[.!?](?=\s+[A-Z])")
+_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?])\s•\s(\S.*)$")
+"""A heading of one line glued to the first item of the bulleted list under it (``todos •
+Investigate …``, ``Reproduction Log* • Results reproduced by …``)."""
+_HEADERLINK = re.compile(r"^([^\s¶#][^¶#.!:;]{0,100}?[\w?)])[¶#](?=\s|$)")
+"""A heading and its permalink mark glued after its last word (``Notes¶``, ``Installation#``)."""
+_MATH_LINE = re.compile(r"^(?=.*(?:[=≤≥≈∝]|\\[a-zA-Z]+\{))(?=.*(?:[∑∏‖√∫∂∈∀∃·×−]|\\[a-zA-Z]+))[^.!?]*$")
+"""A formula left by a math renderer (``L = −∑ y log p``, ``\\mathrm{nDCG}@k = \\frac{…}{…}``): a relation
+or a TeX command, a math symbol, no sentence end."""
 
 
 def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
     """:func:`_recover` for a line without glued directive options or captions."""
-    item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
-    if item:
-        return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    item = re.match(r"^(\d{1,3}[.)]|\[\d{1,3}\]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
+    if item:  # a footnote's back-link (↩) is the page's link, not its text
+        text = re.sub(r"\s*↩\ufe0e?$", "", item.group(2))
+        return [Block("list_item", text, number, number, marker=item.group(1))]
+    glued_item = _HEADING_BEFORE_BULLET.match(line)
+    if glued_item and line.count(" • ") == 1:  # "todos • Investigate and add FSDP": a heading glued to an item
+        return [Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading"),
+                Block("list_item", glued_item.group(2), number, number, recovered=True, marker="•",
+                      note="glued-heading")]
+    headerlink = _HEADERLINK.match(line)
+    if headerlink:  # "Evaluation¶ We evaluate …": a heading with its permalink mark (Sphinx ¶, Furo #)
+        rest = line[headerlink.end():].strip()
+        return ([Block("heading", headerlink.group(1), number, number, recovered=True, level=2, note="headerlink")]
+                + (_recover_line(rest, number, headerlink.group(1)) if rest else []))
+    if _MATH_LINE.match(line) and not _PROSE_RUN.search(line):
+        return [Block("math", line, number, number, recovered=True, note="formula")]
     numbered = _NUMBERED_AFTER_HEADING.match(line)
     if numbered:  # "Train 1. RetroMAE Pre-train We pre-train …": a heading glued to a numbered item
         return [Block("heading", numbered.group(1), number, number, recovered=True, level=2, note="glued-heading"),
@@ -720,7 +772,11 @@ def _header_fragment(words: list[tuple[int, str]], previous: str) -> tuple[str, 
 
 def _row_start(words: list[tuple[int, str]], index: int) -> bool:
     return (index + 1 < len(words) and bool(_CAPITAL_WORD.match(words[index][1]))
-            and bool(_NUMBER.match(words[index + 1][1].rstrip(",;"))))
+            and bool(_NUMBER.match(words[index + 1][1].rstrip(",;")) or _RANGE_CELL.match(words[index + 1][1])))
+
+
+_RANGE_CELL = re.compile(r"^\d+(?:\.\d+)?[–-]\d+(?:\.\d+)?%?$|^\d+(?:\.\d+)?e[-+]?\d+$")
+"""A cell that is a range (``16–32``) or a number in scientific notation (``1e-4``)."""
 
 
 def _flattened_table(line: str, words: list[tuple[int, str]], previous: str) -> list[Block] | None:
@@ -898,4 +954,208 @@ def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
             for number in range(index + 2, end + 1):
                 out[number] = None
         index = end
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole lines read with their neighbours (rule 8): code lines, site chrome, tables of contents,
+# column tables. Decided before the one-line rules, from the raw line (indentation kept).
+
+_CHROME_LINE = re.compile(
+    r"^(?:Edit (?:this|on) (?:page|GitHub|GitLab)|Edit page|Edit this (?:article|post|doc)|View (?:page )?source|"
+    r"View on GitHub|Improve this (?:page|doc|article)|Suggest (?:an )?edits?|Report an issue|"
+    r"Open in (?:Colab|Studio Lab|Kaggle|SageMaker Studio Lab)|Download (?:notebook|PDF|\.ipynb|\.md)|"
+    r"Share|Share (?:on|this|via) \w+(?: \w+)?|Copy(?: link| code| to clipboard| page)?|Copied!?|Tweet|Print|"
+    r"Previous|Next|Prev|Older posts?|Newer posts?|Back to (?:top|blog|articles|posts|docs|home)|"
+    r"Skip to (?:main )?content|Table of contents|Contents|On this page|In this (?:article|post|page|guide)|"
+    r"Was this (?:page|article|post) helpful\??|Yes No|Thanks for (?:your )?feedback!?|"
+    r"Subscribe(?: to (?:our|the) \w+(?: \w+)?)?|Sign up|Sign in|Log in|"
+    r"Join (?:our|the) (?:Discord|Slack|community|newsletter|forum)(?: \w+)?|"
+    r"Related (?:posts|articles|reading|pages)|Read more|Read next|Recommended(?: posts| articles)?|"
+    r"(?:Tags?|Categories|Category|Filed under|Topics):\s.{1,120}|"
+    r"Last (?:updated|modified|edited|reviewed)(?: on)?:? \S.{0,40}|"
+    r"(?:Posted|Published)(?: on| by| in)? [\w ,.'’-]{1,60}|"
+    r"By [A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}(?:,? (?:and )?[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3})* · .{1,60}|"
+    r"By the [\w .-]{1,40} team(?: · .{1,40})?|"
+    r"\d{1,3}[ -]min(?:ute)?s? read|Reading time:? \d{1,3} min(?:ute)?s?|"
+    r"(?:©|Copyright ©|\(c\) \d{4}|Copyright \d{4}).{0,120}|All rights reserved\.?|"
+    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60})$")
+"""A line of site chrome (``Edit this page``, ``Share``, ``5 min read``, ``© 2024 Acme Inc. All
+rights reserved.``, ``By Jane Doe · March 4, 2024``): the whole line, so that ``Share of queries
+rose …``, ``Previous work …``, ``Copyright law …`` and ``By default, …`` stay prose."""
+_ARROW_LINK = re.compile(r"^(?:[«←‹<]\s*\S.{0,60}|.{0,60}\S\s*[»→›>])$")
+"""A previous/next link (``« Previous: Indexing``, ``Next: Evaluation »``, ``← Back to blog``)."""
+_BREADCRUMB = re.compile(r"^[^.!?]{1,40}(?:\s+[›»>/]\s+[^.!?]{1,40}){1,6}$")
+"""A breadcrumb (``Home › Docs › Quantization``; with ``>`` or ``/``: three items or more)."""
+_CONTENTS_LABEL = re.compile(r"^(?:Table of contents|Contents|On this page|In this (?:article|post|page|guide)|"
+                             r"Related (?:posts|articles|reading|pages)|Read next|Recommended(?: posts| articles)?"
+                             r"|More (?:posts|articles|from [\w .-]{1,40}))$", re.I)
+"""A line that opens a run of links: a table of contents, related posts."""
+_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$")
+"""A caption or credit alone on its line (``Fig. 2. Recall at each depth.``, ``Source: MTEB
+leaderboard, June 2024.``), beside ``Figure 1: …`` and ``Table 1: …`` (:data:`CAPTION_LINE`)."""
+
+_STRONG_CODE = re.compile(
+    r"^(?:\$ |>>> |\.\.\. |#!|Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
+    r"[A-Z]\w*(?:Error|Exception|Warning|Interrupt|Exit)(?::|$)|"
+    r"(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|uv|cargo|go|make|cmake|java|javac|mvn|"
+    r"gradle|bash|sh|zsh|cd|ls|cat|cp|mv|rm|mkdir|tar|unzip|gzip|gunzip|export|source|sudo|apt|apt-get|brew|"
+    r"kubectl|helm|ssh|scp|rsync|chmod|echo|head|tail|grep|sed|awk|paste|sort|wc|md5sum|sha256sum|nvidia-smi|"
+    r"torchrun|accelerate|deepspeed|huggingface-cli|nohup|time|for|while|do|done|fi|then|if|else|elif|"
+    r"import|from|def|class|return|yield|raise|assert|try|except|finally|with|async|await|lambda|print|"
+    r"const|let|var|function|fn|func|pub|use|impl|struct|enum|package|public|private|static|void|int|"
+    r"#include|#define|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN)"
+    r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"'`|@]|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
+    r"(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE (?:TABLE|INDEX))\s.*\b(?:FROM|WHERE|VALUES|SET|ON)\b|"
+    r"-{1,2}[A-Za-z][\w-]*(?:[= ]\S|\s*\\?$)|"
+    r"[\]\[{}()<>,;:.]+$|"
+    r"\"[^\"]{1,60}\"\s*:\s|'[^']{1,60}'\s*:\s|"
+    r"[A-Za-z_][\w.\[\]\"']*\s*(?:[-+*/]?=|:=)\s*\S(?!.*\s[a-z]+\s[a-z]+\s[a-z]+\s)|"
+    r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
+    r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
+    r"@[A-Za-z_][\w.]*(?:\(|$)|"
+    r"(?://|--|/\*|\*/)\s|"
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
+    r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$)")
+"""A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
+shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
+(``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
+no keyword), a traceback line or an exception (``RuntimeError: …``), an option (``--model x``), a
+line of brackets only (``])``, ``}``), a JSON key (``"model": …``), an assignment (``x = …``,
+``seed=42``; not one followed by three plain words: ``N = 40 tasks were evaluated``), a call
+(``print(vectors.shape)``, ``model.to(device)``), a decorator, a comment opener, a time stamp
+or a log level."""
+_YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|true$|false$|null$|None$|~$|"
+                       r"[\w./@:-]+(?:\s+#.*)?$))")
+"""A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
+one token; ``note: the …`` with words after it is no setting."""
+_WORDED_ASIDE = re.compile(r"\s\((?:or|and|at|e\.g\.|i\.e\.|about|roughly)\s[a-z ]+\)$")
+"""``Oversampling=2.0 (or more)``: a setting written as a list item of prose, with a worded aside."""
+_CODE_END = re.compile(r"(?:[\\,({\[=]|\b(?:and|or|&&|\|\|))$")
+"""A code line that continues on the next line (``\\``, an open bracket, a comma, an operator)."""
+
+
+def _bracket_depth(text: str) -> int:
+    return sum(text.count(o) - text.count(c) for o, c in ("()", "[]", "{}"))
+
+
+def _prose_shaped(line: str) -> bool:
+    """A line a sentence writes: a capital or a digit first, four words or more, a sentence end last
+    (``.``, ``!``, ``?``, ``:``), a run of three plain lower-case words."""
+    words = line.split()
+    return (len(words) >= 4 and bool(re.match(r"^[\"'“(]?[A-Z0-9]", line)) and bool(re.search(r"[.!?:][\"'”’)]*$", line))
+            and bool(re.search(r"(?:^|\s)[A-Za-z][a-z'’]+\s+[a-z][a-z'’-]+\s+[a-z][a-z'’-]+(?:\s|[.,;:!?]|$)", line)))
+
+
+def _next_code_shaped(lines: list[str], index: int, strong: list[bool], indented_only: bool = False) -> bool:
+    """The next non-blank line after ``index`` is code by its shape or indented (only indented for
+    a line ending in ``:``: ``Sanity check:`` before ``$ md5sum …`` introduces the command)."""
+    for j in range(index + 1, len(lines)):
+        if lines[j].strip():
+            return (strong[j] and not indented_only) or lines[j][:1].isspace()
+    return False
+
+
+def _code_lines(raw: list[str]) -> set[int]:
+    """0-based indexes of the lines that are code (rule 8): a line of its own code shape
+    (:data:`_STRONG_CODE`, two or more YAML settings in a row: :data:`_YAML_KEY`), and with its
+    neighbours: a line after a code line that continues it (``\\``, an open bracket, a comma),
+    an indented line (the flattening keeps a ``<pre>``'s indentation; prose lines have none)
+    after a code line, a line of output under a command (no sentence end, not prose-shaped), a
+    ``# comment`` line before or after code. Never a line that is prose-shaped
+    (:func:`_prose_shaped`) unless a continuation or open bracket holds it in the code."""
+    lines = [r.rstrip() for r in raw]
+    strong = [bool(line.strip()) and bool(_STRONG_CODE.match(line.strip())) and not _prose_shaped(line.strip())
+              and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line) for line in lines]
+    yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
+    for i, is_yaml in enumerate(yaml):
+        if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
+            strong[i] = True
+    code: set[int] = set()
+    depth = 0
+    previous: int | None = None
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text:
+            continue
+        after = previous is not None and previous in code
+        held = after and (depth > 0 or _CODE_END.search(lines[previous].strip()) is not None)
+        if held and _prose_shaped(text) and not lines[previous].endswith("\\"):
+            held = False  # a sentence after an unclosed "fn main() {": the excerpt of code ended
+        is_code = strong[i] or held
+        if not is_code and after and not _prose_shaped(text):
+            indented = line[:1].isspace()
+            output = not re.search(r"[.!?:]$", text) and not _CONTENTS_LABEL.match(text) and (
+                bool(re.search(r"[\d/=_<>{}\[\]$\\|@#]", text)) or text[:1].islower() or indented
+                or bool(re.match(r"^[^:]{1,40}?\s*:\s*\S+$", text)))  # "Scenario : Offline", a report's line
+            is_code = indented or output or text.startswith("#")
+        if not is_code and text.startswith("# ") and i + 1 < len(lines) and lines[i + 1].strip() and strong[i + 1]:
+            is_code = True  # "# download the archive" above a command: a comment, no heading
+        if (not is_code and after and not _prose_shaped(text) and len(text.split()) <= 12
+                and _next_code_shaped(lines, i, strong, indented_only=text.endswith(":"))):
+            is_code = True  # "MLPerf Results Summary" between two "=====" rules: a line inside the code
+        if is_code:
+            code.add(i)
+            depth = max(0, depth + _bracket_depth(text)) if (depth > 0 or after or strong[i]) else max(0, _bracket_depth(text))
+        else:
+            depth = 0
+        previous = i
+    return code
+
+
+def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
+    """0-based indexes of site chrome lines and the note each gets (rule 8): a chrome line
+    (:data:`_CHROME_LINE`), a previous/next link (:data:`_ARROW_LINK`), a breadcrumb
+    (:data:`_BREADCRUMB`), a caption or credit (:data:`_CREDIT_LINE`), and the run of short lines
+    under a contents label (:data:`_CONTENTS_LABEL`: ``Table of contents``, ``On this page``,
+    ``Related posts``): lines of at most twelve words not ending in ``.``, ``:`` or ``;``, up to the
+    first line that does (or is longer, or code)."""
+    out: dict[int, str] = {}
+    run = False
+    for i, line in enumerate(raw):
+        text = " ".join(line.split())
+        if not text or i in code:
+            run = False if i in code else run
+            continue
+        if _CONTENTS_LABEL.match(text):
+            out[i] = "contents"
+            run = True
+            continue
+        if run and len(text.split()) <= 12 and not re.search(r"[.:;,]$", text) and not re.search(r"[a-z][.!?]\s", text):
+            out[i] = "contents"
+            continue
+        run = False
+        if _CHROME_LINE.match(text):
+            out[i] = "chrome"
+        elif len(text.split()) <= 8 and _ARROW_LINK.match(text) and not re.search(r"[=<>]\s*\d", text):
+            out[i] = "chrome"
+        elif _BREADCRUMB.match(text) and (" › " in text or " » " in text or len(re.findall(r"\s[>/]\s", text)) >= 2):
+            out[i] = "breadcrumb"
+        elif _CREDIT_LINE.match(text):
+            out[i] = "caption"
+    return out
+
+
+def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
+    """Runs of two or more lines laid out in columns (cells split by a tab or by two spaces or more
+    inside the line, as ``w3m -dump`` or inscriptis render a table, tab-separated as a browser
+    copies one), each with two or more cells and the same number of cells as the first (a body row
+    may hold one cell fewer): start index → end index (exclusive)."""
+    def cells(line: str) -> list[str]:
+        return [c for c in re.split(r"\t+|\s{2,}", line.strip()) if c]
+    out: dict[int, int] = {}
+    i = 0
+    while i < len(raw):
+        width = len(cells(raw[i])) if raw[i].strip() else 0
+        if width < 2 or not re.search(r"\S(?:\t|\s{2,})\S", raw[i]):
+            i += 1
+            continue
+        end = i + 1
+        while end < len(raw) and re.search(r"\S(?:\t|\s{2,})\S", raw[end]) and width - 1 <= len(cells(raw[end])) <= width:
+            end += 1
+        if end - i >= 2:
+            out[i] = end
+            i = end
+        else:
+            i += 1
     return out

@@ -279,7 +279,8 @@ def flatten_markdown(text: str) -> str:
       note`` → ``Note``) and its indented body read as Markdown, as the site renders it; a MyST
       directive fence (```` ```{note} ````) by its content read as Markdown, options dropped;
     * a raw HTML block as the lines a browser renders (:func:`_html_lines`);
-    * list items one per line without their markers (a browser's copy has no bullets);
+    * list items one per line with their marker as text tools write it (``1.`` for an ordered
+      item, ``•`` for a bullet: ``w3m -dump``, inscriptis, lynx);
     * front matter and footnote marks dropped, footnote texts at the end."""
     return "\n".join(_flat_lines(text))
 
@@ -304,6 +305,7 @@ def _flat_lines(text: str) -> list[str]:
 
     index = 0
     after_admonition = False
+    pending_marker: list[str] = []
     while index < len(tokens):
         token = tokens[index]
         opened = after_admonition
@@ -323,6 +325,9 @@ def _flat_lines(text: str) -> list[str]:
                     cells.append(_inline_flat(tokens[index].children))
                 index += 1
             emit(" ".join(cells))
+        elif token.type == "list_item_open":  # a marker as text tools write it (w3m, inscriptis, lynx)
+            marker = f"{token.info}." if token.info else "•"
+            pending_marker.append(marker)
         elif token.type == "inline":
             admonition = _ADMONITION.match(token.content.split("\n", 1)[0])
             if admonition:  # the rendered title of an admonition or a content tab, then its body
@@ -336,7 +341,8 @@ def _flat_lines(text: str) -> list[str]:
                     emit(_inline_flat(children[cut + 1:]))
                 after_admonition = True  # an indented block below is (more of) the body
             else:
-                emit(_inline_flat(token.children))
+                marker = pending_marker.pop() + " " if pending_marker else ""
+                emit(marker + _inline_flat(token.children))
         elif token.type == "code_block" and opened:  # an admonition's body, as the site renders it
             for line in _flat_lines(_dedent(token.content)):
                 emit(line)
