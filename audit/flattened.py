@@ -161,14 +161,9 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                 table=table, note="column-table"))
             previous = lines[column_end - 1]
             continue
-        if number - 1 in code_lines and number not in pipe_tables:
-            last = blocks[-1] if blocks else None
-            if last is not None and last.kind == "code" and last.note == "code line" and last.end_line == number - 1:
-                blocks[-1] = Block("code", last.text + "\n" + raw.rstrip(), last.line, number, last.section,
-                                   recovered=True, note="code line")
-            else:
-                blocks.append(Block("code", raw.rstrip(), number, number, sections.current, recovered=True,
-                                    note="code line"))
+        if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
+            note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
+            blocks.append(Block("code", raw.rstrip(), number, number, sections.current, recovered=True, note=note))
             previous = line
             continue
         if number - 1 in chrome_lines and number not in pipe_tables:
@@ -267,10 +262,10 @@ or a TeX command, a math symbol, no sentence end."""
 
 def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
     """:func:`_recover` for a line without glued directive options or captions."""
-    item = re.match(r"^(\d{1,3}[.)]|\[\d{1,3}\]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
-    if item:  # a footnote's back-link (↩) is the page's link, not its text
-        text = re.sub(r"\s*↩\ufe0e?$", "", item.group(2))
-        return [Block("list_item", text, number, number, marker=item.group(1))]
+    line = re.sub(r"\s*↩\ufe0e?$", "", line)  # a footnote's back-link is the page's link, not its text
+    item = re.match(r"^(\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
+    if item:
+        return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
     glued_item = _HEADING_BEFORE_BULLET.match(line)
     if glued_item and line.count(" • ") == 1:  # "todos • Investigate and add FSDP": a heading glued to an item
         return [Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading"),
@@ -1010,7 +1005,9 @@ _STRONG_CODE = re.compile(
     r"-{1,2}[A-Za-z][\w-]*(?:[= ]\S|\s*\\?$)|"
     r"[\]\[{}()<>,;:.]+$|"
     r"\"[^\"]{1,60}\"\s*:\s|'[^']{1,60}'\s*:\s|"
-    r"[A-Za-z_][\w.\[\]\"']*\s*(?:[-+*/]?=|:=)\s*\S(?!.*\s[a-z]+\s[a-z]+\s[a-z]+\s)|"
+    r"[A-Za-z_][\w.\[\]\"']*(?:[-+*/]?=|:=)[^\s=]\S*$|"
+    r"[A-Za-z_][\w.\[\]\"']*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=|:=)\s*(?:[\w.]+\(|[\"'\[{]|-?\d[\d.e+-]*$|"
+    r"True$|False$|None$|await\s|new\s|lambda\b)|"
     r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
     r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
     r"@[A-Za-z_][\w.]*(?:\(|$)|"
@@ -1047,6 +1044,13 @@ def _prose_shaped(line: str) -> bool:
             and bool(re.search(r"(?:^|\s)[A-Za-z][a-z'’]+\s+[a-z][a-z'’-]+\s+[a-z][a-z'’-]+(?:\s|[.,;:!?]|$)", line)))
 
 
+def _glued_prose(line: str) -> bool:
+    """The line holds prose glued before or after its code (``model = f(x) The model loads in 2
+    seconds.``): rule 5 splits it, so it is not taken whole."""
+    blocks = _code(line, [(m.start(), m.group(0)) for m in _WORD.finditer(line)])
+    return blocks is not None and any(b.kind == "paragraph" for b in blocks)
+
+
 def _next_code_shaped(lines: list[str], index: int, strong: list[bool], indented_only: bool = False) -> bool:
     """The next non-blank line after ``index`` is code by its shape or indented (only indented for
     a line ending in ``:``: ``Sanity check:`` before ``$ md5sum …`` introduces the command)."""
@@ -1066,7 +1070,8 @@ def _code_lines(raw: list[str]) -> set[int]:
     (:func:`_prose_shaped`) unless a continuation or open bracket holds it in the code."""
     lines = [r.rstrip() for r in raw]
     strong = [bool(line.strip()) and bool(_STRONG_CODE.match(line.strip())) and not _prose_shaped(line.strip())
-              and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line) for line in lines]
+              and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
+              and not _glued_prose(line.strip()) for line in lines]
     yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
     for i, is_yaml in enumerate(yaml):
         if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
@@ -1091,7 +1096,7 @@ def _code_lines(raw: list[str]) -> set[int]:
             is_code = indented or output or text.startswith("#")
         if not is_code and text.startswith("# ") and i + 1 < len(lines) and lines[i + 1].strip() and strong[i + 1]:
             is_code = True  # "# download the archive" above a command: a comment, no heading
-        if (not is_code and after and not _prose_shaped(text) and len(text.split()) <= 12
+        if (not is_code and after and not _prose_shaped(text) and 2 <= len(text.split()) <= 12
                 and _next_code_shaped(lines, i, strong, indented_only=text.endswith(":"))):
             is_code = True  # "MLPerf Results Summary" between two "=====" rules: a line inside the code
         if is_code:
