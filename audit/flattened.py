@@ -1003,6 +1003,7 @@ _STRONG_CODE = re.compile(
     r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"'`|@]|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
     r"(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE (?:TABLE|INDEX))\s.*\b(?:FROM|WHERE|VALUES|SET|ON)\b|"
     r"-{1,2}[A-Za-z][\w-]*(?:[= ]\S|\s*\\?$)|"
+    r"(?:\.{1,2}/|~/)?[\w.-]+(?:/[\w.-]+)+(?=\s+-{1,2}[A-Za-z]|\s.*\\$|$)|"
     r"[\]\[{}()<>,;:.]+$|"
     r"\"[^\"]{1,60}\"\s*:\s|'[^']{1,60}'\s*:\s|"
     r"[A-Za-z_][\w.\[\]\"']*(?:[-+*/]?=|:=)[^\s=]\S*$|"
@@ -1126,7 +1127,8 @@ def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
             out[i] = "contents"
             run = True
             continue
-        if run and len(text.split()) <= 12 and not re.search(r"[.:;,]$", text) and not re.search(r"[a-z][.!?]\s", text):
+        if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,]$", text)
+                     and not re.search(r"[a-z][.!?]\s", text)) or _repeated_below(raw, i, text)):
             out[i] = "contents"
             continue
         run = False
@@ -1139,6 +1141,12 @@ def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
         elif _CREDIT_LINE.match(text):
             out[i] = "caption"
     return out
+
+
+def _repeated_below(raw: list[str], index: int, text: str) -> bool:
+    """A contents entry of any length: the text comes again further down as a line or as the
+    start of one (the heading it links to, glued to its first paragraph)."""
+    return any(" ".join(r.split()).startswith(text) for r in raw[index + 1:] if r.strip())
 
 
 def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
