@@ -250,6 +250,10 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
 
 
 _CAPTION_END = re.compile(r"[.!?](?=\s+[A-Z])")
+_TITLE_FRAGMENT = re.compile(r"^(?:[^\w\s(\[]{1,2}\s+)?[A-Z][^.!?;:\d]{0,60}?(?::\s+[A-Z][^.!?;:\d]{0,60}|\s\([^()]{1,20}\))$")
+"""A title alone on its line, shaped as one: ``Label: Title`` or ``Title (aside)`` after an optional
+icon (``The real value: Looking at your data``, ``📋 Output (baseline v1)``; an admonition's or a
+card's title): no sentence end, no digit outside the parentheses, at most eight words."""
 _HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?])\s•\s(\S.*)$")
 """A heading of one line glued to the first item of the bulleted list under it (``todos •
 Investigate …``, ``Reproduction Log* • Results reproduced by …``)."""
@@ -327,7 +331,8 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
                       note="callout-title"),
                 Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
-    short = _short_heading(line, words) or ("heading" if _title_line(line, words) else "")
+    short = (_short_heading(line, words) or ("heading" if _title_line(line, words) else "")
+             or ("heading" if _TITLE_FRAGMENT.match(line) and len(words) <= 8 else ""))
     if short == "heading" and (in_list or words[0][1].lower().replace("’", "'") in _PRONOUN_OPENERS):
         short = ""  # an item of a list that lost its markers ("Dataset", "Loss Function"), "Let's examine …"
     if short:

@@ -187,7 +187,7 @@ _ANY_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 """A tag as HTML writes it (a name right after ``<``): ``<model>`` in prose is a tag only when
 it is the name of an element a browser renders; a placeholder such as ``<your-token>`` in inline
 code or escaped text (``&lt;name&gt;``) reaches the token stream as text and is kept."""
-_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)\s+([\w-]+)?(?:\s+"([^"]*)")?\s*$|^===\s+"([^"]*)"\s*$')
+_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)(?:\s+([\w-]+))?(?:\s+"([^"]*)")?\s*$|^===\+?\s+"([^"]*)"\s*$')
 _DIRECTIVE_INFO = re.compile(r"^\{([\w:-]+)\}\s*(.*)$")
 _DIRECTIVE_OPTION_LINE = re.compile(r"^\s*:[\w-]+:(?:\s.*)?$")
 
