@@ -784,12 +784,14 @@ def _flattened_table(line: str, words: list[tuple[int, str]], previous: str) -> 
     if first_row is None or first_row < 2:
         return None
     columns = _columns([w for _, w in words[:first_row]])
-    if columns is None:
-        return None
+    if columns is None or any(_is_opener(c.split()[0]) for c in columns[1:]):
+        return None  # "Cyber Security We have evaluated Llama 3 …": a heading and a sentence, no header
     starts = [first_row]
     for i in range(first_row + 2, len(words)):
         if _row_start(words, i) and i > starts[-1] + len(columns) - 1:
             starts.append(i)
+    if len(starts) < 2:
+        return None  # "Model Architecture Llama 3 is an auto-regressive …": one "row" is a sentence
     rows: list[tuple[str, ...]] = []
     tail_start: int | None = None
     for r, start in enumerate(starts):
@@ -1014,12 +1016,14 @@ _STRONG_CODE = re.compile(
     r"[A-Za-z_][\w.\[\]\"']*(?:[-+*/]?=|:=)[^\s=]\S*$|"
     r"[A-Za-z_][\w.\[\]\"']*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=|:=)\s*(?:[\w.]+\(|[\"'\[{]|-?\d[\d.e+-]*$|"
     r"True$|False$|None$|await\s|new\s|lambda\b)|"
-    r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
+    r"[A-Za-z_][\w.$]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
+    r"[A-Za-z_][\w.$]*\s*<-\s*\S|"
     r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
     r"@[A-Za-z_][\w.]*(?:\(|$)|"
     r"(?://|--|/\*|\*/)\s|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
-    r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$)")
+    r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$|\*{3,}\s.{1,60}\s\*{3,}$|"
+    r"[\[{(].*[\]})],?$|\d{1,3}%\|)")
 """A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
 shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
 (``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
@@ -1079,6 +1083,11 @@ def _code_lines(raw: list[str]) -> set[int]:
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
               and not _glued_prose(line.strip()) for line in lines]
     yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
+    for i in range(len(lines) - 1):  # "eval: split train. loss 2.5e-3 …" twice: a log's lines
+        prefix = re.match(r"^([a-z_][\w-]*:)\s", lines[i].strip())
+        if (prefix and re.search(r"\d", lines[i]) and lines[i + 1].strip().startswith(prefix.group(1))
+                and re.search(r"\d", lines[i + 1])):
+            strong[i] = strong[i + 1] = True
     for i, is_yaml in enumerate(yaml):
         if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
             strong[i] = True

@@ -204,6 +204,11 @@ it is the name of an element a browser renders; a placeholder such as ``<your-to
 code or escaped text (``&lt;name&gt;``) reaches the token stream as text and is kept."""
 _ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)(?:\s+([\w-]+))?(?:\s+"([^"]*)")?\s*$|^===\+?\s+"([^"]*)"\s*$')
 _DIRECTIVE_INFO = re.compile(r"^\{([\w:-]+)\}\s*(.*)$")
+_CELL_INFO = re.compile(r"^\{(?:r|python|python3|julia|ojs|bash|sh|sql|code-cell|code-block|code|sourcecode|"
+                        r"literalinclude|ipython|ipython3)\b[^}]*\}")
+_TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}")
+"""A Liquid / Jinja / Markdoc tag (``{% include figure.html … %}``, ``{{ site.baseurl }}``): the site
+renders it, a page never shows it."""
 _DIRECTIVE_OPTION_LINE = re.compile(r"^\s*:[\w-]+:(?:\s.*)?$")
 
 
@@ -211,10 +216,14 @@ def _html_lines(html: str) -> list[str]:
     """The text a browser renders from a raw HTML block: comments dropped, a block element
     (``<p>``, ``<div>``, ``<br>``, ``<li>``, ``<tr>``, ``<summary>``, …) ends a line, other tags
     (``<strong>``, ``<a>``, ``<span>``) are removed without a space, entities are decoded last (so
-    ``&lt;name&gt;`` shows as ``<name>``); the source's own line breaks are spaces."""
+    ``&lt;name&gt;`` shows as ``<name>``); the source's own line breaks are spaces; ``<script>`` and
+    ``<style>`` contents are not shown; a ``<table>`` is one line of its cells."""
     import html as html_module
 
-    text = _BLOCK_TAG.sub("\n", _HTML_COMMENT.sub(" ", html).replace("\n", " "))
+    html = re.sub(r"<(script|style)\b.*?</\1\s*>", " ", _HTML_COMMENT.sub(" ", html), flags=re.S | re.I)
+    html = re.sub(r"<table\b.*?</table\s*>", lambda m: " " + re.sub(r"<[^<>]*>", " ", m.group(0)) + "\n", html,
+                  flags=re.S | re.I)  # a table as one line of its cells, as a Markdown table is
+    text = _BLOCK_TAG.sub("\n", html.replace("\n", " "))
     text = re.sub(r"</?(?:td|th)\b[^<>]*>", " ", text, flags=re.I)
     text = _ANY_TAG.sub("", text)
     return [" ".join(html_module.unescape(line).split()) for line in text.split("\n")]
@@ -308,7 +317,7 @@ def _flat_lines(text: str) -> list[str]:
     heading: list[str] = []
 
     def emit(line: str) -> None:
-        line = " ".join(line.split())
+        line = " ".join(_TEMPLATE_TAG.sub(" ", line).split())
         if line:
             lines.append(" ".join(heading + [line]))
             heading.clear()
@@ -366,6 +375,13 @@ def _flat_lines(text: str) -> list[str]:
             # admonitions); a browser shows its code, not the ``` lines
             emit_code("\n".join(line for line in token.content.split("\n")
                                 if not re.match(r"\s*(?:```|~~~)", line)))
+        elif token.type == "fence" and _CELL_INFO.match(token.info.strip()):
+            # an executable cell (Quarto ```{r}```, Jupyter/MyST ```{code-cell}```): its code, no "#|"
+            # options; with "#| echo: false" the page shows none of it
+            if not re.search(r"^#\|\s*echo:\s*false", token.content, re.M):
+                emit_code("\n".join(line for line in token.content.split("\n") if not line.startswith("#|")))
+        elif token.type == "fence" and token.info.strip().startswith("{eval-rst}"):
+            emit(_rst_text(token.content))
         elif token.type == "fence" and _DIRECTIVE_INFO.match(token.info.strip()):
             body = "\n".join(line for line in token.content.split("\n") if not _DIRECTIVE_OPTION_LINE.match(line))
             for line in _flat_lines(body):
@@ -381,6 +397,16 @@ def _flat_lines(text: str) -> list[str]:
     if heading:
         lines.append(" ".join(heading))
     return lines
+
+
+def _rst_text(text: str) -> str:
+    """A reStructuredText block (MyST ```` ```{eval-rst} ````) as the site renders it, on one line:
+    directive and option lines dropped, list-table and bullet markers dropped (a table is one line
+    of its cells), `` `text <url>`_ `` links by their text."""
+    kept = [line.strip() for line in text.split("\n")
+            if line.strip() and not re.match(r"\s*\.\.\s|\s*:[\w-]+:", line)]
+    kept = [re.sub(r"^(?:\*\s+-|-|\*)\s+", "", line) for line in kept]
+    return re.sub(r"`([^`<]+?)\s*<[^>]+>`_{1,2}", r"\1", " ".join(kept))
 
 
 def _dedent(text: str) -> str:
