@@ -676,7 +676,7 @@ def _ends_sentence(texts: list[str], index: int) -> bool:
 _TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
 
 
-_GRID_NUMBER = re.compile(r"^[-+−]?\d(?:[\d.,]*\d)?(?:%|x)?$")
+_GRID_NUMBER = re.compile(r"^(?:±|[-+−]|\+/-)?\d(?:[\d.,]*\d)?(?:%|x)?$")
 
 
 def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
@@ -684,7 +684,8 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
-    plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|Fig|Eq|No)\.", "", line)  # abbreviations end no sentence
+    plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|fig|eq|no|avg|max|min|std)\.", "", line,
+                   flags=re.I)  # abbreviations end no sentence
     if re.search(r"[.!?]$", plain.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", plain):
         return False
     numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))

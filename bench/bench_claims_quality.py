@@ -318,6 +318,8 @@ def _flat_lines(text: str) -> list[str]:
 
     def emit(line: str) -> None:
         line = " ".join(_TEMPLATE_TAG.sub(" ", line).split())
+        if re.fullmatch(r"\+\+\+(?:\s*\{.*\})?", line):
+            return  # a MyST notebook's cell break (+++ {"id": …}): never shown
         if line:
             lines.append(" ".join(heading + [line]))
             heading.clear()
@@ -379,7 +381,8 @@ def _flat_lines(text: str) -> list[str]:
             # an executable cell (Quarto ```{r}```, Jupyter/MyST ```{code-cell}```): its code, no "#|"
             # options; with "#| echo: false" the page shows none of it
             if not re.search(r"^#\|\s*echo:\s*false", token.content, re.M):
-                emit_code("\n".join(line for line in token.content.split("\n") if not line.startswith("#|")))
+                emit_code("\n".join(line for line in token.content.split("\n")
+                                    if not line.startswith("#|") and not _DIRECTIVE_OPTION_LINE.match(line)))
         elif token.type == "fence" and token.info.strip().startswith("{eval-rst}"):
             emit(_rst_text(token.content))
         elif token.type == "fence" and _DIRECTIVE_INFO.match(token.info.strip()):
