@@ -146,6 +146,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
                      if not any(i in code_lines for i in range(start, end))}
     column_end = 0
+    listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
+                     and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or number <= column_end:
@@ -181,7 +183,12 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
-        for block in _recover(line, number, previous, following_lines[number - 1], in_list):
+        entry = next((e for e in listed if line.startswith(e + " ") and len(line[len(e):].split()) >= 2
+                      and re.match(r"\s+[\"'“(]?[A-Z0-9]", line[len(e):])), None)
+        recovered = (_recover(line, number, previous, following_lines[number - 1], in_list) if entry is None else
+                     [Block("heading", entry, number, number, recovered=True, level=2, note="contents-heading")]
+                     + _recover(line[len(entry):].strip(), number, entry))
+        for block in recovered:
             if block.kind == "heading":
                 level = block.level or 2
                 block = Block("heading", block.text, number, number, sections.enter(level, block.text),
@@ -1024,7 +1031,7 @@ _STRONG_CODE = re.compile(
     r"(?://|--|/\*|\*/)\s|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
     r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$|\*{3,}\s.{1,60}\s\*{3,}$|"
-    r"[\[{(].*[\]})],?$|\d{1,3}%\|)")
+    r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|)")
 """A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
 shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
 (``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
