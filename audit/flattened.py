@@ -989,9 +989,9 @@ _CHROME_LINE = re.compile(
     r"By the [\w .-]{1,40} team(?: · .{1,40})?|"
     r"\d{1,3}[ -]min(?:ute)?s? read|Reading time:? \d{1,3} min(?:ute)?s?|"
     r"(?:©|Copyright ©|\(c\) \d{4}|Copyright \d{4}).{0,120}|All rights reserved\.?|"
-    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60})$")
+    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60}|(?:https?://|www\.)\S+)$")
 """A line of site chrome (``Edit this page``, ``Share``, ``5 min read``, ``© 2024 Acme Inc. All
-rights reserved.``, ``By Jane Doe · March 4, 2024``): the whole line, so that ``Share of queries
+rights reserved.``, ``By Jane Doe · March 4, 2024``, a bare URL: an embed's link): the whole line, so that ``Share of queries
 rose …``, ``Previous work …``, ``Copyright law …`` and ``By default, …`` stay prose."""
 _ARROW_LINK = re.compile(r"^(?:[«←‹<]\s*\S.{0,60}|.{0,60}\S\s*[»→›>])$")
 """A previous/next link (``« Previous: Indexing``, ``Next: Evaluation »``, ``← Back to blog``)."""

@@ -305,6 +305,11 @@ def flatten_markdown(text: str) -> str:
     * a raw HTML block as the lines a browser renders (:func:`_html_lines`);
     * list items one per line with their marker as text tools write it (``1.`` for an ordered
       item, ``•`` for a bullet: ``w3m -dump``, inscriptis, lynx);
+    * Liquid / Jinja / Markdoc tags (``{% include … %}``, ``{{ site.baseurl }}``) removed before the
+      Markdown is read, as Jekyll does; a MyST notebook's cell breaks (``+++``) dropped;
+    * an executable cell (Quarto ```` ```{r} ````, ```` ```{code-cell} ````) as its code lines without
+      ``#|`` or ``:id:`` options, or nothing with ``#| echo: false``; a ```` ```{eval-rst} ```` block as
+      one line of its rendered text (a list-table is one line of its cells);
     * front matter and footnote marks dropped, footnote texts at the end."""
     return "\n".join(_flat_lines(text))
 
@@ -312,7 +317,7 @@ def flatten_markdown(text: str) -> str:
 def _flat_lines(text: str) -> list[str]:
     from audit.document import _parser
 
-    tokens = _parser().parse(text, {})
+    tokens = _parser().parse(_TEMPLATE_TAG.sub("", text), {})  # Liquid runs before Markdown (Jekyll)
     lines: list[str] = []
     heading: list[str] = []
 
