@@ -33,6 +33,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    middle columns). In the last row, the last cell ends where a new
    sentence starts (a capitalised sentence opener followed by at least 3 words ending in
    ``.``, ``!``, ``?`` or ``:``); that sentence and the rest of the line are a paragraph.
+   A table needs two rows or more, and no column name after the first opens with a sentence
+   opener: ``Model Architecture Llama 3 is an auto-regressive …`` (one "row") and ``Cyber Security
+   We have evaluated Llama 3 …`` are a heading and a sentence, never a table. A row may start
+   with a range or a number in scientific notation (``16–32``, ``1e-4``).
 3. **Table header fragment** (``table-header``). A line of 2–12 words with no digits or
    punctuation that splits into 3–8 sentence-case column names as in rule 2, directly after a
    line ending in ``:``, is a table with a header and no rows (the page was cut there).
@@ -86,9 +90,50 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    grid``; emphasis left in prose (``__word__``) is removed.
 
 7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
-   heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
-   block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
-   ``list_item`` whose marker is kept out of the text (in ``marker``).
+   heading of that level (unless rule 8 makes it a code comment); a line that opens with an HTML
+   tag and ends with ``>`` is an ``html`` block; a line that opens with a list marker (``1.``,
+   ``2)``, ``-``, ``*``, ``•``, ``–``, ``✓``, ``✅``, ``▪`` … + space) is a ``list_item`` whose marker is kept
+   out of the text (in ``marker``); a footnote's back-link ``↩`` at a line's end is dropped from
+   the text. A heading glued to the first item of a bulleted list (``todos • Investigate …``, one
+   `` • `` in the line) is split; a heading with its permalink mark (``Evaluation¶ We …``,
+   ``Installation# The …``) is split at the mark; a title alone on its line shaped as one (``Label:
+   Title`` or ``Title (aside)``, an optional icon first, at most eight words, no sentence end, no
+   digit outside the parentheses: an admonition's title) is a heading; a line with a relation and
+   a math symbol or TeX command and no sentence end or three plain words (``L = −∑ y log p``) is
+   ``math``.
+
+8. **Whole lines read with their neighbours** (decided first, from the raw line with its
+   indentation; a browser's copy or an HTML-to-text tool keeps a ``<pre>`` block's lines and
+   indentation, and prose lines have none):
+
+   * *Code lines* (``code``, note ``code line``; one block per line, so line numbers stay
+     exact): a line of its own code shape (:data:`_STRONG_CODE`: a prompt, a command or keyword of
+     a shell, Python, JavaScript, Rust, Go, C, R or SQL followed by code punctuation, a traceback
+     line or exception, an option ``--x``, brackets only, a JSON key, a code-shaped assignment
+     ``x = f(…)`` / ``seed=42``, a call, a decorator, a comment opener, a time stamp, a log level,
+     a rule of ``=``/``#``/``*``, a dict or list literal, a progress bar, a path command), two YAML
+     settings in a row, two log lines opening with the same ``key:`` and holding digits; then,
+     after a code line: a line it continues (``\``, an open bracket, a comma, an operator; a
+     prose-shaped line only after ``\``), an indented line, a line of output (no sentence end, and
+     a digit or symbol, a lower-case start, indentation, or ``key : value``), a ``#`` line, a short
+     line between code lines (not a single word, a tab label; ending in ``:`` only before an
+     indented line). A ``# comment`` line before a command is code. Never a prose-shaped line
+     (:func:`_prose_shaped`: a capital first, four words, a sentence end, three plain words), a
+     setting with a worded aside, or a line rule 5 splits (code glued to prose).
+   * *Site chrome* (``markup``, note ``chrome``/``caption``; ``navigation``, note
+     ``breadcrumb``/``contents``): a whole line of :data:`_CHROME_LINE` (``Edit this page``,
+     ``Share``, ``5 min read``, bylines with ``·``, ``Last updated …``, ``Tags: …``, copyright and
+     "built with" footers, a bare URL), a previous/next link with an arrow or guillemet, a
+     breadcrumb (``›``/``»``, or ``>``/``/`` with three items), a caption or credit (``Fig. 2.``,
+     ``Source:``, ``Image credit:``); a contents label (``Table of contents``, ``On this page``,
+     ``Related posts``) and the run of entries under it (twelve words at most without a final
+     ``.``/``:``/``;``/``,``, or any line whose text comes again below as the start of a line).
+     A line that starts with a contents entry followed by a capitalised word is that heading
+     glued to its first paragraph: it is split there (note ``contents-heading``).
+   * *Column tables* (``table``, note ``column-table``): two lines or more laid out in columns
+     (cells split by a tab or two spaces or more inside the line, as ``w3m -dump`` and inscriptis
+     render a table and a browser copies one with tabs), each with the first line's number of
+     cells or one fewer, none of them code; the first line is the header.
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
