@@ -1046,9 +1046,10 @@ _CONTENTS_LABEL = re.compile(r"^(?:Table of contents|Contents|On this page|In th
                              r"Related (?:posts|articles|reading|pages)|Read next|Recommended(?: posts| articles)?"
                              r"|More (?:posts|articles|from [\w .-]{1,40}))$", re.I)
 """A line that opens a run of links: a table of contents, related posts."""
-_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$")
+_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Figure|Table)\s+[IVXLC]{1,6}[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$")
 """A caption or credit alone on its line (``Fig. 2. Recall at each depth.``, ``Source: MTEB
-leaderboard, June 2024.``), beside ``Figure 1: …`` and ``Table 1: …`` (:data:`CAPTION_LINE`)."""
+leaderboard, June 2024.``, ``Table I: …``), beside ``Figure 1: …`` and ``Table 1: …``
+(:data:`CAPTION_LINE`)."""
 
 _STRONG_CODE = re.compile(
     r"^(?:\$ |>>> |\.\.\. |#!|Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
@@ -1141,6 +1142,16 @@ def _code_lines(raw: list[str]) -> set[int]:
         if (prefix and re.search(r"\d", lines[i]) and lines[i + 1].strip().startswith(prefix.group(1))
                 and re.search(r"\d", lines[i + 1])):
             strong[i] = strong[i + 1] = True
+    for i in range(len(lines) - 3):  # "Input: g, c, b" / "Output: g, c, b" / "Input: …": records
+        keys = [re.match(r"^([A-Z]?[a-z_]\w{0,20}):\s+(\S.{0,60})$", lines[j].strip()) for j in range(i, i + 4)]
+        if (all(keys) and keys[0].group(1) == keys[2].group(1) and keys[1].group(1) == keys[3].group(1)
+                and not any(re.search(r"[.!?]$", k.group(2)) for k in keys)):
+            for j in range(i, i + 4):
+                strong[j] = True
+    for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
+        if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip())
+                and not re.match(r"^\s*(?:\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s", line) and not _CHROME_LINE.match(line.strip())):
+            strong[i] = True
     for i, is_yaml in enumerate(yaml):
         if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
             strong[i] = True

@@ -306,7 +306,8 @@ def flatten_markdown(text: str) -> str:
     * list items one per line with their marker as text tools write it (``1.`` for an ordered
       item, ``•`` for a bullet: ``w3m -dump``, inscriptis, lynx);
     * Liquid / Jinja / Markdoc tags (``{% include … %}``, ``{{ site.baseurl }}``) removed before the
-      Markdown is read, as Jekyll does; a MyST notebook's cell breaks (``+++``) dropped;
+      Markdown is read, as Jekyll does; a MyST notebook's cell breaks (``+++``) and an MDX page's
+      ``import … from '…'`` lines dropped;
     * an executable cell (Quarto ```` ```{r} ````, ```` ```{code-cell} ````) as its code lines without
       ``#|`` or ``:id:`` options, or nothing with ``#| echo: false``; a ```` ```{eval-rst} ```` block as
       one line of its rendered text (a list-table is one line of its cells);
@@ -323,8 +324,8 @@ def _flat_lines(text: str) -> list[str]:
 
     def emit(line: str) -> None:
         line = " ".join(_TEMPLATE_TAG.sub(" ", line).split())
-        if re.fullmatch(r"\+\+\+(?:\s*\{.*\})?", line):
-            return  # a MyST notebook's cell break (+++ {"id": …}): never shown
+        if re.fullmatch(r"\+\+\+(?:\s*\{.*\})?|(?:(?:import|export)\s[^;]*?\sfrom\s+['\"][^'\"]+['\"];?\s*)+", line):
+            return  # a MyST notebook's cell break (+++ {"id": …}), an MDX import: never shown
         if line:
             lines.append(" ".join(heading + [line]))
             heading.clear()
