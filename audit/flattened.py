@@ -113,8 +113,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
      ``x = f(…)`` / ``seed=42``, a call, a decorator, a comment opener, a time stamp, a log level,
      a rule of ``=``/``#``/``*``, a dict or list literal, a progress bar, a path command), two YAML
      settings in a row, two log lines opening with the same ``key:`` and holding digits; then,
-     after a code line: a line it continues (``\``, an open bracket, a comma, an operator; a
-     prose-shaped line only after ``\``), an indented line, a line of output (no sentence end, and
+     after a code line: a line it continues (a backslash, an open bracket, a comma, an operator; a
+     prose-shaped line only after a backslash), an indented line, a line of output (no sentence end, and
      a digit or symbol, a lower-case start, indentation, or ``key : value``), a ``#`` line, a short
      line between code lines (not a single word, a tab label; ending in ``:`` only before an
      indented line). A ``# comment`` line before a command is code. Never a prose-shaped line
