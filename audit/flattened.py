@@ -318,7 +318,8 @@ or a TeX command, a math symbol, no sentence end."""
 
 def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
     """:func:`_recover` for a line without glued directive options or captions."""
-    line = re.sub(r"\s*↩\ufe0e?$", "", line)  # a footnote's back-link is the page's link, not its text
+    if line.rstrip("\ufe0e").endswith("↩"):  # a footnote's back-link is the page's link, not its text
+        line = line.rstrip("\ufe0e")[:-1].rstrip()
     item = re.match(r"^(\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
     if item:
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
@@ -501,13 +502,18 @@ def _callout_title(words: list[tuple[int, str]]) -> int | None:
 _SECTION_NUMBER = re.compile(r"^(?:\d+\.)+\d*\s+|^\d+\s+(?=[A-Z])")
 
 
+_HEADING_ASIDE = re.compile(r"\s\((?:v\d+(?:\.\d+)*|[A-Za-z][\w .-]{0,20})\)$")
+
+
 def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     """``heading`` for a line of 1–6 words (after an optional section number such as ``11.3.``)
     without digits, symbols or final punctuation, its first word capitalised: a heading flattened
     onto its own line (``Further reading``, ``11.3.1. Summary``); ``markup`` for one to three such
     lower-case words (tab labels: ``pytorch mxnet``); else ''."""
     text = _SECTION_NUMBER.sub("", line, count=1)
-    text = re.sub(r"^(\S.*?)\s+\((?:v\d+(?:\.\d+)*|[A-Za-z][\w .-]{0,20})\)$", r"\1", text)  # "ColBERT (v2)"
+    aside = _HEADING_ASIDE.search(text) if text.endswith(")") else None
+    if aside and text[:aside.start()].strip():  # "ColBERT (v2)" (a search, not a lazy match: linear time)
+        text = text[:aside.start()].rstrip()
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
