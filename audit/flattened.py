@@ -131,7 +131,7 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
      A line that starts with a contents entry followed by a capitalised word is that heading
      glued to its first paragraph: it is split there (note ``contents-heading``).
    * *Column tables* (``table``, note ``column-table``): two lines or more laid out in columns
-     (cells split by a tab or two spaces or more inside the line, as ``w3m -dump`` and inscriptis
+     (cells split by a tab or two to sixty spaces inside the line, as ``w3m -dump`` and inscriptis
      render a table and a browser copies one with tabs), each with the first line's number of
      cells or one fewer, none of them code; the first line is the header.
 
@@ -1044,7 +1044,7 @@ _CHROME_LINE = re.compile(
 """A line of site chrome (``Edit this page``, ``Share``, ``5 min read``, ``© 2024 Acme Inc. All
 rights reserved.``, ``By Jane Doe · March 4, 2024``, a bare URL: an embed's link): the whole line, so that ``Share of queries
 rose …``, ``Previous work …``, ``Copyright law …`` and ``By default, …`` stay prose."""
-_ARROW_LINK = re.compile(r"^(?:[«←‹<]\s*\S.{0,60}|.{0,60}\S\s*[»→›>])$")
+_ARROW_LINK = re.compile(r"^(?:[«←‹]\s*\S.{0,60}|.{0,60}\S\s*[»→›])$")
 """A previous/next link (``« Previous: Indexing``, ``Next: Evaluation »``, ``← Back to blog``)."""
 _BREADCRUMB = re.compile(r"^[^.!?]{1,40}(?:\s+[›»>/]\s+[^.!?]{1,40}){1,6}$")
 """A breadcrumb (``Home › Docs › Quantization``; with ``>`` or ``/``: three items or more)."""
@@ -1130,6 +1130,16 @@ def _next_code_shaped(lines: list[str], index: int, strong: list[bool], indented
     return False
 
 
+_JSON_STRING_VALUE = re.compile(r'^"[^"]{1,60}"\s*:\s*"(.*)",?$')
+
+
+def _prose_value(line: str) -> bool:
+    """A JSON line whose string value is prose (``"status": "Single prespecified exploratory reranker
+    … no population claim.",``: seed 003, a chapter written as a JSON record): its text is read."""
+    value = _JSON_STRING_VALUE.match(line)
+    return value is not None and _prose_shaped(value.group(1))
+
+
 def _code_lines(raw: list[str]) -> set[int]:
     """0-based indexes of the lines that are code (rule 8): a line of its own code shape
     (:data:`_STRONG_CODE`, two or more YAML settings in a row: :data:`_YAML_KEY`), and with its
@@ -1140,6 +1150,7 @@ def _code_lines(raw: list[str]) -> set[int]:
     (:func:`_prose_shaped`) unless a continuation or open bracket holds it in the code."""
     lines = [r.rstrip() for r in raw]
     strong = [bool(line.strip()) and bool(_STRONG_CODE.match(line.strip())) and not _prose_shaped(line.strip())
+              and not _prose_value(line.strip())
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
               and not _glued_prose(line.strip()) for line in lines]
     yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
@@ -1155,7 +1166,8 @@ def _code_lines(raw: list[str]) -> set[int]:
             for j in range(i, i + 4):
                 strong[j] = True
     for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
-        if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip())
+        if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip()) and not _prose_value(line.strip())
+                and (len(line.split()) >= 2 or not line.strip().isalpha())  # "  x" alone: a tab label (markup)
                 and not re.match(r"^\s*(?:\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s", line) and not _CHROME_LINE.match(line.strip())):
             strong[i] = True
     for i, is_yaml in enumerate(yaml):
@@ -1168,12 +1180,13 @@ def _code_lines(raw: list[str]) -> set[int]:
         text = line.strip()
         if not text:
             continue
+        sentence = _prose_shaped(text) or _prose_value(text)
         after = previous is not None and previous in code
         held = after and (depth > 0 or _CODE_END.search(lines[previous].strip()) is not None)
-        if held and _prose_shaped(text) and not lines[previous].endswith("\\"):
+        if held and sentence and not lines[previous].endswith("\\"):
             held = False  # a sentence after an unclosed "fn main() {": the excerpt of code ended
         is_code = strong[i] or held
-        if not is_code and after and not _prose_shaped(text):
+        if not is_code and after and not sentence:
             indented = line[:1].isspace()
             output = not re.search(r"[.!?:]$", text) and not _CONTENTS_LABEL.match(text) and (
                 bool(re.search(r"[\d/=_<>{}\[\]$\\|@#]", text)) or text[:1].islower() or indented
@@ -1181,7 +1194,7 @@ def _code_lines(raw: list[str]) -> set[int]:
             is_code = indented or output or text.startswith("#")
         if not is_code and text.startswith("# ") and i + 1 < len(lines) and lines[i + 1].strip() and strong[i + 1]:
             is_code = True  # "# download the archive" above a command: a comment, no heading
-        if (not is_code and after and not _prose_shaped(text) and 2 <= len(text.split()) <= 12
+        if (not is_code and after and not sentence and 2 <= len(text.split()) <= 12
                 and _next_code_shaped(lines, i, strong, indented_only=text.endswith(":"))):
             is_code = True  # "MLPerf Results Summary" between two "=====" rules: a line inside the code
         if is_code:
@@ -1233,6 +1246,11 @@ def _repeated_below(raw: list[str], index: int, text: str) -> bool:
     return any(" ".join(r.split()).startswith(text) for r in raw[index + 1:] if r.strip())
 
 
+_COLUMN_GAP = re.compile(r"\S(?:\t| {2,})(?=\S)")
+_WIDE_GAP = re.compile(r" {61}")
+"""A gap between columns is a tab or two to sixty spaces: a run of thousands is no layout."""
+
+
 def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
     """Runs of two or more lines laid out in columns (cells split by a tab or by two spaces or more
     inside the line, as ``w3m -dump`` or inscriptis render a table, tab-separated as a browser
@@ -1244,11 +1262,12 @@ def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
     i = 0
     while i < len(raw):
         width = len(cells(raw[i])) if raw[i].strip() else 0
-        if width < 2 or not re.search(r"\S(?:\t|\s{2,})\S", raw[i]):
+        if width < 2 or not _COLUMN_GAP.search(raw[i]) or _WIDE_GAP.search(raw[i]):
             i += 1
             continue
         end = i + 1
-        while end < len(raw) and re.search(r"\S(?:\t|\s{2,})\S", raw[end]) and width - 1 <= len(cells(raw[end])) <= width:
+        while (end < len(raw) and _COLUMN_GAP.search(raw[end]) and not _WIDE_GAP.search(raw[end])
+               and width - 1 <= len(cells(raw[end])) <= width):
             end += 1
         if end - i >= 2:
             out[i] = end
