@@ -117,7 +117,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
      prose-shaped line only after a backslash), an indented line, a line of output (no sentence end, and
      a digit or symbol, a lower-case start, indentation, or ``key : value``), a ``#`` line, a short
      line between code lines (not a single word, a tab label; ending in ``:`` only before an
-     indented line). A ``# comment`` line before a command is code. Never a prose-shaped line
+     indented line). A ``# comment`` line before a command is code; an indented line that is no
+     sentence, no list item and not one bare word is code; a heading glued to the code under it
+     (two to six Title Case words or a stock title, then code with no three plain words:
+     ``Citation @article{key,``) is a heading and a code line. Never a prose-shaped line
      (:func:`_prose_shaped`: a capital first, four words, a sentence end, three plain words), a
      setting with a worded aside, or a line rule 5 splits (code glued to prose).
    * *Site chrome* (``markup``, note ``chrome``/``caption``; ``navigation``, note
@@ -210,6 +213,12 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             continue
         if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
             note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
+            seam = _heading_before_code(line)
+            if seam is not None:  # "Citation @article{key," : a heading glued to the code under it
+                heading = line[:seam].strip()
+                blocks.append(Block("heading", heading, number, number, sections.enter(2, heading), recovered=True,
+                                    level=2, note="glued-heading"))
+                raw = line[seam:]
             blocks.append(Block("code", raw.rstrip(), number, number, sections.current, recovered=True, note=note))
             previous = line
             continue
@@ -1079,7 +1088,7 @@ _STRONG_CODE = re.compile(
     r"[A-Za-z_][\w.$]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
     r"[A-Za-z_][\w.$]*\s*<-\s*\S|"
     r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
-    r"@[A-Za-z_][\w.]*(?:\(|$)|"
+    r"@[A-Za-z_][\w.]*(?:\(|$)|@\w+\{[\w:.-]*,|"
     r"(?://|--|/\*|\*/)\s|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
     r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$|\*{3,}\s.{1,60}\s\*{3,}$|"
@@ -1121,6 +1130,35 @@ def _glued_prose(line: str) -> bool:
     return blocks is not None and any(b.kind == "paragraph" for b in blocks)
 
 
+_CODE_FIRST_TOKEN = re.compile(
+    r"^(?:[@$>{\[(\"'#./~-]|(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|cargo|uv|bash|sh|make|cmake|"
+    r"java|kubectl|helm|brew|apt|apt-get|sudo|torchrun|accelerate|deepspeed|huggingface-cli|nvidia-smi)\s|"
+    r"[\w.]*[=(.:][\w\"'(\[])")
+"""The first token of code glued after a heading: a symbol, a command (``pip``, ``git``, ``docker`` …),
+or a token holding code punctuation (``model.to(``, ``x=1``); ``from Passages …`` and ``with
+always_ram=True`` open with English words."""
+
+
+def _heading_before_code(line: str) -> int | None:
+    """Offset of the code after a heading glued to it (``Citation @article{key,``, ``Quick Install pip
+    install tinystore``): two to six Title Case words (or one stock section title,
+    :data:`STOCK_HEADINGS`), the first no sentence opener, then text that is code by its own shape
+    and no sentence."""
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(line[:200])]
+    for i in range(1, min(7, len(words))):
+        head = [w for _, w in words[:i]]
+        if not all(_TITLE_WORD.match(w) or w.lower() in FUNCTION_WORDS for w in head) or _is_opener(head[0]):
+            return None
+        if i == 1 and head[0].lower() not in STOCK_HEADINGS:
+            continue
+        rest = line[words[i][0]:]
+        if (_STRONG_CODE.match(rest) and _CODE_FIRST_TOKEN.match(rest) and not _prose_shaped(rest)
+                and not _CHROME_LINE.match(rest) and not _PROSE_RUN.search(rest)
+                and not rest[:1].isupper() and head[-1].lower() not in FUNCTION_WORDS):
+            return words[i][0]
+    return None
+
+
 def _next_code_shaped(lines: list[str], index: int, strong: list[bool], indented_only: bool = False) -> bool:
     """The next non-blank line after ``index`` is code by its shape or indented (only indented for
     a line ending in ``:``: ``Sanity check:`` before ``$ md5sum …`` introduces the command)."""
@@ -1153,6 +1191,9 @@ def _code_lines(raw: list[str]) -> set[int]:
               and not _prose_value(line.strip())
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
               and not _glued_prose(line.strip()) for line in lines]
+    for i, line in enumerate(lines):
+        if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
+            strong[i] = True
     yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
     for i in range(len(lines) - 1):  # "eval: split train. loss 2.5e-3 …" twice: a log's lines
         prefix = re.match(r"^([a-z_][\w-]*:)\s", lines[i].strip())

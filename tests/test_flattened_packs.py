@@ -385,3 +385,18 @@ def test_the_catalogue_parts_are_fixed_by_the_case_ids():
 @pytest.mark.parametrize("case", SHAPES.cases("tune"), ids=lambda c: c["id"])
 def test_each_tuned_shape_is_read_as_expected(case):
     assert SHAPES.matches(SHAPES.reading(case["text"]), case["expect"]), SHAPES.reading(case["text"])
+
+
+def test_a_heading_glued_to_the_code_under_it_is_split_and_a_sentence_naming_a_command_is_not():
+    assert blocks("Citation @article{doe2025store,\n  title={Stores},\n}") == [
+        ("heading", "Citation"), ("code", "@article{doe2025store,"), ("code", "  title={Stores},"), ("code", "}")]
+    assert blocks("Quick Install pip install tinystore==1.0") == [("heading", "Quick Install"),
+                                                                 ("code", "pip install tinystore==1.0")]
+    for line in ("Run pip install tinystore to get started.", "Then run python train.py --epochs 3",
+                 "Cuda GPUs with Cuda compute capabilities < 7.5 are not supported (V100, Titan V)."):
+        assert "code" not in [kind for kind, _ in blocks(line)], line
+
+
+def test_a_json_record_with_prose_values_is_read_as_prose():
+    text = '{\n  "budget": 5,\n  "status": "Single exploratory reranker on the public benchmark. No new holdout.",\n}\n'
+    assert [kind for kind, _ in blocks(text)] == ["code", "code", "paragraph", "code"]
