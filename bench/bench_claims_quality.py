@@ -260,7 +260,10 @@ def page_chrome(document: dict, markdown: str) -> tuple[list[str], list[str]]:
     Material, Sphinx/Furo, Jekyll and Hugo blogs, GitHub), written by us."""
     from audit.document import _parser
 
-    owner, _, repo = document["source"]["repo"].partition("/")
+    source = document.get("source") or {}
+    site = source.get("repo") or re.sub(r"^https?://(?:www\.)?([^/]+).*$", r"\1", source.get("url", "")) or document["id"]
+    owner, _, repo = site.partition("/")
+    repo = repo or owner
     kind = document.get("kind", "")
     headings = [m.group(1).strip() for m in re.finditer(r"^#{2,3}\s+(.+?)\s*#*$", markdown, re.M)]
     headings = [" ".join(_inline_flat(_parser().parseInline(h, {})[0].children).split()) for h in headings]
