@@ -400,3 +400,17 @@ def test_a_heading_glued_to_the_code_under_it_is_split_and_a_sentence_naming_a_c
 def test_a_json_record_with_prose_values_is_read_as_prose():
     text = '{\n  "budget": 5,\n  "status": "Single exploratory reranker on the public benchmark. No new holdout.",\n}\n'
     assert [kind for kind, _ in blocks(text)] == ["code", "code", "paragraph", "code"]
+
+
+CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "footnote-lines", "footnote-mark-glued",
+                            "headings-alone", "heading-emoji", "heading-step-glued", "prose-import-word",
+                            "prose-question-then-answer"])
+"""The check part's failures when it was scored once (bench/data/flattened_shapes_check.log, commit
+36b4fac): stated limitations, kept as strict expected failures so that a fix shows here."""
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="a check-part failure, a stated limitation"))
+    if c["id"] in CHECK_FAILURES else c for c in SHAPES.cases("check")], ids=lambda c: c["id"])
+def test_each_checked_shape_reads_as_when_it_was_scored(case):
+    assert SHAPES.matches(SHAPES.reading(case["text"]), case["expect"]), SHAPES.reading(case["text"])
