@@ -169,6 +169,9 @@ _ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-]
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
 _URL = re.compile(r"(?:https?://|www\.)\S+?(?=[.,;:!?)\]”\"']*(?:\s|$))")
+_RELATIVE_PATH = re.compile(r"(?<!\S)(?:\.{1,2}|~)/[\w.@/-]*[\w/](?=[.,;:!?)\]”\"']*(?:\s|$))")
+"""A relative path in prose (``./examples``, ``../tools``, ``~/bin``): atomic, as a URL is (a flattened
+page has lost the inline code around it)."""
 """A URL without the punctuation that follows it (``… see https://x.org/a.b. Then …`` ends a
 sentence after ``a.b``)."""
 _LIST_MARKER = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
@@ -251,7 +254,8 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         for piece_start, piece_end in _inline_bullets(paragraph, start, start + len(stripped)):
             pieces.extend(_acronym_ends(paragraph, piece_start, piece_end))
         cursor = start + len(stripped)
-    guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
+    guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph))
+                        + tuple(m.span() for m in _RELATIVE_PATH.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
     for start, end in _symbols_back(paragraph, pieces):
         if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):

@@ -67,7 +67,23 @@ def test_flattened_pack_is_one_line_per_block(bench):
     markdown = ("# Title\n\nFirst paragraph with `code` and a [link](https://x.y).\n\n"
                 "| a | b |\n|---|---|\n| x | 2 |\n\n```python\nx = 1\ny = 2\n```\n\n- item one\n- item two\n")
     assert bench.flatten_markdown(markdown).split("\n") == [
-        "Title First paragraph with code and a link.", "a b x 2", "x = 1 y = 2", "item one", "item two"]
+        "Title First paragraph with code and a link.", "a b x 2", "x = 1", "y = 2", "• item one", "• item two"]
+
+
+def test_flattened_pack_keeps_placeholders_and_renders_html_admonitions_and_directives(bench):
+    markdown = ("Run `serve <model>` with &lt;token&gt; <b>set</b>.<br>Then wait.\n\n"
+                '<div align="center">\n<p>First &amp; <em>only</em>.</p><p>Second.</p>\n</div>\n\n'
+                '!!! tip "Cheap"\n    The run is\n    cheap.\n\n1. Clone it.\n\n```{note}\n:class: x\nA note.\n```\n')
+    assert bench.flatten_markdown(markdown).split("\n") == [
+        "Run serve <model> with <token> set. Then wait.", "First & only.", "Second.", "Cheap", "The run is cheap.",
+        "1. Clone it.", "A note."]
+
+
+def test_flattened_pack_carries_the_chrome_of_its_kind(bench):
+    document = {"id": "x", "kind": "blog post", "source": {"repo": "acme/blog"}}
+    top, bottom = bench.page_chrome(document, "# T\n\n## One\n\n## Two\n\n## Three\n\n" + "word " * 450)
+    assert top == ["acme › Blog", "By the blog team · 3 min read", "Share", "Table of contents", "One", "Two", "Three"]
+    assert bottom == ["← Older post", "Newer post →", "© 2026 acme. All rights reserved."]
 
 
 def _figures(summary: dict) -> tuple[float, ...]:
@@ -109,4 +125,4 @@ def test_fifth_batch_figures_hold(bench):
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
     markdown = '??? "Output"\n\n    ```text\n    loaded 12 rows\n    ```\n\nThe run loaded every row.\n'
-    assert bench.flatten_markdown(markdown).split("\n") == ['??? "Output"', "loaded 12 rows", "The run loaded every row."]
+    assert bench.flatten_markdown(markdown).split("\n") == ["Output", "loaded 12 rows", "The run loaded every row."]
