@@ -82,7 +82,7 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
-from claims.attribution import credits, possessive_credits
+from claims.attribution import citation_marker_spans, credits, possessive_credits
 from claims.kinds import measured_cue, not_measured, refine_roles
 from claims.roles import masked as mask_roles
 
@@ -262,7 +262,10 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
     return _without_numbers(paragraph, spans) if _numbered_inline(paragraph) else spans
 
 
-_LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+")
+_LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+"
+                              r"|(?:\[(?:\^[\w\-]{1,40}|[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\])+(?=\s)")
+"""Emoji, and a footnote or numbered reference glued to the full stop before it (``… tokenizers.[^2]
+Smith found …``: the marker cites the sentence it closes)."""
 
 
 def _symbols_back(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -271,6 +274,8 @@ def _symbols_back(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, i
     out: list[tuple[int, int]] = []
     for start, end in pieces:
         match = _LEADING_SYMBOLS.match(text, start, end)
+        if match and match.group(0).startswith("[") and (start == 0 or text[start - 1].isspace()):
+            match = None  # "… first. [12] showed that …": a reference opening its sentence stays there
         if out and match and match.end() < end:
             out[-1] = (out[-1][0], match.start() + len(match.group(0).rstrip()))
             start = match.end()
@@ -477,6 +482,7 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
     """The quantities with ``role`` refined from the words around them (module docstring)."""
     out = []
     phrases = [m.span() for m in _PARAMETER_PHRASE.finditer(sentence)]  # once: linear in the sentence
+    markers = citation_marker_spans(sentence)  # claims/attribution.py: "[12]", "[^2]" cite, they count nothing
     for q in quantities:
         start, end = q.span
         before = sentence[max(0, start - 60):start]  # the context rules look at most this far back
@@ -485,6 +491,8 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
         role = q.role
         if any(s <= start < e for s, e in math_spans):
             role = "math"
+        elif any(s <= start < e for s, e in markers):
+            role = "identifier"
         elif q.role == "p-value":
             pass
         elif (q.decimals == 0 and q.unit is None and not q.is_percent and q.denominator is None
