@@ -93,10 +93,12 @@ _MARKER_AT_EDGE = re.compile(r"^\W{0,2}\[(?P<body>[1-9]\d{0,2}(?:\s*[,–-]\s*[1
                              r"|(?<=[.!?”\"])\[(?P<end>[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\]\s*$")
 """A numbered reference opening the sentence as its subject (``[12] showed that …``) or glued
 after its final full stop (``… a million documents.[3]``)."""
-_FOOTNOTE_MARKER = re.compile(r"(?:(?<=\S)|(?<=\S\s))\[\^[\w\-]{1,40}\](?!:)")
+_FOOTNOTE_MARKER = re.compile(r"(?:(?<=\S)|(?<=\S\s))\[\^[\w\-]{1,40}\](?!:)|(?:(?<=[a-z]{3})|(?<=[.,;:)]))[¹²³⁴-⁹⁰]+")
 """A Markdown footnote reference glued to the text (``… other tokenizers.[^2]``, ``models [^smith]``
 after a space too): the note holds the source (CommonMark footnotes, as GitHub and Pandoc write
-them); a footnote definition line ``[^2]: …`` starts with it and is not matched."""
+them), and a superscript number after a word (``… observed before.²``; not ``n²``, ``R²``); a
+footnote definition line ``[^2]: …`` starts with it and is not matched."""
+_SUPERSCRIPT = re.compile(r"[¹²³⁴-⁹⁰]")
 _NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
                                     r"bounded|clipped|normali[sz]ed|uniform|uniformly|drawn|sampled)\b[^.;]*$", re.I)
 """An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""
@@ -186,13 +188,13 @@ _STRONG_SUBJECT = (
     rf"|(?i:the|a|an|this|that|these)\s+(?:(?i:original|recent|new|latest|follow-up|\d{{4}})\s+)?(?P<the>{_ORG})\s+"
     rf"(?i:{_GROUP_NOUNS}|{_PUBLISHED_NOUNS})"
     rf"|(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+(?:(?i:own|new|recent|latest|original|internal)\s+)?"
-    rf"(?i:{_GROUP_NOUNS}|{_WORK_NOUNS})"
+    rf"(?:[A-Z][\w\-]*\s+)?(?i:{_GROUP_NOUNS}|{_WORK_NOUNS})"
     rf"|(?i:a|an|the|one)\s+(?:(?i:recent|new|large|\d{{4}}|later|earlier|separate)\s+)?"
     rf"(?i:study|paper|report|survey|analysis|benchmark|blog\s*post|preprint|article|experiment|evaluation)\s+"
     rf"(?:by|from)\s+(?P<by>{_ORG})")
 """Subjects that name a source: people (``Liu et al.``, ``Husain and Shankar``), ``researchers
 at X``, ``X engineers``, ``the X team`` / ``the X paper`` / ``the X docs``, ``X’s team`` / ``X’s
-benchmark`` / ``Databricks’ study``, ``a study by X``."""
+benchmark`` / ``Databricks’ study`` / ``OpenAI’s GPT-4 report``, ``a study by X``."""
 _SAYING = (r"(?:argue|argues|argued|claim|claims|claimed|say|says|said|state|states|stated|note|notes|noted|"
            r"recommend|recommends|recommended|suggest|suggests|suggested|propose|proposes|proposed|"
            r"introduce|introduces|introduced|describe|describes|described|explain|explains|explained|"
@@ -213,7 +215,7 @@ _FINDING = (r"(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|f
 bare names only with ``that`` / ``how``."""
 _SPOKEN = (r"(?:argue|argues|argued|says|said|announce|announces|announced|believe|believes|"
            r"believed|contend|contends|contended|predict|predicts|predicted|concluded|warns|warned|"
-           r"cautioned|insists|insisted|admits|admitted|"
+           r"cautioned|insists|insisted|admits|admitted|tweeted|"
            r"(?:claims|claimed|cautions)(?=\s+(?:that|to|the|a|an|its|their|his|her|this|these|it)\b|\s+[A-Z]))")
 """Verbs only people and organisations do: after a bare name (``Meta claims``, ``Mistral says``)
 each credits its claim; a product ``supports``, ``compiles`` or ``stores``, it does not say.
@@ -255,6 +257,13 @@ Infrastructure Open Academic Industry Human Expert Domain
 """Plural role nouns and abstract nouns that may open a sentence and say or show things but name
 no source (``Critics argue``, ``Experience has shown``)."""
 _PERSON_OR_ORG = rf"(?:{_PERSONS}|{_ORG})"
+_NAME_LIST_YEAR = re.compile(rf"(?<![\w\-])(?P<src>{_CAP})(?:,\s+{_CAP})+,?\s+(?:and|&)\s+{_CAP}\s*"
+                             rf"[(\[](?:19|20)\d\d[a-z]?[)\]]")
+"""Three or more authors and a year (``Nogueira, Yang and Lin (2019)``): the first is cited."""
+_NAMED_BEFORE_MARKER = re.compile(rf"(?<![\w\-])(?P<src>{_ORG})\s*(?=\[(?:[1-9]\d{{0,2}}(?:\s*[,–-]\s*[1-9]\d{{0,2}})*|"
+                                  rf"\^[\w\-]{{1,40}})\]|\((?:{_CAP}[^()]{{0,60}})?(?:19|20)\d\d[a-z]?\))")
+"""The name a citation marker follows (``BEIR [4] covers …``, ``DrQA (Chen et al., 2017)``,
+``FlashAttention[^2]``): the work the marker cites, a cited name when the marker is a citation."""
 _DUE_TO = re.compile(rf"\b(?i:idea|ideas|observation|trick|result|insight|term|name|formulation|proof|algorithm|"
                      rf"approach|method|technique|argument|estimator|bound|definition|notion|concept|framing|law|"
                      rf"rule|theorem|lemma|recipe|heuristic|distinction|version|variant)s?\b[^.;:]{{0,30}}?"
@@ -266,13 +275,14 @@ _GOES_BACK = re.compile(rf"\b(?i:goes|go|went|dates|date|dating|traces|trace|tra
                         rf"(?:(?i:the)\s+(?:\w+\s+)?(?i:work|works|paper|papers|ideas)\s+(?:of|by)\s+)?"
                         rf"(?P<src>{_PERSON_OR_ORG})")
 """``The idea goes back to Salton``: an origin credited (``back to 1998`` names no one)."""
-_WORK_OF = re.compile(rf"\b(?i:work|works|ideas|findings|insights|contributions|lab|group)\s+(?:of|by)\s+"
+_WORK_OF = re.compile(rf"\b(?i:work|works|ideas|findings|insights|contributions|lab|group|words)\s+(?:of|by)\s+"
                       rf"(?P<src>{_PERSON_OR_ORG})"
                       rf"|\b(?i:results|method|approach|recipe|protocol|setup|analysis|experiments|formulation|"
                       rf"proof|model|derivation|replication|setting|framework|those|that|one)\s+of\s+"
                       rf"(?P<persons>{_PERSONS})"
                       rf"|\b(?i:those|that|one)\s+of\s+(?i:the)\s+(?P<the>{_ORG})\s+(?:{_GROUP_NOUNS}|{_WORK_NOUNS})\b")
-"""``the work of Robertson and Zaragoza``, ``prior work by Izacard and Grave``, ``the protocol of
+"""``the work of Robertson and Zaragoza``, ``prior work by Izacard and Grave``, ``in the words of
+Knuth``, ``the protocol of
 Thakur et al.``, ``those of the MTEB authors``; a system's ``results of BM25`` is no credit
 (only people follow ``results of``)."""
 
@@ -294,8 +304,9 @@ _FROM_SOURCE = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|quot
 _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|procedure|configuration|"
                          rf"evaluation|training|split|sampling)\s+similar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
-_ORG_AUTHOR = re.compile(rf"\b(?:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
-                         rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME})")
+_ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
+                         rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
+                         rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
 _MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
                       rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
                       rf"one|the\s+other|another)\s+(?:(?:made|built|written|developed|created|released|published)\s+)?"
@@ -326,7 +337,7 @@ _FIELDS = frozenset("AI ML NLP IR CV DL RL LLM LLMs NLU ASR HCI".split())
 _OWN_START = re.compile(r"^\W*(?:our|we)\b", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
-                       rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?paper\b")
+                       rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?(?i:paper)\b")
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
 _AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|study(?:’s|'s))\s+|[A-Z][\w\-]*\s+)?"
                       r"(?i:authors)\b(?!\s+of\s+(?:this|the\s+present)\b)")
@@ -552,7 +563,7 @@ argu claim say said stat note recommend suggest propos introduc describ explain 
 report estimat predict believ document coin defin invent pioneer point contend emphas highlight caution mention
 question discuss advocat attribut hypothes show demonstrat find found observ measur benchmark test evaluat compar
 train discover confirm reveal identif prov deriv put remark insist admit due owed credited back work ideas
-insights contributions lab group has have had
+insights contributions lab group has have had words
 """.split())
 """Words without which the reporting grammar cannot match (:func:`_reporting_credits`)."""
 _ANY_CUE = tuple(sorted({k for keys in _NEEDS.values() for k in keys}
@@ -569,7 +580,7 @@ def citation_marker_spans(sentence: str) -> list[tuple[int, int]]:
     """The spans of the numbered references (:data:`_NUMERIC_CITATION`, :data:`_MARKER_AT_EDGE`)
     and footnote references (:data:`_FOOTNOTE_MARKER`) of a sentence: their digits are reference
     numbers, not quantities (:func:`claims.extract.quantity_roles`)."""
-    if "[" not in sentence:
+    if "[" not in sentence and not _SUPERSCRIPT.search(sentence):
         return []
     sentence = _code_masked(sentence)
     spans = []
@@ -617,8 +628,16 @@ def credits(sentence: str) -> Credit | None:
     if "(" in sentence or "[" in sentence:
         for offset, name in _group_names(sentence):
             add(offset, name, "author-year citation")
-    for start, _end in (citation_marker_spans(sentence) if "[" in sentence else ()):
+    markers = citation_marker_spans(sentence)
+    for start, _end in markers:
         add(start, None, "numbered reference")
+    if cues:  # a citation fired: the name right before a marker or an author-year parenthesis is cited
+        for m in _NAMED_BEFORE_MARKER.finditer(sentence):
+            name = _source_name(m)
+            if name and name not in _VENUES and name.split()[0] not in _MONTHS and not re.search(r"\d", name):
+                add(m, name, cues[0])
+    for m in (_NAME_LIST_YEAR.finditer(sentence) if "," in sentence else ()):
+        add(m, m.group("src"), "author-year citation")
     for pattern, cue in ((_ACCORDING, "'according to'"), (_ACCORDING_SOURCE, "'according to'"),
                          (_CREDIT_GOES, "'credit goes to'"), (_QUOTE_BY, "a quotation's speaker"),
                          (_FOLLOWING, "'following' a method"),
@@ -680,8 +699,8 @@ def credits(sentence: str) -> Credit | None:
             continue  # an unnamed team or post may be the page's own ("The team found that …")
         add(m, _source_name(m), "a work as the subject")
     for m in (_IN_PAPER.finditer(sentence) if "paper" in lower else ()):
-        if _OWN.search(sentence[max(0, m.start() - 30):m.end()]):  # bounded window
-            continue
+        if _OWN.search(m.group(0)) or (m.group("src") is None and _OWN.search(sentence[max(0, m.start() - 30):m.end()])):
+            continue  # "in our paper"; an unnamed "we … in the paper" may be the page's own (a named one never is)
         add(m, _source_name(m), "a paper as the source")
     if not cues and _AUTHORS.search(sentence):
         cues.append("'the authors'")

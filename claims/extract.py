@@ -159,7 +159,7 @@ _RECOMMEND = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in RECOMMENDATION
 _SCOPE = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(c) for c in SCOPE_CUES) + r")(?![\w'])", re.I)
 
 _NAME = r"[A-ZÀ-Þ][a-zß-ÿ][\w\-]*"  # capitalised word, Latin-1 letters included (Järvelin)
-_ET_AL = re.compile(rf"\b({_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+et\s+al\.?")
+_ET_AL = re.compile(rf"\b({_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+et\s+[aA]l\b\.?")  # "et Al" as written in the wild
 _PAIR = re.compile(rf"\b({_NAME})\s+(?:and|&)\s+({_NAME})(?=’s|'s|\s*\(\d{{4}}|,\s*\d{{4}})")
 _BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|&)\s+({_NAME})\b")
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
