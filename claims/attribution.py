@@ -93,7 +93,7 @@ _MARKER_AT_EDGE = re.compile(r"^\W{0,2}\[(?P<body>[1-9]\d{0,2}(?:\s*[,–-]\s*[1
                              r"|(?<=[.!?”\"])\[(?P<end>[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\]\s*$")
 """A numbered reference opening the sentence as its subject (``[12] showed that …``) or glued
 after its final full stop (``… a million documents.[3]``)."""
-_FOOTNOTE_MARKER = re.compile(r"(?:(?<=\S)|(?<=\S\s))\[\^[\w\-]{1,40}\](?!:)|(?:(?<=[a-z]{3})|(?<=[.,;:)]))[¹²³⁴-⁹⁰]+")
+_FOOTNOTE_MARKER = re.compile(r"(?:(?<=\S)|(?<=\S\s))\[\^[\w\-]{1,40}\](?!:)|(?:(?<=[a-z]{3})|(?<=[a-z]{3}[.,;:]))[¹²³⁴-⁹⁰]+")
 """A Markdown footnote reference glued to the text (``… other tokenizers.[^2]``, ``models [^smith]``
 after a space too): the note holds the source (CommonMark footnotes, as GitHub and Pandoc write
 them), and a superscript number after a word (``… observed before.²``; not ``n²``, ``R²``); a
@@ -112,7 +112,7 @@ _SOURCE_WORDS = (r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studi
                  r"leaderboard|team|group|lab|researchers|authors)")
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
 _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
-                r"corroborated|confirmed|replicated|echoed|"
+                r"corroborated|confirmed|replicated|echoed|estimated|predicted|claimed|stated|benchmarked|"
                 r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
                 r"argued|observed|recommended|pointed\s+out)")
 _AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|written|open[\s-]?sourced|"
@@ -533,10 +533,17 @@ def _thanks(sentence: str) -> bool:
     return _THANKS_WORDS.search(sentence) is not None and _THANKS.search(sentence) is not None
 
 
+_RESOURCE_ENTRY = re.compile(r"^\W*[^.:;!?]{2,120}?\s+by\s+@?[A-Z][\w\-.’']*(?:\s+(?:[A-Z][\w\-.’']*|et\s+al\.?|and|&))*"
+                             r"\s*[:—–]\s+\S")
+"""An entry of a list of resources, ``Title by Author: what it is`` (``LoRA insights by Sebastian
+Raschka: practical insights …``): it lists a work, as a reference entry does."""
+
+
 def not_a_credit(sentence: str) -> bool:
     """A sentence whose words credit no claim whatever names it holds: an image or logo credit, a
     reference-list entry, thanks, a reading pointer or a byline (module docstring)."""
-    return bool(_image_credit(sentence) or _REFERENCE_ENTRY.match(sentence) or _thanks(sentence)
+    return bool(_image_credit(sentence) or _REFERENCE_ENTRY.match(sentence) or _RESOURCE_ENTRY.match(sentence)
+                or _thanks(sentence)
                 or _POINTER.match(sentence) or _BYLINE.match(sentence))
 
 
@@ -550,7 +557,8 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _PAPER_VALUE: ("paper", "reported", "published", "original", "official"),
     _AS_VERB: ("shown", "showed", "corroborated", "confirmed", "replicated", "echoed", "demonstrated", "reported",
                "described", "introduced", "proposed", "presented", "published", "defined", "detailed", "suggested", "established", "noted", "explained", "outlined",
-               "discussed", "argued", "observed", "recommended", "pointed"),
+               "discussed", "argued", "observed", "recommended", "pointed", "estimated", "predicted",
+               "claimed", "stated", "benchmarked"),
     _SUBJECT_VERB: ("report", "introduc", "propos", "conclud", "argu", "claim", "note", "estimat", "discover",
                     "defin", "coin", "invent", "pioneer", "explain", "point", "say", "said", "writ", "wrote", "show",
                     "demonstrat", "suggest", "found", "find", "observ"),
@@ -596,9 +604,16 @@ def citation_marker_spans(sentence: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
+_MARKDOWN_LINK = re.compile(r"(?<!!)\[([^\[\]\n]{1,200})\]\((?:https?://|www\.|/|#|\.)[^()\s]*\)")
+"""A Markdown link left in a flattened text (``[this paper](https://arxiv.org/…)``): its text is
+what the sentence says."""
+
+
 def credits(sentence: str) -> Credit | None:
     """The credit a sentence gives to a source (module docstring), or None."""
-    if _image_credit(sentence) or _REFERENCE_ENTRY.match(sentence):
+    if "](" in sentence:
+        sentence = _MARKDOWN_LINK.sub(r"\1", sentence)
+    if _image_credit(sentence) or _REFERENCE_ENTRY.match(sentence) or _RESOURCE_ENTRY.match(sentence):
         return None
     found: list[tuple[int, str]] = []
     cues: list[str] = []

@@ -159,7 +159,8 @@ _RECOMMEND = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in RECOMMENDATION
 _SCOPE = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(c) for c in SCOPE_CUES) + r")(?![\w'])", re.I)
 
 _NAME = r"[A-ZÀ-Þ][a-zß-ÿ][\w\-]*"  # capitalised word, Latin-1 letters included (Järvelin)
-_ET_AL = re.compile(rf"\b({_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+et\s+[aA]l\b\.?")  # "et Al" as written in the wild
+_ET_AL = re.compile(rf"\b((?:(?:van|von|de|der|den|del|da|di|dos|le|la)\s+)*{_NAME}(?:\s+(?:and|&)\s+{_NAME})?)"
+                    rf"\s+et\s+[aA]l\b\.?")  # "van der Maaten et al.", "et Al" as written in the wild
 _PAIR = re.compile(rf"\b({_NAME})\s+(?:and|&)\s+({_NAME})(?=’s|'s|\s*\(\d{{4}}|,\s*\d{{4}})")
 _BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|&)\s+({_NAME})\b")
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
@@ -446,7 +447,8 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
     for m in _PAIR.finditer(sentence):
         add(m.start(), m.end(), f"{m.group(1)} and {m.group(2)}", True)
     for m in _BY_PAIR.finditer(sentence):
-        add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
+        if not (m.group(1).endswith("ing") or m.group(2).endswith("ing")):  # "by Inhibiting and Amplifying"
+            add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
     for m in _PAREN.finditer(sentence):
         add(m.start(1), m.end(1), m.group(1), True)
     for m in _NAME_YEAR.finditer(sentence):
