@@ -184,7 +184,7 @@ _STRONG_SUBJECT = (
     rf"(?P<team_of>{_TEAM_OF})"
     rf"|(?P<pair>{_PAIR})"
     rf"|(?:(?i:the|a)\s+)?(?i:{_GROUP_NOUNS})\s+(?:at|from|of|behind)\s+(?P<at>{_ORG})"
-    rf"|(?P<org>{_ORG})\s+(?i:{_GROUP_NOUNS})"
+    rf"|(?P<org>{_ORG})\s+(?i:team|teams|group|lab|researchers|engineers|scientists|authors|maintainers)"
     rf"|(?i:the|a|an|this|that|these)\s+(?:(?i:original|recent|new|latest|follow-up|\d{{4}})\s+)?(?P<the>{_ORG})\s+"
     rf"(?i:{_GROUP_NOUNS}|{_PUBLISHED_NOUNS})"
     rf"|(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+(?:(?i:own|new|recent|latest|original|internal)\s+)?"
@@ -193,7 +193,7 @@ _STRONG_SUBJECT = (
     rf"(?i:study|paper|report|survey|analysis|benchmark|blog\s*post|preprint|article|experiment|evaluation)\s+"
     rf"(?:by|from)\s+(?P<by>{_ORG})")
 """Subjects that name a source: people (``Liu et al.``, ``Husain and Shankar``), ``researchers
-at X``, ``X engineers``, ``the X team`` / ``the X paper`` / ``the X docs``, ``X’s team`` / ``X’s
+at X``, ``X engineers`` (not ``Python developers``: a community), ``the X team`` / ``the X paper`` / ``the X docs``, ``X’s team`` / ``X’s
 benchmark`` / ``Databricks’ study`` / ``OpenAI’s GPT-4 report``, ``a study by X``."""
 _SAYING = (r"(?:argue|argues|argued|claim|claims|claimed|say|says|said|state|states|stated|note|notes|noted|"
            r"recommend|recommends|recommended|suggest|suggests|suggested|propose|proposes|proposed|"
@@ -210,7 +210,7 @@ _FINDING = (r"(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|f
             r"observe|observes|observed|measure|measures|measured|benchmark|benchmarked|"
             r"test|tests|tested|evaluate|evaluates|evaluated|compare|compares|compared|trained|pre-trained|"
             r"discover|discovers|discovered|confirm|confirms|confirmed|reveal|reveals|revealed|identified|"
-            r"prove|proves|proved|derive|derived)")
+            r"prove|proves|proved|derive|derived|noticed|realised|realized|learned|learnt)")
 """Verbs of finding and measuring: a product ``shows 24x higher throughput`` too, so after two
 bare names only with ``that`` / ``how``."""
 _SPOKEN = (r"(?:argue|argues|argued|says|said|announce|announces|announced|believe|believes|"
@@ -236,9 +236,10 @@ engineers benchmarked``, ``Weaviate’s documentation states``, ``a study by Any
 Noam Shazeer paper that proposes``, ``This Microsoft paper proposes`` (a *named* paper is never the
 page's own)."""
 _BARE_REPORTS = re.compile(rf"(?<![\w\-])(?P<bare>{_ORG}){_REFERENCE_AFTER},?\s+{_ADVERB}"
-                           rf"(?P<verb>{_SPOKEN}|{_PERFECT})\b(?!\s+to\b)")
-"""A bare name with a verb only a source does (:data:`_SPOKEN`) or the perfect of a finding
-(``RAG has shown to be useful`` credits no one: a system is its subject)."""
+                           rf"(?P<verb>{_SPOKEN}|{_PERFECT}|{_FINDING}(?=\s+(?:that|how)\b))\b(?!\s+to\b)")
+"""A bare name with a verb only a source does (:data:`_SPOKEN`), the perfect of a finding, or a
+finding followed by ``that`` / ``how`` (``Okafor noticed that …``); ``RAG has shown to be
+useful`` credits no one: a system is its subject."""
 _AS_SOURCE = re.compile(rf"\b(?i:as)\s+(?:{_STRONG_SUBJECT}|(?P<bare>{_ORG})){_REFERENCE_AFTER}\s+{_ADVERB}"
                         rf"(?:(?:has|have|had)\s+(?:also\s+)?)?(?P<verb>puts|put|says|said|writes|wrote|notes|noted|"
                         rf"explains|explained|argues|argued|observes|observed|points\s+out|pointed\s+out|shows|showed|"

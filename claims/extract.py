@@ -263,20 +263,26 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
     return _without_numbers(paragraph, spans) if _numbered_inline(paragraph) else spans
 
 
-_LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+"
-                              r"|(?:\[(?:\^[\w\-]{1,40}|[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\])+(?=\s)")
-"""Emoji, and a footnote or numbered reference glued to the full stop before it (``… tokenizers.[^2]
-Smith found …``: the marker cites the sentence it closes)."""
+_LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+")
+_LEADING_MARKER = re.compile(r"(?:\[(?:\^[\w\-]{1,40}|[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\]|[¹²³⁴-⁹⁰]+)+(?=\s|$)")
+"""A footnote reference, a numbered reference or a superscript number right after a full stop."""
 
 
 def _symbols_back(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Emoji that open a piece after a full stop close the sentence before it (``… weekend! 🚀
-    Then …``: sentencex puts the emoji with the next sentence)."""
+    Then …``: sentencex puts the emoji with the next sentence), and so does a citation marker
+    glued to the full stop (``… tokenizers.[^2] Smith found …``, ``… before.² It …``: the marker
+    cites the sentence it closes; ``… first. [12] showed that …`` keeps its subject)."""
     out: list[tuple[int, int]] = []
     for start, end in pieces:
+        marker = _LEADING_MARKER.match(text, start, end)
+        if out and marker and start > 0 and not text[start - 1].isspace():
+            if marker.end() >= end:  # a lone marker closing the paragraph
+                out[-1] = (out[-1][0], end)
+                continue
+            out[-1] = (out[-1][0], marker.end())
+            start = marker.end()
         match = _LEADING_SYMBOLS.match(text, start, end)
-        if match and match.group(0).startswith("[") and (start == 0 or text[start - 1].isspace()):
-            match = None  # "… first. [12] showed that …": a reference opening its sentence stays there
         if out and match and match.end() < end:
             out[-1] = (out[-1][0], match.start() + len(match.group(0).rstrip()))
             start = match.end()
