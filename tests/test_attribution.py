@@ -250,7 +250,7 @@ def test_a_named_source_that_says_or_finds_is_credited(sentence: str, name: str)
 
 def test_numbered_and_footnote_markers_cite_and_count_nothing() -> None:
     for sentence in ("[12] showed that the bound is tight.", "Recall drops beyond a million documents.[3]",
-                     "The drift was seen for other tokenizers.[^2]", "The drift was seen before.² It grew."):
+                     "The drift was reported for other tokenizers.[^2]", "The drift was observed before.² It grew."):
         row = [r for r in extract_claims(sentence) if r.kind != "table value"][0]
         assert _attributed(row), sentence
         assert all(q.role != "value" for q in row.quantities if q.text in ("12", "3", "2")), row.quantities
@@ -259,7 +259,12 @@ def test_numbered_and_footnote_markers_cite_and_count_nothing() -> None:
     # a glued marker closes the sentence before it, not the next one
     rows = [r.text for r in extract_claims("Lee saw the same drift.[^2] Smith did not. It grew.² Then it fell.")]
     assert rows == ["Lee saw the same drift.[^2]", "Smith did not.", "It grew.²", "Then it fell."]
-    _none_credited(["The cost grows as O(n²) in the length.", "The (IA)³ adapters merge linearly."])
+    _none_credited(["The cost grows as O(n²) in the length.", "The (IA)³ adapters merge linearly.",
+                    # a footnote is a note, a source only when the sentence reports
+                    "The index is rebuilt every night.[^1]",
+                    "I did not measure latency on a server, so it holds for my laptop.[^hw]"])
+    row = _row("Okafor found the same effect [^okafor].")
+    assert _attributed(row) and "Okafor" in row.cited_names
 
 
 def test_systems_roles_and_nouns_that_look_like_verbs_are_no_sources() -> None:
