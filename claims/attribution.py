@@ -115,7 +115,7 @@ interval ``[0, 1]`` (no reference is numbered 0), an index ``x[1]`` glued to a n
 Markdown link; inside inline code it is code. The sentence goes on after it (punctuation or a
 lower-case word): a list value ending a line, ``requirements [1, 2]``, cites nothing."""
 _MARKER_AT_EDGE = re.compile(r"^\W{0,2}\[(?P<body>[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\](?=,?\s+[a-z])"
-                             r"|(?<=[.!?”\"])\[(?P<end>[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\]\s*$")
+                             r"|(?:(?<=[\w)][.!?])|(?<=[”\"]))\[(?P<end>[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\]\s*$")
 """A numbered reference opening the sentence as its subject (``[12] showed that …``) or glued
 after its final full stop (``… a million documents.[3]``)."""
 _FOOTNOTE_MARKER = re.compile(r"(?:(?<=\S)|(?<=\S\s))\[\^[\w\-]{1,40}\](?!:)|(?:(?<=[a-z]{3})|(?<=[a-z]{3}[.,;:]))[¹²³⁴-⁹⁰]+")
@@ -125,6 +125,7 @@ them), and a superscript number after a word (``… observed before.²``; not ``
 footnote definition line ``[^2]: …`` starts with it and is not matched."""
 _SUPERSCRIPT = re.compile(r"[¹²³⁴-⁹⁰]")
 _FIRST_PERSON = re.compile(r"\b(?:I|we|We|our|Our|my|My|us)\b")
+_FIRST_PERSON_WORD = re.compile(r"I|I[’'](?:ve|d|m|ll)|We|We[’'](?:ve|d|re|ll)|My|Our")
 _NOT_A_CITATION_BEFORE = re.compile(r"\b(?:range|ranges|interval|intervals|between|within|scale|values?|scores?|"
                                     r"bounded|clipped|normali[sz]ed|uniform|uniformly|drawn|sampled)\b[^.;]*$", re.I)
 """An interval, not a reference: ``scores in [1, 5]``, ``the range [2, 4]``."""
@@ -251,7 +252,7 @@ verbs only before what is claimed (``that``, ``to``, a determiner or a name; ``c
 a noun)."""
 _PERFECT = (r"(?:has|have|had)\s+(?:also\s+|recently\s+|long\s+|previously\s+|already\s+)?"
             r"(?:shown|argued|found|demonstrated|observed|reported|suggested|noted|claimed|proposed|pointed\s+out|"
-            r"written|described|measured|estimated|documented|concluded|warned|questioned)")
+            r"described|measured|estimated|documented|concluded|warned|questioned)")
 """The perfect of a finding (``Okonjo has argued``, ``Willison has shown``), after any name."""
 _ADVERB = (r"(?:(?:also|then|later|first|recently|famously|previously|similarly|independently|further|even|"
            r"originally|once|rightly|convincingly|elegantly|themselves|itself)\s+)?")
@@ -479,6 +480,8 @@ def _source_name(match: re.Match[str]) -> str | None:
     words = src.split()
     while words and words[0] in NOT_SOURCES:
         words.pop(0)
+    while words and _FIRST_PERSON_WORD.fullmatch(words[-1]):
+        words.pop()  # "Inspired by Brad Neuberg I decided …"
     name = " ".join(words)
     return name or None
 
@@ -516,10 +519,13 @@ def _reporter(match: re.Match[str]) -> tuple[str, str | None]:
     value = re.sub(r"\s+et\s+al\b\.?$", " et al.", value)
     value = re.sub(r"(?:’s|'s|’|')$", "", value)
     words = value.split()
+    if any(_FIRST_PERSON_WORD.fullmatch(w) for w in words):
+        return group, None  # "Eventually I realised", "I've found": the page's own author
     while words and words[0] in NOT_SOURCES:
         words.pop(0)
     name = " ".join(words)
-    if not words or words[0] in _GENERIC_SUBJECTS or name in _FIELDS or words[0] in _FUNCTION_WORDS:
+    if (not words or words[0] in _GENERIC_SUBJECTS or name in _FIELDS or words[0].lower() in _FUNCTION_WORDS
+            or "’" in words[0] or "'" in words[0].rstrip("'")):
         return group, None
     if group == "bare" and len(words) == 1 and re.search(r"(?:ed|ing|ly|ous|ive|ful|able|ible)$", name):
         return group, None  # an adjective or a participle opening the sentence ("Bundled claims …")

@@ -278,4 +278,11 @@ def test_systems_roles_and_nouns_that_look_like_verbs_are_no_sources() -> None:
                     "Qdrant supports payload filtering during search.",
                     "LoRA insights by Mensah Osei: practical notes about ranks."])
     assert _attributed(_row("Milvus and Qdrant show that tail latency grows with k."))
+    # the page's own author, an infinitive, code
+    _none_credited(["Eventually I realised that the cache was cold.",
+                    "I've recently found that most models know the API.",
+                    "To demonstrate that the model works, run the script.",
+                    "The filter keeps the second field: .[2]"])
+    row = _row("Inspired by Brad Okafor I tried the same trick.")
+    assert _attributed(row) and "Brad Okafor" in row.cited_names, row.cited_names
     assert _attributed(_row("Meta claims the new tokenizer is faster."))
