@@ -147,7 +147,8 @@ _AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|
 """Verbs of authorship: a credit only with ``by`` (``released by Meta``; ``developed in PyTorch``
 names no author)."""
 _VENUE_VERB = re.compile(r"(?i:published|presented|accepted)\s+(?:in|on|at|to)\s*$")
-_ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}|{_QUOTED})")
+_ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME}"
+                        rf"(?:(?:,\s+|,?\s+(?:and|&)\s+)(?:the\s+)?{_ACRONYM_OR_NAME})*|{_QUOTED})")
 _ORDERED_BEFORE = re.compile(r"\b(?:sorted|ranked|ordered|weighted|scaled|grouped|split|adjusted|chosen|selected|"
                              r"vary|varies|changes?|differs?|scored|assigned|labell?ed)\s+(?:\w+\s+)?$", re.I)
 """``ranked according to BM25``: an ordering by a score, not a source."""
@@ -211,7 +212,7 @@ _WORK_NOUNS = (rf"(?:{_PUBLISHED_NOUNS}|benchmark|benchmarks|analysis|measuremen
 _STRONG_SUBJECT = (
     rf"(?P<team_of>{_TEAM_OF})"
     rf"|(?P<pair>{_PAIR})"
-    rf"|(?:(?i:the|a)\s+)?(?i:{_GROUP_NOUNS})\s+(?:at|from|of|behind)\s+(?P<at>{_ORG})"
+    rf"|(?:(?i:the|a)\s+)?(?i:{_GROUP_NOUNS})\s+(?:at|from|of|behind)\s+(?P<at>{_ORG}(?:\s+(?:and|&)\s+{_ORG})?)"
     rf"|(?P<org>{_ORG})\s+(?i:team|teams|group|lab|researchers|engineers|scientists|authors|maintainers)"
     rf"|(?i:the|a|an|this|that|these)\s+(?:(?i:original|recent|new|latest|follow-up|\d{{4}})\s+)?(?P<the>{_ORG})\s+"
     rf"(?i:{_GROUP_NOUNS}|{_PUBLISHED_NOUNS})"
@@ -219,7 +220,7 @@ _STRONG_SUBJECT = (
     rf"(?:[A-Z][\w\-]*\s+)?(?i:{_GROUP_NOUNS}|{_WORK_NOUNS})"
     rf"|(?i:a|an|the|one)\s+(?:(?i:recent|new|large|\d{{4}}|later|earlier|separate)\s+)?"
     rf"(?i:study|paper|report|survey|analysis|benchmark|blog\s*post|preprint|article|experiment|evaluation)\s+"
-    rf"(?:by|from)\s+(?P<by>{_ORG})")
+    rf"(?:by|from)\s+(?P<by>{_ORG}(?:\s+(?:and|&)\s+{_ORG})?)")
 """Subjects that name a source: people (``Liu et al.``, ``Husain and Shankar``), ``researchers
 at X``, ``X engineers`` (not ``Python developers``: a community), ``the X team`` / ``the X paper`` / ``the X docs``, ``X’s team`` / ``X’s
 benchmark`` / ``Databricks’ study`` / ``OpenAI’s GPT-4 report``, ``a study by X``."""
