@@ -140,6 +140,7 @@ _SOURCE_WORDS = (r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studi
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
 _CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
                 r"corroborated|confirmed|replicated|echoed|estimated|predicted|claimed|stated|benchmarked|"
+                r"pioneered|popularized|popularised|"
                 r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
                 r"argued|observed|recommended|pointed\s+out)")
 _AUTHORSHIP_VERB = (r"(?i:developed|released|invented|coined|pioneered|authored|written|open[\s-]?sourced|"
@@ -152,7 +153,8 @@ _ACCORDING = re.compile(rf"\b(?i:according)\s+to\s+(?:the\s+)?(?P<src>{_ACRONYM_
 _ORDERED_BEFORE = re.compile(r"\b(?:sorted|ranked|ordered|weighted|scaled|grouped|split|adjusted|chosen|selected|"
                              r"vary|varies|changes?|differs?|scored|assigned|labell?ed)\s+(?:\w+\s+)?$", re.I)
 """``ranked according to BM25``: an ordering by a score, not a source."""
-_AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
+_AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in\s+(?:(?:19|20)\d\d|the\s+(?:19|20)\d0s)\s+)?"
+                      rf"(?:in|by\s+(?=(?i:the)\s+[A-Z][\w\-]*\s+[A-Z])(?i:the)|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
@@ -175,12 +177,16 @@ _POSSESSIVE_START = re.compile(rf"^\W*(?P<src>[A-ZÀ-Þ][\w\-]*)(?:’s|'s)(?!\w
 :func:`claims.extract.cited_names` leaves to this module (there it may be a contraction)."""
 _WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|follow-up\s+|recent\s+)?"
                            rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})?)\s+)?"
-                           rf"(?i:paper|authors|study|report|article|blog\s*post|team|researchers)\s+(?:also\s+)?"
+                           rf"(?i:paper|authors|study|report|article|blog\s*post|team|researchers)\s+"
+                           rf"(?:(?:also|just|only|simply|then|further|explicitly|clearly|even|itself)\s+)?"
                            rf"(?i:shows|showed|reports|reported|finds|found|demonstrates|demonstrated|notes|noted|"
                            rf"claims|claimed|argues|argued|observes|observed|concludes|concluded|suggests|"
-                           rf"suggested|proposes|proposed|introduces|introduced|estimates|estimated|measured)\b")
-"""``the ColBERT paper reports``, ``the Qdrant team found``: a work or a team of a name as the
-subject (``this paper shows`` is the page's own work)."""
+                           rf"suggested|proposes|proposed|introduces|introduced|estimates|estimated|measured|"
+                           rf"recommends|recommended|defines|defined|describes|described|explains|explained|"
+                           rf"states|stated|says|said|uses|used|reveals|revealed|warns|warned)\b")
+"""``the ColBERT paper reports``, ``the Qdrant team found``, ``the blog post recommends``: a work
+or a team of a name as the subject (``this paper shows`` is the page's own work; so may be an
+unnamed ``the team found``, but the page calls itself "this post", never "the blog post")."""
 
 # ---------------------------------------------------------------------------------------------
 # The reporting grammar: a named source as the subject of a verb of reporting, in any tense.
@@ -239,15 +245,18 @@ _FINDING = (r"(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|f
             r"observe|observes|observed|measure|measures|measured|benchmark|benchmarked|"
             r"test|tests|tested|evaluate|evaluates|evaluated|compare|compares|compared|trained|pre-trained|"
             r"discover|discovers|discovered|confirm|confirms|confirmed|reveal|reveals|revealed|identified|"
-            r"prove|proves|proved|derive|derived|noticed|realised|realized|learned|learnt)")
+            r"prove|proves|proved|derive|derived|noticed|realised|realized|learned|learnt|found\s+out|"
+            r"win|wins|won|achieve|achieves|achieved|set|sets|reached|topped|established|establishes)")
 """Verbs of finding and measuring: a product ``shows 24x higher throughput`` too, so after two
 bare names only with ``that`` / ``how``."""
 _SPOKEN = (r"(?:argue|argues|argued|says|said|announce|announces|announced|believe|believes|"
            r"believed|contend|contends|contended|predict|predicts|predicted|concluded|warns|warned|"
-           r"cautioned|insists|insisted|admits|admitted|tweeted|"
+           r"cautioned|insists|insisted|admits|admitted|tweeted|launched|launches|unveiled|unveils|open-sourced|"
+           r"published|publishes|released|releases|pointed\s+(?:me|us|them)\s+to|"
            r"(?:claims|claimed|cautions)(?=\s+(?:that|to|the|a|an|its|their|his|her|this|these|it)\b|\s+[A-Z]))")
-"""Verbs only people and organisations do: after a bare name (``Meta claims``, ``Mistral says``)
-each credits its claim; a product ``supports``, ``compiles`` or ``stores``, it does not say.
+"""Verbs only people and organisations do: after a bare name (``Meta claims``, ``Mistral says``,
+``OpenAI published the paper``, ``ClickHouse launched …``, ``X who pointed me to …``) each credits
+its claim; a product ``supports``, ``compiles`` or ``stores``, it does not say.
 ``claims`` and ``cautions`` are also nouns (``Bundled claims files``, ``Bold claims are …``):
 verbs only before what is claimed (``that``, ``to``, a determiner or a name; ``claim 1337`` is
 a noun)."""
@@ -264,7 +273,7 @@ _REPORTS = re.compile(rf"(?<![\w\-])(?:{_STRONG_SUBJECT}){_REFERENCE_AFTER},?\s+
 engineers benchmarked``, ``Weaviate’s documentation states``, ``a study by Anyscale found``, ``a
 Noam Shazeer paper that proposes``, ``This Microsoft paper proposes`` (a *named* paper is never the
 page's own)."""
-_BARE_REPORTS = re.compile(rf"(?<![\w\-])(?P<bare>{_ORG}){_REFERENCE_AFTER},?\s+{_ADVERB}"
+_BARE_REPORTS = re.compile(rf"(?<![\w\-])(?P<bare>{_ORG}){_REFERENCE_AFTER},?\s+(?:(?:who|which)\s+)?{_ADVERB}"
                            rf"(?P<verb>{_SPOKEN}|{_PERFECT}|{_FINDING}(?=\s+(?:that|how)\b))\b(?!\s+to\b)")
 """A bare name with a verb only a source does (:data:`_SPOKEN`), the perfect of a finding, or a
 finding followed by ``that`` / ``how`` (``Okafor noticed that …``); ``RAG has shown to be
@@ -276,6 +285,29 @@ _AS_SOURCE = re.compile(rf"\b(?i:as)\s+(?:{_STRONG_SUBJECT}|(?P<bare>{_ORG})){_R
                         rf"remarks|remarked|warns|warned|recommends|recommended|emphasi[sz]es|emphasi[sz]ed|"
                         rf"concludes|concluded|predicted|predicts|discovered|documented|measured)\b")
 """``As Knuth famously put it``, ``As the Vespa team explains``, ``as Lin has shown``."""
+_OWNED_RESULT = re.compile(rf"(?<![\w\-])(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+[A-Z][\w\-.]*(?:\s+[\w.\-]*\d[\w.]*)?"
+                           rf"(?:\s+[A-Z][\w\-]*)?\s+(?:set|sets|achieved|achieves|reached|reaches|outperformed|"
+                           rf"outperforms|beat|beats|scored|scores|topped|tops|won|wins|surpassed|surpasses)\b")
+"""An owner's system credited with a result (``Google’s AlphaCode 2 set state-of-the-art results``);
+an owner's product without a result is no credit (``Google’s Gemini models are available``)."""
+_BUILT_ON = re.compile(rf"\b(?:is|are|was|were|be|been)\s+(?:\w+\s+)?(?:based|modell?ed)\s+(?:on|upon|after)\s+"
+                       rf"(?:(?i:the|a|an)\s+)?(?:(?:original|earlier|popular|excellent|open-source)\s+)?"
+                       rf"(?P<src>{_ORG}|[a-z][\w\-]*\.(?:cpp|js|py|c|rs)\b)\s+(?i:framework|library|work|paper|"
+                       rf"implementation|codebase|code|methodology|method|methods|approach|idea|ideas|recipe|model|"
+                       rf"architecture|design|algorithm)\b")
+"""``This project is based on the llama.cpp framework``, ``modelled on the Chinchilla recipe``: a
+work that builds on another's work credits it; ``Ray Serve is built on top of Ray`` states how a
+system is made, and names no work."""
+_NAMED_PAPER = re.compile(rf"(?<![\w\-])(?P<bare>{_ORG})\s+(?:is|was)\s+(?:a|an|the)\s+(?:[\w\-]+\s+){{0,3}}?"
+                          rf"(?i:paper|study|article|preprint|report)\b")
+"""``Chinchilla is an incredibly influential paper that …``: a paper named as the subject."""
+_MADE_OF = re.compile(rf"\b(?i:release|launch|introduction|development|creation|publication|invention|design)\s+of\s+"
+                      rf"[^.;:]{{1,60}}?\s+by\s+(?:the\s+)?(?P<src>{_ORG})")
+"""``The release of MobileMark by BAPCo``: a work and its author."""
+_PAIR_YEAR = re.compile(rf"(?<![\w\-])(?P<pair>{_CAP}\s+(?:and|&)\s+{_CAP})\s+(?:19|20)\d\d[a-z]?\b")
+"""``the Bottou and LeCun 1988 simulator``: two authors and a year, without a parenthesis."""
+_BARE_PANDOC = re.compile(r"\((?P<body>-?@[\w][\w:.\-]*(?:\s*[;,]\s*-?@[\w][\w:.\-]*)*)\)")
+"""A pandoc/Quarto key list in parentheses without its brackets (``(@kohavi1995;@dobbin2011)``)."""
 _FOOTNOTED_REPORT = re.compile(rf"\b(?:{_SAYING}|{_FINDING})\b")
 """A footnote or a superscript number is a note, a source only when the sentence reports
 (``The drift was reported for other tokenizers.[^2]``; ``… only holds for my laptop.[^hw]`` is
@@ -289,6 +321,7 @@ Annotators Judges Humans Models Systems Experience History Research Practice Evi
 Intuition Profiling Folks Teams Labs Academics Economists Journalists Marketers Engineering Product
 Senior Junior Lead Staff Principal Software Hardware Machine Security Platform Backend Frontend
 Infrastructure Open Academic Industry Human Expert Domain
+Since Although Though While Because Unless Until After Before Whereas Whether Once Recently Originally
 """.split())
 """Plural role nouns and abstract nouns that may open a sentence and say or show things but name
 no source (``Critics argue``, ``Experience has shown``)."""
@@ -331,9 +364,12 @@ _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(
                         rf"[a-z][\w\-]*(?=\s*(?:[,.;:)(]|$)))")
 """``following the method retromae, …``: a lower-case name only where a clause ends after it
 (``the following paper describes`` is no credit)."""
-_FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following)\s+(?P<src>{_ACRONYM_OR_NAME})"
-                             rf"(?:\s+et\s+al\.?)?(?:\s*\(\d{{4}}\))?\s*,\s*(?i:we|they|the|this|our|it)\b")
-"""``Following BEIR, we report nDCG@10``: a name followed by a comma and the clause it shapes."""
+_FOLLOWING_NAME = re.compile(rf"(?:^|[,;:]\s+)\W*(?i:following)\s+(?:(?i:the)\s+)?(?P<src>{_ACRONYM_OR_NAME})"
+                             rf"(?:\s+et\s+al\.?)?(?:\s*\([^()]{{1,60}}\))?(?:\s+(?i:benchmark|protocol|paper|recipe|"
+                             rf"setup|guidelines|convention|conventions|methodology|approach|method|definition|"
+                             rf"evaluation|leaderboard|rules))?\s*,\s*(?i:we|they|the|this|our|it|i)\b")
+"""``Following BEIR, we report nDCG@10``, ``Following the Big ANN (…) benchmark, we focus …``: a
+name (and the kind of work it is) followed by a comma and the clause it shapes."""
 _FROM_SOURCE = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|quoted|cited|excerpted)\s+from\s+"
                           rf"(?P<src>(?i:(?:the|this|that|a|an)\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|"
                           rf"{_QUOTED}|{_ACRONYM_OR_NAME})")
@@ -341,7 +377,7 @@ _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|
                          rf"evaluation|training|split|sampling)\s+similar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
-                         rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
+                         rf"approach|work|blog\s*post|comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
 _MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
                       rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
@@ -372,7 +408,8 @@ _FIELDS = frozenset("AI ML NLP IR CV DL RL LLM LLMs NLU ASR HCI".split())
 """Fields, not organisations (``AI researchers``)."""
 _OWN_START = re.compile(r"^\W*(?:our|we)\b", re.I)
 _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
-_IN_PAPER = re.compile(rf"\b(?:in|from)\s+(?:the\s+)(?:following\s+|original\s+|popular\s+|\d{{4}}\s+)*"
+_IN_PAPER = re.compile(rf"\b(?i:in|from)\s+(?i:the\s+)(?:following\s+|original\s+|popular\s+|research\s+|"
+                       rf"same\s+|seminal\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?(?i:paper)\b")
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
 _AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|study(?:’s|'s))\s+|[A-Z][\w\-]*\s+)?"
@@ -415,7 +452,8 @@ _BYLINE = re.compile(r"^\W*(?:(?:this|the|our)\s+(?:\w+\s+)?(?:post|article|blog
 """A byline (``This post was written by X``, ``Written by X``, ``Authored by X``): the page's own
 authors, not a source of a claim."""
 _INSPIRED = re.compile(rf"\b(?i:inspired|motivated)\s+by\s+(?P<src>(?i:(?:the|this|that|a|an)\s+)"
-                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
+                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|"
+                       rf"(?:(?:the|an?|extended|original|earlier|recent|prior|classic|early)\s+)?{_ACRONYM_OR_NAME})")
 _PER = re.compile(rf"(?:^\W*|\b)(?i:per)\s+(?P<src>(?i:the\s+)(?:[\w\-’'“”\"]+\s+){{0,6}}?"
                   rf"(?i:{_SOURCE_WORDS}|{_PUBLISHED_NOUNS}|wiki|website|site|faq|guide|changelog)\b)|"
                   rf"^\W*(?i:per)\s+(?P<name>[A-Z][a-z][\w\-]*(?:\s+[A-Z][a-z][\w\-]*)?)\s*,")
@@ -542,7 +580,10 @@ def _reporting_credits(sentence: str) -> list[tuple[int, str | None, str]]:
     out: list[tuple[int, str | None, str]] = []
     for pattern, cue in ((_REPORTS, "a source reports"), (_BARE_REPORTS, "a source reports"),
                          (_AS_SOURCE, "'as X says'"), (_DUE_TO, "'due to' an author"),
-                         (_GOES_BACK, "'goes back to' an author"), (_WORK_OF, "the work of a source")):
+                         (_GOES_BACK, "'goes back to' an author"), (_WORK_OF, "the work of a source"),
+                         (_OWNED_RESULT, "an owner's system's result"), (_BUILT_ON, "built on a work"),
+                         (_NAMED_PAPER, "a paper as the subject"), (_MADE_OF, "a work by an author"),
+                         (_PAIR_YEAR, "author-year citation")):
         for m in pattern.finditer(sentence):
             group, name = _reporter(m)
             if name is None or _OWN.search(m.group(0)):
@@ -570,6 +611,17 @@ _THANKS_WORDS = re.compile(r"thank|grateful|gratitude|acknowledg|kudos|shout", r
 
 def _image_credit(sentence: str) -> bool:
     return _IMAGE_WORDS.search(sentence) is not None and _IMAGE_CREDIT.search(sentence) is not None
+
+
+_THANKS_FOR_WORK = re.compile(
+    rf"\b(?i:thanks?|thank\s+you|kudos|credit|credits)\s+(?:(?i:to|go(?:es)?\s+to)\s+)?"
+    rf"(?P<src>@?[A-ZÀ-Þ][\w\-’'ß-ÿ]*(?:\s+(?:(?:de|van|der|von|di|da|du|le|la|dos)\s+)*[A-ZÀ-Þ][\w\-’'ß-ÿ]*){{0,3}})"
+    rf"\s+for\s+(?:(?i:the|their|his|her|this|that|a|an|its)\s+)?(?:[\w\-]+\s+){{0,2}}?"
+    rf"(?i:data\s+structure|implementation|code|kernel|idea|trick|algorithm|fix|patch|library|tool|design|"
+    rf"insight|technique|method|approach|optimi[sz]ation|contribution|port|integration|benchmark|dataset|"
+    rf"model|recipe|formula|proof|derivation|script|notebook)s?\b")
+"""Thanks for a piece of work credits it (``Thanks @Daniël de Kok for the beast data structure``);
+thanks for help does not (``for their reviews``, ``for feedback``, ``for sharing checkpoints``)."""
 
 
 def _thanks(sentence: str) -> bool:
@@ -601,7 +653,7 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _AS_VERB: ("shown", "showed", "corroborated", "confirmed", "replicated", "echoed", "demonstrated", "reported",
                "described", "introduced", "proposed", "presented", "published", "defined", "detailed", "suggested", "established", "noted", "explained", "outlined",
                "discussed", "argued", "observed", "recommended", "pointed", "estimated", "predicted",
-               "claimed", "stated", "benchmarked"),
+               "claimed", "stated", "benchmarked", "pioneered", "popular"),
     _SUBJECT_VERB: ("report", "introduc", "propos", "conclud", "argu", "claim", "note", "estimat", "discover",
                     "defin", "coin", "invent", "pioneer", "explain", "point", "say", "said", "writ", "wrote", "show",
                     "demonstrat", "suggest", "found", "find", "observ"),
@@ -614,7 +666,9 @@ argu claim say said stat note recommend suggest propos introduc describ explain 
 report estimat predict believ document coin defin invent pioneer point contend emphas highlight caution mention
 question discuss advocat attribut hypothes show demonstrat find found observ measur benchmark test evaluat compar
 train discover confirm reveal identif prov deriv put remark insist admit due owed credited back work ideas
-insights contributions lab group has have had words
+insights contributions lab group has have had words based built model launch release introduction
+development creation publication invention design is was set achiev reach outperform beat scor top won win
+surpass
 """.split())
 """Words without which the reporting grammar cannot match (:func:`_reporting_credits`)."""
 _ANY_CUE = tuple(sorted({k for keys in _NEEDS.values() for k in keys}
@@ -668,6 +722,12 @@ def credits(sentence: str) -> Credit | None:
 
     for offset, key in citation_keys(_code_masked(sentence)):  # claims/roles.py: roles and [@key]
         add(offset, _role_name(key), "citation role")
+    for m in (_BARE_PANDOC.finditer(sentence) if "(@" in sentence or "(-@" in sentence else ()):
+        for k in re.finditer(r"@([\w][\w:.\-]*)", m.group("body")):
+            add(m.start("body") + k.start(1), _role_name(k.group(1).rstrip(".:")), "citation role")
+    for m in (_THANKS_FOR_WORK.finditer(sentence) if _THANKS_WORDS.search(sentence) or "credit" in sentence.lower()
+              else ()):
+        add(m.start("src"), m.group("src"), "thanks for a work")
     if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
@@ -759,8 +819,10 @@ def credits(sentence: str) -> Credit | None:
     if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
         add(start.start("src"), start.group("src"), "a possessive credit")
     for m in (_WORK_SUBJECT.finditer(sentence) if _may(lower, _NEEDS[_WORK_SUBJECT]) else ()):
-        if m.group("src") is None and re.search(r"(?i:team|researchers|report|article|blog\s*post)\s+\S+$", m.group(0)):
-            continue  # an unnamed team or post may be the page's own ("The team found that …")
+        if m.group("src") is None and (re.search(r"(?i:team|researchers)\s+\S+$", m.group(0)) or (
+                re.search(r"(?i:report|article|blog\s*post)\s+\S+$", m.group(0))
+                and not re.match(r"(?i:the)\b", m.group(0)))):
+            continue  # an unnamed team may be the page's own ("The team found that …"), "their report" too
         add(m, _source_name(m), "a work as the subject")
     for m in (_IN_PAPER.finditer(sentence) if "paper" in lower else ()):
         if _OWN.search(m.group(0)) or (m.group("src") is None and _OWN.search(sentence[max(0, m.start() - 30):m.end()])):
@@ -801,8 +863,8 @@ def possessive_credits(sentence: str, end: int) -> bool:
     if not_a_credit(sentence):
         return False
     for word in re.findall(r"[\w\-]+", sentence[end:end + 60])[:3]:
-        if word.lower() in CREDIT_NOUNS:
-            return True
         if not word.islower():
-            return False
+            return False  # "Meta’s Research SuperCluster": a capitalised word names a product
+        if word in CREDIT_NOUNS:
+            return True
     return False
