@@ -251,12 +251,16 @@ _FINDING = (r"(?:show|shows|showed|shown|demonstrate|demonstrates|demonstrated|f
 bare names only with ``that`` / ``how``."""
 _SPOKEN = (r"(?:argue|argues|argued|says|said|announce|announces|announced|believe|believes|"
            r"believed|contend|contends|contended|predict|predicts|predicted|concluded|warns|warned|"
-           r"cautioned|insists|insisted|admits|admitted|tweeted|launched|launches|unveiled|unveils|open-sourced|"
-           r"published|publishes|released|releases|pointed\s+(?:me|us|them)\s+to|"
+           r"cautioned|insists|insisted|admits|admitted|tweeted|launched|unveiled|unveils|open-sourced|"
+           r"published|released|pointed\s+(?:me|us|them)\s+to|wrote\s+that|"
+           r"(?:wrote|writes)\s+about\s+(?!(?:it|this|that|them|us|him|her)\b)(?:a|an|the|their|its|how)\b|"
            r"(?:claims|claimed|cautions)(?=\s+(?:that|to|the|a|an|its|their|his|her|this|these|it)\b|\s+[A-Z]))")
 """Verbs only people and organisations do: after a bare name (``Meta claims``, ``Mistral says``,
 ``OpenAI published the paper``, ``ClickHouse launched …``, ``X who pointed me to …``) each credits
-its claim; a product ``supports``, ``compiles`` or ``stores``, it does not say.
+its claim; a product ``supports``, ``compiles`` or ``stores``, it does not say (``releases``
+and ``launches`` are left out: ``the GitHub releases API`` is a noun). ``X wrote about`` a
+named thing credits what follows (``Microsoft wrote about a chaining strategy that exceeded …``);
+``The New York Times wrote about it too`` credits no claim.
 ``claims`` and ``cautions`` are also nouns (``Bundled claims files``, ``Bold claims are …``):
 verbs only before what is claimed (``that``, ``to``, a determiner or a name; ``claim 1337`` is
 a noun)."""
@@ -306,8 +310,11 @@ _MADE_OF = re.compile(rf"\b(?i:release|launch|introduction|development|creation|
 """``The release of MobileMark by BAPCo``: a work and its author."""
 _PAIR_YEAR = re.compile(rf"(?<![\w\-])(?P<pair>{_CAP}\s+(?:and|&)\s+{_CAP})\s+(?:19|20)\d\d[a-z]?\b")
 """``the Bottou and LeCun 1988 simulator``: two authors and a year, without a parenthesis."""
-_BARE_PANDOC = re.compile(r"\((?P<body>-?@[\w][\w:.\-]*(?:\s*[;,]\s*-?@[\w][\w:.\-]*)*)\)")
-"""A pandoc/Quarto key list in parentheses without its brackets (``(@kohavi1995;@dobbin2011)``)."""
+_BARE_PANDOC = re.compile(r"\((?P<body>-?@(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|def|exm|exr|ref)[-:])[A-Za-z][\w\-]*"
+                          r"(?:19|20)\d\d[\w\-]*(?:\s*[;,]\s*-?@[A-Za-z][\w\-]*)*)\)")
+"""A pandoc/Quarto key list in parentheses without its brackets (``(@kohavi1995;@dobbin2011)``):
+keys that hold a year; a Quarto cross-reference (``@fig-x``, ``@sec-y``) or an identifier
+(``@ref:pg-66343``) is none."""
 _FOOTNOTED_REPORT = re.compile(rf"\b(?:{_SAYING}|{_FINDING})\b")
 """A footnote or a superscript number is a note, a source only when the sentence reports
 (``The drift was reported for other tokenizers.[^2]``; ``… only holds for my laptop.[^hw]`` is
@@ -322,6 +329,7 @@ Intuition Profiling Folks Teams Labs Academics Economists Journalists Marketers 
 Senior Junior Lead Staff Principal Software Hardware Machine Security Platform Backend Frontend
 Infrastructure Open Academic Industry Human Expert Domain
 Since Although Though While Because Unless Until After Before Whereas Whether Once Recently Originally
+Even Only Just Perhaps Maybe Indeed Notably Today
 """.split())
 """Plural role nouns and abstract nouns that may open a sentence and say or show things but name
 no source (``Critics argue``, ``Experience has shown``)."""
@@ -411,6 +419,9 @@ _BE_BEFORE = re.compile(r"\b(?:is|are|was|were|been)\s+$", re.I)
 _IN_PAPER = re.compile(rf"\b(?i:in|from)\s+(?i:the\s+)(?:following\s+|original\s+|popular\s+|research\s+|"
                        rf"same\s+|seminal\s+|\d{{4}}\s+)*"
                        rf"(?:(?P<src>{_ACRONYM_OR_NAME}(?:\s+{_ACRONYM_OR_NAME})*)\s+)?(?i:paper)\b")
+_QUOTED_WORK = re.compile(rf"\b(?i:paper|title|post|article|study|report|book|essay|talk|preprint)\b[^“\".;]{{0,40}}?{_QUOTED}")
+"""A quoted title near the work it names (``the title of the original paper by OpenAI, “Language
+Models are Few-Shot Learners”``): a cited name of a sentence that credits."""
 _TITLE_AFTER = re.compile(rf"\s*,?\s*{_QUOTED}")
 _AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|study(?:’s|'s))\s+|[A-Z][\w\-]*\s+)?"
                       r"(?i:authors)\b(?!\s+of\s+(?:this|the\s+present)\b)")
@@ -517,8 +528,10 @@ def _source_name(match: re.Match[str]) -> str | None:
     if not src:
         return None
     words = src.split()
-    while words and words[0] in NOT_SOURCES:
+    while words and (words[0] in NOT_SOURCES or (words[0] in _GENERIC_SUBJECTS and len(words) > 1)):
         words.pop(0)
+    if words and words[0] in _GENERIC_SUBJECTS:
+        return None  # "Even researchers …", "Critics …": no one named
     while words and _FIRST_PERSON_WORD.fullmatch(words[-1]):
         words.pop()  # "Inspired by Brad Neuberg I decided …"
     name = " ".join(words)
@@ -830,6 +843,9 @@ def credits(sentence: str) -> Credit | None:
         add(m, _source_name(m), "a paper as the source")
     if not cues and _AUTHORS.search(sentence):
         cues.append("'the authors'")
+    if cues and ("“" in sentence or '"' in sentence):
+        for m in _QUOTED_WORK.finditer(sentence):  # "the original paper by OpenAI, “Language Models are …”"
+            add(m.start("title"), m.group("title").strip(), cues[0])
     if not cues:
         return None
     names = [name for _, name in sorted(found)]
