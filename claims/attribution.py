@@ -186,7 +186,8 @@ _WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|fol
                            rf"states|stated|says|said|uses|used|reveals|revealed|warns|warned)\b")
 """``the ColBERT paper reports``, ``the Qdrant team found``, ``the blog post recommends``: a work
 or a team of a name as the subject (``this paper shows`` is the page's own work; so may be an
-unnamed ``the team found``, but the page calls itself "this post", never "the blog post")."""
+unnamed ``the team found`` or ``the report shows``, but a page calls itself "this post", never
+"the blog post")."""
 
 # ---------------------------------------------------------------------------------------------
 # The reporting grammar: a named source as the subject of a verb of reporting, in any tense.
@@ -385,7 +386,8 @@ _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|
                          rf"evaluation|training|split|sampling)\s+similar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
-                         rf"approach|work|blog\s*post|comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
+                         rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
+                         rf"|\b(?i:comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?by\s+(?P<by>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
 _MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
                       rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
@@ -483,7 +485,7 @@ All Some Many Most Several Both Each Every Few Other Others Such They Their He S
 Your Who Which What Where Why How Then Thus Also However But And Or So Yet Still Later Earlier
 Recently Today Finally First Second Third Previous Prior Recent Early Initial Researchers Studies
 Experiments Results Tests Users People Authors Everyone Nobody One Two Three No Not Further Below
-Above Next Last Now Once Again Moreover Furthermore Similarly Likewise Instead Interestingly
+Above Next Last Now Once Again Part Moreover Furthermore Similarly Likewise Instead Interestingly
 Let Nothing Something Everything Anyone Anything Someone Somebody Everybody Tomorrow Yesterday
 Benchmarks Evaluations Measurements Numbers Scores Data Analyses Ablations Papers Reports Surveys
 Findings Graphs Plots Charts Figures Tables Metrics Logs Profiles Traces Comparisons Tests Runs
@@ -518,7 +520,7 @@ def _source_name(match: re.Match[str]) -> str | None:
     title = match.groupdict().get("title")
     if title:
         return title.strip()
-    src = (match.groupdict().get("src") or match.groupdict().get("name") or "").strip()
+    src = (match.groupdict().get("src") or match.groupdict().get("name") or match.groupdict().get("by") or "").strip()
     src = re.sub(r"(?:’s|'s)$", "", src)  # "popularised by Karpathy's nanoGPT" credits Karpathy
     if src and re.match(r"(?:the|this|that|a|an|these)\b", src, re.I):
         # "the QLoRA paper", "the DeepMind team": the capitalised words before the source word
@@ -834,7 +836,7 @@ def credits(sentence: str) -> Credit | None:
     for m in (_WORK_SUBJECT.finditer(sentence) if _may(lower, _NEEDS[_WORK_SUBJECT]) else ()):
         if m.group("src") is None and (re.search(r"(?i:team|researchers)\s+\S+$", m.group(0)) or (
                 re.search(r"(?i:report|article|blog\s*post)\s+\S+$", m.group(0))
-                and not re.match(r"(?i:the)\b", m.group(0)))):
+                and not re.match(r"(?i:the)\s+(?i:article|blog\s*post)\b", m.group(0)))):
             continue  # an unnamed team may be the page's own ("The team found that …"), "their report" too
         add(m, _source_name(m), "a work as the subject")
     for m in (_IN_PAPER.finditer(sentence) if "paper" in lower else ()):
@@ -852,6 +854,36 @@ def credits(sentence: str) -> Credit | None:
     # "launched by Muennighoff et al": the surname alone is part of the fuller name beside it
     names = [n for n in names if not any(o != n and o.startswith(n + " ") for o in names)]
     return Credit(tuple(names), cues[0])
+
+
+_WORK_NAMED = re.compile(rf"(?:\b(?i:the)\s+(?P<the>{_ORG})\s+(?i:paper|preprint|study|report)\b"
+                         rf"|(?<![\w\-])(?P<bare>{_ORG})\s+(?:is|was)\s+(?:a|an|the)\s+(?:[\w\-]+\s+){{0,3}}?"
+                         rf"(?i:paper|study|article|preprint)\b"
+                         rf"|(?<![\w\-])(?P<src>{_ORG})\s*\((?:{_CAP}[^()]{{0,60}})(?:19|20)\d\d[a-z]?\))")
+"""Where a page names a work: ``the Chinchilla paper``, ``Chinchilla is an influential paper``,
+``DrQA (Chen et al., 2017)``."""
+
+
+def works_named(sentences: list[str]) -> set[str]:
+    """The names of the works a page cites by name (:data:`_WORK_NAMED`), over all its sentences:
+    later, the work as the subject of a finding is credited (:func:`work_reports`)."""
+    names = set()
+    for sentence in sentences:
+        for m in _WORK_NAMED.finditer(sentence):
+            _, name = _reporter(m)
+            if name and " " not in name.strip() and name not in _VENUES:
+                names.add(name)
+    return names
+
+
+def work_reports(sentence: str, works: set[str]) -> str | None:
+    """The cited work when a sentence has a work the page named (:func:`works_named`) as the
+    subject of a verb of saying or finding (``Chinchilla reveals how wasteful that was``), or None."""
+    for m in re.finditer(rf"(?<![\w\-])(?P<name>[A-Z][\w\-]*)(?:’s\s+authors|'s\s+authors)?\s+{_ADVERB}"
+                         rf"(?:(?:has|have|had)\s+)?(?:{_SAYING}|{_FINDING})\b", sentence):
+        if m.group("name") in works:
+            return m.group("name")
+    return None
 
 
 CREDIT_NOUNS = frozenset("""

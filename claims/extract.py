@@ -82,7 +82,7 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
-from claims.attribution import citation_marker_spans, credits, possessive_credits
+from claims.attribution import citation_marker_spans, credits, possessive_credits, work_reports, works_named
 from claims.kinds import measured_cue, not_measured, refine_roles
 from claims.roles import masked as mask_roles
 
@@ -613,11 +613,33 @@ def claims_from_document(document: Document, kinds: str = "rules") -> list[Claim
         for row in new:
             _require_finite(row, block, document.path)
         rows.extend(new)
+    rows = _credit_named_works(rows)
     if kinds != "rules":  # hook (branch kinds-model): the trained classifier decides the measured kind
         from claims.kinds_model import check_kinds, relabel
 
         rows = relabel(rows, classify) if check_kinds(kinds) == "model" else rows
     return rows
+
+
+def _credit_named_works(rows: list[ClaimRow]) -> list[ClaimRow]:
+    """A work the page names (``the Chinchilla paper``, ``DrQA (Chen et al., 2017)``) credits the
+    later sentences it is the subject of (``Chinchilla reveals …``; claims/attribution.py
+    ``works_named``, ``work_reports``): their kind is decided again with the credit."""
+    works = works_named([r.text for r in rows if r.kind != TABLE_VALUE])
+    if not works:
+        return rows
+    out = []
+    for row in rows:
+        work = work_reports(row.text, works) if row.kind not in (TABLE_VALUE, "attribution") else None
+        if work is None or "credited to" in row.cue:
+            out.append(row)
+            continue
+        kind, cue = classify(mask_roles(row.text), row.quantities, True)
+        names = row.cited_names + ([work] if work not in row.cited_names else [])
+        if kind == MEASURED:
+            cue += f"; credited to {', '.join(names)}"
+        out.append(replace(row, kind=kind, cue=cue, cited_names=names))
+    return out
 
 
 def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:

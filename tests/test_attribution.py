@@ -286,3 +286,21 @@ def test_systems_roles_and_nouns_that_look_like_verbs_are_no_sources() -> None:
     row = _row("Inspired by Brad Okafor I tried the same trick.")
     assert _attributed(row) and "Brad Okafor" in row.cited_names, row.cited_names
     assert _attributed(_row("Meta claims the new tokenizer is faster."))
+
+
+def test_a_work_the_page_names_credits_the_sentences_it_is_the_subject_of() -> None:
+    text = ("Gopherine is an influential paper that fixed the data budget.\n\n"
+            "Gopherine trained over 400 small transformers to fit the curve.\n\n"
+            "Kubelet trained nothing and restarts the pods.\n")
+    rows = {r.text: r for r in extract_claims(text)}
+    row = rows["Gopherine trained over 400 small transformers to fit the curve."]
+    assert _attributed(row) and "Gopherine" in row.cited_names, (row.cue, row.cited_names)
+    assert not _attributed(rows["Kubelet trained nothing and restarts the pods."])
+
+
+def test_own_parts_and_the_products_report_are_no_sources() -> None:
+    _none_credited(["This does not repair the missing comparison from Part II.",
+                    "It lists the searches the report shows, from the sources cache."])
+    row = _row("Most recently, a pgvector vs Qdrant comparison by NirantK appeared.")
+    assert _attributed(row) and "NirantK" in row.cited_names
+    assert _attributed(_row("The blog post recommends a higher learning rate for LoRA."))
