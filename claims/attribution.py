@@ -290,6 +290,10 @@ _AS_SOURCE = re.compile(rf"\b(?i:as)\s+(?:{_STRONG_SUBJECT}|(?P<bare>{_ORG})){_R
                         rf"remarks|remarked|warns|warned|recommends|recommended|emphasi[sz]es|emphasi[sz]ed|"
                         rf"concludes|concluded|predicted|predicts|discovered|documented|measured)\b")
 """``As Knuth famously put it``, ``As the Vespa team explains``, ``as Lin has shown``."""
+_PROPOSED_IN_BY = re.compile(rf"\b(?i:proposed|introduced|presented|described|published|released)\s+in\s+"
+                             rf"[^;]{{3,200}}?\s+by\s+(?P<src>{_PERSONS}|{_ORG})")
+"""``The Bart model was proposed in BART: Denoising … by Mike Lewis, Yinhan Liu, …``: a work
+and, after its title, its first author."""
 _OWNED_RESULT = re.compile(rf"(?<![\w\-])(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+[A-Z][\w\-.]*(?:\s+[\w.\-]*\d[\w.]*)?"
                            rf"(?:\s+[A-Z][\w\-]*)?\s+(?:set|sets|achieved|achieves|reached|reaches|outperformed|"
                            rf"outperforms|beat|beats|scored|scores|topped|tops|won|wins|surpassed|surpasses)\b")
@@ -435,7 +439,7 @@ _QUOTE_BY = re.compile(rf"[”\",]\s*(?i:says|said|writes|wrote|explains|explain
                        rf"(?P<src>{_NAME})")
 """``“…,” says Jane Doe``: a quotation credited to its speaker."""
 _ACCORDING_SOURCE = re.compile(rf"\b(?i:according)\s+to\s+(?P<src>(?i:(?:the|this|that|a|an|their|its)\s+)"
-                               rf"(?:[\w\-’'“”\"]+\s+){{0,4}}?(?i:{_SOURCE_WORDS}|{_PUBLISHED_NOUNS}|website|blog)\b)")
+                               rf"(?:[\w\-’'“”\"]+\s+){{0,4}}?(?i:{_SOURCE_WORDS}|{_PUBLISHED_NOUNS}|website|blog|abstract)\b)")
 """``according to the paper``, ``according to a recent study``, ``according to the official
 Redis documentation`` (not ``our`` work)."""
 _OWN = re.compile(r"\b(?:our|we|us)\b", re.I)
@@ -598,7 +602,7 @@ def _reporting_credits(sentence: str) -> list[tuple[int, str | None, str]]:
                          (_GOES_BACK, "'goes back to' an author"), (_WORK_OF, "the work of a source"),
                          (_OWNED_RESULT, "an owner's system's result"), (_BUILT_ON, "built on a work"),
                          (_NAMED_PAPER, "a paper as the subject"), (_MADE_OF, "a work by an author"),
-                         (_PAIR_YEAR, "author-year citation")):
+                         (_PAIR_YEAR, "author-year citation"), (_PROPOSED_IN_BY, "a work by an author")):
         for m in pattern.finditer(sentence):
             group, name = _reporter(m)
             if name is None or _OWN.search(m.group(0)):
