@@ -291,7 +291,7 @@ _AS_SOURCE = re.compile(rf"\b(?i:as)\s+(?:{_STRONG_SUBJECT}|(?P<bare>{_ORG})){_R
                         rf"concludes|concluded|predicted|predicts|discovered|documented|measured)\b")
 """``As Knuth famously put it``, ``As the Vespa team explains``, ``as Lin has shown``."""
 _PROPOSED_IN_BY = re.compile(rf"\b(?i:proposed|introduced|presented|described|published|released)\s+in\s+"
-                             rf"[^;]{{3,200}}?\s+by\s+(?P<src>{_PERSONS}|{_ORG})")
+                             rf"(?!(?i:this|these|our|the\s+present)\b)[^;]{{3,200}}?\s+by\s+(?P<src>{_PERSONS}|{_ORG})")
 """``The Bart model was proposed in BART: Denoising … by Mike Lewis, Yinhan Liu, …``: a work
 and, after its title, its first author."""
 _OWNED_RESULT = re.compile(rf"(?<![\w\-])(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+[A-Z][\w\-.]*(?:\s+[\w.\-]*\d[\w.]*)?"
