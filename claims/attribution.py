@@ -169,9 +169,6 @@ _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then
 ``that`` or ``how`` (``Smith found that …``; ``vLLM shows 24x higher throughput`` and ``BM25
 found many documents`` are a system's results; ``report``, ``claims``, ``notes`` and ``estimates``
 too, which after a name are mostly nouns: ``a JUnit XML report``, ``release notes``)."""
-_AS_NAME_PUTS = re.compile(rf"\b(?i:as)\s+(?P<src>{_NAME})\s+(?:puts|put|says|said|writes|wrote|notes|noted|"
-                           rf"explains|explained|argues|argued|observes|observed|points\s+out|pointed\s+out)\b")
-"""``As Lin puts it, …``: a quoted or paraphrased source."""
 _POSSESSIVE_START = re.compile(rf"^\W*(?P<src>[A-ZÀ-Þ][\w\-]*)(?:’s|'s)(?!\w)")
 """A possessive opening the sentence (``Robertson’s model …``), which
 :func:`claims.extract.cited_names` leaves to this module (there it may be a contraction)."""
@@ -832,8 +829,6 @@ def credits(sentence: str) -> Credit | None:
         add(m, name, "a source as the subject")
     for offset, name, cue in (_reporting_credits(sentence) if _may(lower, _REPORTING_KEYS) else ()):
         add(offset, name, cue)
-    for m in _AS_NAME_PUTS.finditer(sentence):
-        add(m, _source_name(m), "'as X puts it'")
     start = _POSSESSIVE_START.match(sentence)
     if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
         add(start.start("src"), start.group("src"), "a possessive credit")
