@@ -81,6 +81,7 @@ and no attribution.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -336,9 +337,10 @@ Even Only Just Perhaps Maybe Indeed Notably Today
 """Plural role nouns and abstract nouns that may open a sentence and say or show things but name
 no source (``Critics argue``, ``Experience has shown``)."""
 _PERSON_OR_ORG = rf"(?:{_PERSONS}|{_ORG})"
-_NAME_LIST_YEAR = re.compile(rf"(?<![\w\-])(?P<src>{_CAP})(?:,\s+{_CAP})+,?\s+(?:and|&)\s+{_CAP}\s*"
+_NAME_LIST_YEAR = re.compile(rf"(?<!,\s)(?<![\w\-])(?P<src>{_CAP})(?:,\s+{_CAP}){{1,8}},?\s+(?:and|&)\s+{_CAP}\s*"
                              rf"[(\[](?:19|20)\d\d[a-z]?[)\]]")
-"""Three or more authors and a year (``Nogueira, Yang and Lin (2019)``): the first is cited."""
+"""Three to ten authors and a year (``Nogueira, Yang and Lin (2019)``): the first is cited (the
+list is bounded, so a long run of names costs linear time)."""
 _NAMED_BEFORE_MARKER = re.compile(rf"(?<![\w\-])(?P<src>{_ORG})\s*(?=\[(?:[1-9]\d{{0,2}}(?:\s*[,–-]\s*[1-9]\d{{0,2}})*|"
                                   rf"\^[\w\-]{{1,40}})\]|\((?:{_CAP}[^()]{{0,60}})?(?:19|20)\d\d[a-z]?\))")
 """The name a citation marker follows (``BEIR [4] covers …``, ``DrQA (Chen et al., 2017)``,
@@ -650,6 +652,7 @@ _RESOURCE_ENTRY = re.compile(r"^\W*[^.:;!?]{2,120}?\s+by\s+@?[A-Z][\w\-.’']*(?
 Raschka: practical insights …``): it lists a work, as a reference entry does."""
 
 
+@functools.lru_cache(maxsize=1024)
 def not_a_credit(sentence: str) -> bool:
     """A sentence whose words credit no claim whatever names it holds: an image or logo credit, a
     reference-list entry, thanks, a reading pointer or a byline (module docstring)."""
@@ -763,13 +766,17 @@ def credits(sentence: str) -> Credit | None:
         for offset, name in _group_names(sentence):
             add(offset, name, "author-year citation")
     markers = citation_marker_spans(sentence)
+    footnoted: bool | None = None  # whether a footnote here cites: decided once per sentence
     for start, end in markers:
         if sentence[start] == "[" and sentence[start + 1] != "^":
             add(start, None, "numbered reference")
-        elif _FOOTNOTED_REPORT.search(sentence) and not _FIRST_PERSON.search(sentence):
-            bare = _FOOTNOTED_SUBJECT.search(sentence)
-            name = _reporter(bare)[1] if bare else None
-            add(bare.start("bare") if bare and name else start, name, "a footnoted report")
+            continue
+        if footnoted is None:
+            footnoted = bool(_FOOTNOTED_REPORT.search(sentence)) and not _FIRST_PERSON.search(sentence)
+            if footnoted:
+                bare = _FOOTNOTED_SUBJECT.search(sentence)
+                name = _reporter(bare)[1] if bare else None
+                add(bare.start("bare") if bare and name else start, name, "a footnoted report")
     if cues:  # a citation fired: the name right before a marker or an author-year parenthesis is cited
         for m in _NAMED_BEFORE_MARKER.finditer(sentence):
             name = _source_name(m)
