@@ -83,6 +83,12 @@ def _toml_front_matter(lines: list[str]) -> int:
 ROLE_TEXT = re.compile(r"(?::[\w:.-]+:|\{[\w:.-]+\})$")
 """A role marker written right before inline code: ``:citet:`key```, ``{cite:p}`key```."""
 _BREAK_TAG = re.compile(r"^<br\s*/?>$", re.I)
+_MEDIA_TAG = re.compile(r"^<(video|audio|object|noscript|canvas|iframe)\b", re.I)
+"""Elements whose text is a fallback for browsers that cannot show them (``<video>Your browser
+does not support the video tag.</video>``), never the page's prose."""
+_ATTRIBUTES = re.compile(r"\s*\{[#.:][^{}]*\}\s*$|\s*\{\w[\w-]*=[^{}]*\}\s*$")
+"""A trailing Pandoc / Quarto / kramdown attribute block: ``{#fig-recall width=80%}``,
+``{#sec-results}``, ``{.smaller}``, ``{width=50%}``."""
 _COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
 
 
@@ -104,9 +110,12 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     length = 0
     children = list(children or ())
     trim = _d2l_brackets(children)
+    skip: set[int] = set()  # tokens inside a media element (its fallback text)
     for index, child in enumerate(children):
         kind = child.type
         piece = ""
+        if index in skip:
+            kind = "skipped"
         if kind == "text":
             piece = child.content
             if index in trim:
@@ -123,6 +132,13 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             atomic.append((length, length + len(piece)))
         elif kind == "html_inline":  # a tag: <br> is a break, any other tag or comment no text
             piece = breaks if _BREAK_TAG.match(child.content.strip()) else ""
+            opened = _MEDIA_TAG.match(child.content)
+            if opened and not child.content.rstrip().endswith("/>"):  # <video>fallback</video>: no text
+                media = opened.group(1).lower()
+                close = next((j for j in range(index + 1, len(children)) if children[j].type == "html_inline"
+                              and re.match(rf"</{media}\s*>", children[j].content, re.I)), None)
+                if close is not None:
+                    skip.update(range(index + 1, close))
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
         elif kind in ("math_inline", "math_inline_double"):
@@ -203,6 +219,12 @@ _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
 _IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
 
 
+def _without_attributes(children: list[Any] | None) -> list[Any]:
+    """The inline tokens without text that is only an attribute block (``![x](p.png){#fig-x}``)."""
+    return [c for c in children or () if not (c.type == "text" and c.content.strip()
+                                               and not _ATTRIBUTES.sub("", c.content).strip())]
+
+
 def _meaningful(children: list[Any] | None) -> list[Any]:
     return [c for c in children or () if not (c.type == "text" and not c.content.strip())
             and c.type not in ("softbreak", "hardbreak")]
@@ -260,7 +282,8 @@ def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
     return bool(_SEPARATOR.match(rest))
 
 
-_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select)\b"
+_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select"
+                        r"|video|audio|object|noscript|canvas|iframe)\b"
                         r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
@@ -284,7 +307,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
     ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
     page with Markdown tables or fences, :func:`document_from_pack`)."""
-    from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line, prepare_markdown
+    from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_chrome_line, is_navigation_line, prepare_markdown
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -314,6 +337,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             blocks.append(Block("front_matter", token.content, span[0], span[1]))
         elif kind == "heading_open":
             title, _ = inline_text(tokens[index + 1].children)
+            title = _ATTRIBUTES.sub("", title) or title  # ## Results {#sec-results}
             level = int(token.tag[1])
             section = path_tracker.enter(level, title)
             blocks.append(Block("heading", title, span[0], span[1], section, level=level))
@@ -342,7 +366,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             content, spans, atomic = inline_text_spans(inline.children)
             if span is None:  # footnote paragraphs carry their map; be safe anyway
                 span = (file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map else (1, 1)
-            if _only(inline.children, {"image"}) or _badges(inline.children):
+            if _only(_without_attributes(inline.children), {"image"}) or _badges(inline.children):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
             elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
@@ -355,8 +379,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
+            elif not content:  # only tags and a media element's fallback text
+                blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif ((_navigation(inline.children) and not _linked_reference(containers, content))
-                  or is_navigation_line(content) or _roles_only(content, atomic)
+                  or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
                   or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**

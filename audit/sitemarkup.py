@@ -93,12 +93,54 @@ ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(
 snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
+# Site generators' template and component lines (the shape catalogue,
+# tests/data/site_shapes/catalogue.toml). Each is matched on a whole line outside code fences.
+MDX_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+?\s+from\s+)?(['"])[^'"]+\1\s*;?\s*$""")
+"""An MDX ``import X from '@theme/Tabs';`` (or ``import {a, b} from "x"``, ``import 'x';``) line."""
+MDX_EXPORT = re.compile(r"^export\s+(?:const|let|var|function|default|async\s+function|class)\b")
+"""An MDX ``export const x = …`` statement: its lines to where its brackets balance."""
+JSX_TAG_LINE = re.compile(r"^\s*(?:<[A-Z][\w.]*(?:\s[^<]*?)?/?>|</[A-Z][\w.]*\s*>)\s*$")
+"""A line holding one JSX component tag only: ``<Tabs groupId="x">``, ``</TabItem>``,
+``<DocCardList />``, ``<Chart data={{a: [1, 2]}} />`` (capitalised, as MDX components are);
+a component line that wraps its own text (``<TabItem …>Text.</TabItem>``) is not one."""
+JSX_TAG_START = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$")
+"""A JSX component tag opened on this line and closed on a later one (attributes one per line)."""
+MDX_COMMENT_START = re.compile(r"^\s*\{/\*")
+TEMPLATE_OPEN = re.compile(r"^\s*(?:\{\{[<%]|\{%)")
+TEMPLATE_LINE = re.compile(r"^\s*(?:(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\}|\{\{[^{}]*\}\})\s*)+$")
+"""A line of template tags only: Hugo shortcodes ``{{< figure … >}}``, ``{{% notice tip %}}``,
+``{{< /notice >}}``; Liquid / Jekyll / GitBook tags ``{% include x.html %}``, ``{% hint %}``,
+``{% endhint %}``; a Liquid output ``{{ site.title }}`` alone."""
+TEMPLATE_NAME = re.compile(r"^\s*(?:\{\{[<%]\s*/?\s*|\{%-?\s*)(?P<name>[\w.-]+)")
+CODE_TEMPLATES = frozenset("highlight code mermaid katex math chart plotly rawhtml html echarts "
+                           "diagram plantuml graphviz".split())
+"""Paired shortcodes / Liquid tags whose body is code or data: ``{{< highlight go >}}`` …
+``{{< /highlight >}}``, ``{% highlight python %}`` … ``{% endhighlight %}``; the body of every
+other paired tag (``notice``, ``details``, ``hint``, ``tab``, ``raw`` …) stays Markdown. A
+``{% comment %}`` … ``{% endcomment %}`` body is a comment: set aside."""
+KRAMDOWN_COMMENT = re.compile(r"^\s*\{::comment\}")
+TOC_MARKER = re.compile(r"^\s*(?:\[\[?_*toc_*\]\]?|\$\{toc\}|\[\[_TOC_\]\])\s*$", re.I)
+"""A table-of-contents marker: Python-Markdown ``[TOC]``, GitLab ``[[_TOC_]]``, VuePress
+``[[toc]]``, ``[__TOC__]``, ``${toc}``."""
+KRAMDOWN_TOC = re.compile(r"^\s*\{::?\s*toc\s*\}\s*$")
+CALLOUT = re.compile(r"^(?P<quote>\s{0,3}(?:>\s?)+)\[!(?P<type>[A-Za-z][\w-]*)\][+-]?(?P<title>.*)$")
+"""A GitHub alert or Obsidian callout marker line, ``> [!NOTE]``, ``> [!tip]- Title``: the marker
+and its title are markup, the quote's body is prose."""
+EMOJI_LINE = re.compile(r"^\s*(?::[a-z0-9_+-]+:\s*)+$")
+"""A line of emoji shortcodes only (``:rocket: :tada:``)."""
+ASCIIDOC_ADMONITION = re.compile(r"^\s*\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$")
+ASCIIDOC_DELIMITER = re.compile(r"^\s*={4,}\s*$")
+DEFINITION = re.compile(r"^:(?P<gap>\s{1,4})(?P<rest>\S.*)$")
+"""A definition-list line (Pandoc, kramdown, PHP Markdown Extra) ``: The share of …`` under its
+term; right after a table it is a Pandoc table caption instead."""
+PANDOC_CAPTION = re.compile(r"^(?::|Table:)\s+\S")
+
 
 @dataclass(frozen=True)
 class Markup:
     """A structure line (or a directive's code body) set aside, in file lines (1-based, inclusive)."""
 
-    kind: str      # "markup" (a marker line) or "code" (a non-prose directive's extent)
+    kind: str      # "markup" (a marker line), "code" (a non-prose directive's extent), "html" (a template tag)
     text: str
     line: int
     end_line: int
@@ -136,6 +178,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
     directives: list[str] = []               # open prose directive fences (their markers)
     bodies: list[int] = []                   # open admonition bodies: the raw indent of their marker
     table_pipe: bool | None = None           # inside a pipe table: whether its header starts with "|"
+    state = {"after_table": False, "asciidoc": 0}  # a table just ended; open AsciiDoc blocks
     index = 0
 
     def emit(line: str, number: int) -> None:
@@ -181,6 +224,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 index += 1
                 continue
             table_pipe = None
+            state["after_table"] = True
             if line.strip():
                 emit("", number - 1)  # end the table before a prose line (GFM would take it in)
         opened = FENCE.match(line) or COLON_FENCE.match(line)
@@ -235,6 +279,19 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             bodies.append(_marker_column(raw))
             index += 1
             continue
+        site = _site_markup(lines, index, line, width, state, out)
+        if site is not None:
+            for kind, first, last, note, keep in site:
+                if keep is None:
+                    aside(kind, "\n".join(lines[first - 1:last]).strip(), first, last, note)
+                else:  # the line stays, rewritten (a callout's quote marker, a definition's text)
+                    if kind:
+                        markup.append(Markup(kind, lines[first - 1].strip(), first, last, note))
+                    emit(keep, first)
+                    if line_paragraphs and keep.strip():
+                        emit("", first)
+            index = site[-1][2]
+            continue
         sphinx = SPHINX.match(line)
         if sphinx:
             index = _sphinx(lines, index, sphinx, line, width, aside, emit)
@@ -266,6 +323,106 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             emit("", number)
         index += 1
     return "\n".join(out), origin, markup
+
+
+Aside = tuple[str, int, int, str, "str | None"]
+
+
+def _site_markup(lines: list[str], index: int, line: str, width: int, state: dict, out: list[str]
+                 ) -> list[Aside] | None:
+    """Template, component and callout markup of site generators at ``lines[index]`` (``line`` is
+    it with an enclosing admonition's indentation removed): a list of ``(kind, first, last, note,
+    keep)`` in 1-based file lines, the last entry's ``last`` being the last line consumed; ``keep``
+    None sets the lines aside, a string is the line's text for the parser instead. None when the
+    line is no such markup. Nothing with prose in it is set aside: a marker's body stays Markdown."""
+    number = index + 1
+    stripped = line.strip()
+    after_table, state["after_table"] = state["after_table"], state["after_table"] and not stripped
+    if not stripped:
+        return None
+    previous = out[-1].strip() if out else ""
+
+    def following(i: int) -> str:
+        return _body_line(lines[i], width) if i < len(lines) else ""
+
+    def until(first: int, closed, limit: int = 40) -> int:
+        """The 0-based index of the first line from ``first`` on for which ``closed`` holds
+        (``first`` itself when none does within ``limit`` lines or before a blank line)."""
+        for i in range(first, min(len(lines), first + limit)):
+            if i > first and not lines[i].strip():
+                break
+            if closed(following(i)):
+                return i
+        return first
+
+    if after_table and PANDOC_CAPTION.match(stripped):
+        return [("markup", number, number, "caption", None)]
+    if line.startswith(("import ", "export ")) and not line.startswith(("import  ", "export  ")):
+        if MDX_IMPORT.match(line):
+            return [("code", number, number, "mdx import", None)]
+        if MDX_EXPORT.match(line):
+            depth, end = 0, index
+            for i in range(index, min(len(lines), index + 200)):
+                if i > index and not lines[i].strip():
+                    break
+                depth += sum(lines[i].count(c) for c in "([{") - sum(lines[i].count(c) for c in ")]}")
+                end = i
+                if depth <= 0:
+                    break
+            return [("code", number, end + 1, "mdx export", None)]
+    if MDX_COMMENT_START.match(line):
+        end = next((i for i in range(index, min(len(lines), index + 40)) if "*/}" in lines[i]), None)
+        if end is not None:
+            return [("markup", number, end + 1, "mdx comment", None)]
+    if JSX_TAG_LINE.match(line):
+        return [("markup", number, number, "component", None)]
+    if JSX_TAG_START.match(line) and "=" not in stripped.split()[0]:
+        end = until(index + 1, lambda text: text.rstrip().endswith(">") and "<" not in text)
+        if end > index:
+            return [("markup", number, end + 1, "component", None)]
+    if TEMPLATE_OPEN.match(line):
+        end = index
+        if not TEMPLATE_LINE.match(line):  # a tag continued on the next lines: {{< figure\n src=… >}}
+            end = until(index + 1, lambda text: bool(re.search(r"[%>]\}\}\s*$|%\}\s*$", text)))
+            if end == index or not TEMPLATE_LINE.match(" ".join(lines[index:end + 1])):
+                return None
+        name = TEMPLATE_NAME.match(line)
+        name = name.group("name").lower() if name else ""
+        if name in CODE_TEMPLATES or name == "comment":
+            closer = re.compile(r"^\s*(?:\{%-?\s*end" + re.escape(name) + r"\b.*%\}|\{\{[<%]\s*/\s*"
+                                + re.escape(name) + r"\s*[%>]\}\})\s*$")
+            close = next((i for i in range(end + 1, len(lines)) if closer.match(lines[i])), None)
+            if close is not None:
+                body = [("code" if name != "comment" else "html", end + 2, close, f"template {name}", None)]
+                return ([("html", number, end + 1, "template", None)] + (body if close > end + 1 else [])
+                        + [("html", close + 1, close + 1, "template", None)])
+        return [("html", number, end + 1, "template", None)]
+    if KRAMDOWN_COMMENT.match(line):
+        close = next((i for i in range(index, len(lines)) if "{:/comment}" in lines[i] or "{:/}" in lines[i]), None)
+        if close is not None:
+            return [("markup", number, close + 1, "kramdown comment", None)]
+    if TOC_MARKER.match(line):
+        return [("markup", number, number, "toc", None)]
+    if re.match(r"^\s*(?:[-*+]|1\.)\s+\S.*$", line) and KRAMDOWN_TOC.match(following(index + 1)):
+        return [("markup", number, number + 1, "toc", None)]
+    callout = CALLOUT.match(line)
+    if callout:
+        return [("markup", number, number, "alert", callout.group("quote").rstrip())]
+    if EMOJI_LINE.match(line) and not BARE_ROLE_LINE.match(line):
+        return [("markup", number, number, "emoji", None)]
+    if ASCIIDOC_ADMONITION.match(line) and ASCIIDOC_DELIMITER.match(following(index + 1)):
+        state["asciidoc"] += 1
+        return [("markup", number, number + 1, "asciidoc admonition", None)]
+    if state["asciidoc"] and ASCIIDOC_DELIMITER.match(line):
+        state["asciidoc"] -= 1
+        return [("markup", number, number, "asciidoc admonition", None)]
+    definition = DEFINITION.match(following(index + 1))
+    if (definition and not definition.group("rest").startswith(("!!!", "???", "===")) and len(stripped.split()) <= 8
+            and not stripped.endswith((".", "!", "?", ":")) and not stripped.startswith(("#", "|", ">", "<", "-", "*"))
+            and not previous):
+        return [("markup", number, number, "definition term", None),
+                ("", number + 1, number + 1, "", definition.group("rest"))]
+    return None
 
 
 def _is_delimiter(line: str) -> bool:
@@ -319,14 +476,40 @@ def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth
     return end
 
 
+CHROME = re.compile(r"^(?:on this page|in this (?:article|page|section)|edit (?:this page|on github)(?: on github)?"
+                    r"|view (?:page )?source|was this (?:page|article) helpful\??|last (?:updated|modified)(?: on| at|:)?"
+                    r" [\w ,:./-]{4,40}|(?:« ?|‹ ?)?(?:previous|next)(?: page| post| article)?(?: ?»| ?›)?"
+                    r"|back to top|skip to (?:main )?content|copy page|share this (?:page|post|article)"
+                    r"|print this page|report an issue|suggest an? edit|\d+ min(?:ute)?s? read)$", re.I)
+"""A site template's chrome flattened into the page: ``On this page``, ``Edit this page``,
+``Was this page helpful?``, ``Last updated on Mar 3, 2024``, ``Previous`` / ``Next``,
+``Back to top``, ``5 min read`` (the whole paragraph; a colon-ended lead-in such as
+``Table of contents:`` stays prose)."""
+
+
+def is_chrome_line(text: str) -> bool:
+    """Whether a paragraph is only site chrome (:data:`CHROME`)."""
+    text = " ".join(text.split())
+    return len(text) <= 60 and bool(CHROME.match(text)) and not text.endswith(".")
+
+
+_BREADCRUMB = re.compile(r" / ")
+
+
 _NAV_SEPARATOR = re.compile(r" (?:·|\||»|›|•) ")  # on whitespace-collapsed text: linear time
 
 
 def is_navigation_line(text: str) -> bool:
     """A breadcrumb, tab bar or byline flattened to one line: two or more items of at most eight
-    words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, no item ending in
+    words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • `` (or three or more
+    capitalised items joined by `` / ``: ``Docs / Guides / Evaluation``), no item ending in
     sentence punctuation (``Exact method · Pre-outcome freeze · Score inputs · Selections``,
     ``Published May 1, 2024 · Update on GitHub``)."""
-    items = _NAV_SEPARATOR.split(" ".join(text.split()))
+    collapsed = " ".join(text.split())
+    items = _NAV_SEPARATOR.split(collapsed)
+    if len(items) < 2:  # a path breadcrumb: three or more capitalised items (Docs / Guides / Evaluation)
+        items = _BREADCRUMB.split(collapsed)
+        if len(items) < 3 or not all(item[:1].isupper() for item in items):
+            return False
     return (len(items) >= 2 and all(item and len(item.split()) <= 8 for item in items)
             and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items))
