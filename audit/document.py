@@ -302,6 +302,24 @@ def html_residue(html: str) -> str:
     return residue if len(_WORDS.findall(re.sub(r"\S*://\S*", " ", residue))) >= 3 else ""
 
 
+_MEDIA_END = re.compile(r"<img\b[^>]*>|</(?:picture|video|svg|figure)\s*>|<(?:video|source)\b[^>]*/>", re.I)
+
+
+def _html_caption(html: str, residue: str) -> tuple[str, int] | None:
+    """``(text, line offset)`` when an HTML block's only text follows its picture (``<img>``,
+    ``<picture>``, ``<video>``, ``<svg>``) and is one short paragraph (at most 60 words): the
+    picture's caption, reported as not a claim; None otherwise (the text is read as prose)."""
+    ends = [m.end() for m in _MEDIA_END.finditer(html)]
+    if not residue or not ends or html_residue(html[:ends[-1]]):
+        return None
+    lines = [line for line in residue.split("\n")]
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    text = " ".join(" ".join(lines[i].split()) for i in filled)
+    if filled[-1] - filled[0] + 1 != len(filled) or len(text.split()) > 60:
+        return None
+    return text, filled[0]
+
+
 def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool = False,
                   _nested: bool = False) -> Document:
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
@@ -419,7 +437,12 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         elif kind == "html_block":
             blocks.append(Block("html", token.content.strip(), span[0], span[1], path_tracker.current))
             residue = html_residue(token.content)
-            if residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
+            caption = _html_caption(token.content, residue)
+            if caption is not None:  # <p><picture>…</picture><br>Throughput per request.</p>
+                text, offset = caption
+                blocks.append(Block("markup", text, span[0] + offset, span[0] + offset, path_tracker.current,
+                                    note="caption"))
+            elif residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
                 inner = read_markdown(residue, path, _nested=True).shifted(span[0] - 1)
                 blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
                               if b.kind != "html")
