@@ -110,6 +110,7 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     length = 0
     children = list(children or ())
     trim = _d2l_brackets(children)
+    ends, starts, linked = _docbuilder_brackets(children)
     skip: set[int] = set()  # tokens inside a media element (its fallback text)
     for index, child in enumerate(children):
         kind = child.type
@@ -120,6 +121,12 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             piece = child.content
             if index in trim:
                 piece = piece[:-1] if trim[index] == "end" else piece[1:]
+            piece = piece[:-1] if index in ends else piece
+            piece = piece[1:] if index in starts else piece
+            piece = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), piece)  # [[Page|alias]]: alias
+        elif kind == "code_inline" and index in linked:  # [`~module.Trainer`]: Trainer, as rendered
+            piece = child.content[1:].rsplit(".", 1)[-1] if child.content.startswith("~") else child.content
+            atomic.append((length, length + len(piece)))
         elif kind == "code_inline":
             role = ROLE_TEXT.search(parts[-1]) if parts else None
             if role:
@@ -154,6 +161,28 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
         return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
     text, moved = _collapse("".join(parts), spans + atomic)
     return text, moved[:len(spans)], moved[len(spans):]
+
+
+_WIKI_LINK = re.compile(r"!?\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
+"""An Obsidian / wiki link ``[[Results]]`` or ``[[results|the results page]]``: its shown text."""
+
+
+def _docbuilder_brackets(children: list[Any]) -> tuple[set[int], set[int], set[int]]:
+    """Hugging Face doc-builder links ``[`Trainer`]``, ``[`~Trainer.train`]`` (inline code in
+    brackets, no link target): ``(text tokens ending in "[", text tokens starting with "]",
+    the code tokens)``; the page shows the name alone (``~``: its last dotted part), no brackets."""
+    ends: set[int] = set()
+    starts: set[int] = set()
+    linked: set[int] = set()
+    for i, child in enumerate(children):
+        if (child.type == "code_inline" and 0 < i < len(children) - 1
+                and children[i - 1].type == "text" and children[i - 1].content.endswith("[")
+                and children[i + 1].type == "text" and children[i + 1].content.startswith("]")
+                and not children[i + 1].content.startswith(("](", "]:", "][", "]{"))):
+            ends.add(i - 1)
+            starts.add(i + 1)
+            linked.add(i)
+    return ends, starts, linked
 
 
 def _d2l_brackets(children: list[Any]) -> dict[int, str]:
@@ -217,6 +246,22 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
 _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
 _IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
+
+
+def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Block]) -> bool:
+    """A picture's caption written in emphasis: a paragraph of one or more images followed only by
+    an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
+    is only an emphasised run of at most 50 words right under an image block (a blog export's
+    caption); such a run is no claim of the text."""
+    items = _meaningful(_without_attributes(children))
+    while items and items[0].type == "image":
+        items = items[1:]
+    pictured = len(items) < len(_meaningful(_without_attributes(children)))
+    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > 50:
+        return False
+    return (len(items) >= 3 and items[0].type in ("em_open", "strong_open")
+            and items[-1].type == {"em_open": "em_close", "strong_open": "strong_close"}[items[0].type]
+            and all(c.type != items[0].type for c in items[1:-1]))
 
 
 def _without_attributes(children: list[Any] | None) -> list[Any]:
@@ -406,6 +451,9 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
+            elif _emphasis_caption(inline.children, content, blocks):  # ![x](p.png) *Throughput per …*
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="caption"))
+                previous_text = content
             elif CAPTION_LINE.match(content) or PHOTO_CREDIT.match(content):  # Figure 1: …, Photo by …
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="caption" if CAPTION_LINE.match(content) else "credit"))

@@ -75,8 +75,13 @@ GLUED_ADMONITION = re.compile(r'^(?P<opener>\s*(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+[
 CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
 """A caption line (``Figure 1: The late interaction …``, ``Table 2: Results on …``): one label,
 a colon and one sentence at most; a caption describes a picture or table, it states no claim."""
-PHOTO_CREDIT = re.compile(r"^\W*(?:Photo|Image|Picture)\s+by\s+[^.]{1,80}?\s+on\s+\w+\W*$")
-"""A stock-photo credit (``Photo by Jane Doe on Unsplash``)."""
+_CREDIT_TEXT = r"(?:(?![.!?]\s+[A-Z]).){1,80}?"
+PHOTO_CREDIT = re.compile(r"^\W*(?:(?:Photo|Image|Picture)\s+by\s+[^.]{1,80}?\s+on\s+\w+"
+                          r"|(?:Image|Figure|Photo|Picture|Illustration|Diagram|Chart|Plot|Graphic)s?\s+(?:by|from"
+                          rf"|courtesy\s+of|credit:?|source:?)\s+{_CREDIT_TEXT}"
+                          rf"|(?:(?:Image|Photo|Figure|Picture)\s+)?(?:Source|Credit)s?\s*:\s*{_CREDIT_TEXT})\W*$")
+"""A picture's credit line: ``Photo by Jane Doe on Unsplash``, ``Image by author``, ``Figure from
+the ColBERT paper``, ``Source: [the vendor's blog](…)``, ``Image credit: …`` (the whole line)."""
 SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
 LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
 ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
@@ -128,6 +133,9 @@ CALLOUT = re.compile(r"^(?P<quote>\s{0,3}(?:>\s?)+)\[!(?P<type>[A-Za-z][\w-]*)\]
 and its title are markup, the quote's body is prose."""
 ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:\s+\S.*$")
 """An abbreviation definition (PHP Markdown Extra, kramdown, MkDocs ``abbr``): ``*[HTML]: Hyper Text …``."""
+WIKI_LINE = re.compile(r"^\s*(?:!?\[\[[^\[\]]+\]\][\s·|,;/-]*)+$")
+"""A line of wiki links or embeds only: Obsidian ``![[plot.png]]``, ``[[Setup]] · [[Results]]``,
+Hugging Face doc-builder's ``[[open-in-colab]]`` marker."""
 EMOJI_LINE = re.compile(r"^\s*(?::[a-z0-9_+-]+:\s*)+$")
 """A line of emoji shortcodes only (``:rocket: :tada:``)."""
 ASCIIDOC_ADMONITION = re.compile(r"^\s*\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$")
@@ -407,6 +415,8 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
         close = next((i for i in range(index, len(lines)) if "{:/comment}" in lines[i] or "{:/}" in lines[i]), None)
         if close is not None:
             return [("markup", number, close + 1, "kramdown comment", None)]
+    if WIKI_LINE.match(line) and not TOC_MARKER.match(line):
+        return [("markup", number, number, "wiki links", None)]
     if TOC_MARKER.match(line):
         return [("markup", number, number, "toc", None)]
     if re.match(r"^\s*(?:[-*+]|1\.)\s+\S.*$", line) and KRAMDOWN_TOC.match(following(index + 1)):
