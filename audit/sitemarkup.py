@@ -3,8 +3,10 @@
 Real technical pages are written for a site generator, and its markup is structure, never a
 claim. :func:`prepare_markdown` reads the lines of a Markdown text once (outside code fences) and
 returns the text markdown-it-py should parse plus the markup it set aside, each with its line.
-Every transformation keeps the line count except one (a table's end, below), so the parser's
-line numbers map back to the file through ``origin``.
+Every transformation keeps the line count except two (a table's end, below, and a blank line
+before a glued link reference definition), so the parser's line numbers map back to the file
+through ``origin``. The shapes are catalogued, each with its expected rows and set-aside lines,
+in tests/data/site_shapes/catalogue.toml.
 
 * **MkDocs / Material admonitions and content tabs**: ``!!! note "Title"``, ``??? tip``,
   ``???+ warning``, ``=== "Tab"``. The marker line is markup; the body (the following lines
@@ -25,6 +27,28 @@ line numbers map back to the file through ``origin``.
   (d2l ``:begin_tab:`pytorch```, ``:end_tab:``, ``:label:`sec_x```, ``{numref}`fig-x```), and a
   line holding only a bracket (a lone ``)`` left by a page template), an attribute list
   (``{: .note }``) and a snippet include (``--8<-- "file.md"``) are markup.
+* **Docusaurus / MDX**: ``import X from '…';`` and ``export const …`` statements (to where their
+  brackets balance) are ``code``; a line holding one capitalised component tag only
+  (``<Tabs>``, ``<TabItem value="py">``, ``</TabItem>``, ``<Chart data={{a: 1}} />``, or a tag
+  whose attributes run over several lines) and a ``{/* comment */}`` are markup; a component's
+  body, and a component line wrapping its own text, stay Markdown.
+* **Template tags** on lines of their own (Hugo shortcodes ``{{< figure … >}}``,
+  ``{{% notice %}}`` … ``{{% /notice %}}``; Liquid / Jekyll / GitBook ``{% include %}``,
+  ``{% hint %}`` … ``{% endhint %}``; a Liquid output ``{{ x }}``), even glued to prose: ``html``
+  (note ``template``); the body of a :data:`CODE_TEMPLATES` pair (``highlight``, ``mermaid``,
+  ``math`` …) is ``code``, a ``{% comment %}`` body is set aside, every other body stays Markdown.
+* **kramdown and TOC markers**: ``{::comment}`` … ``{:/comment}``, ``* TOC`` + ``{:toc}``,
+  ``[TOC]``, ``[[_TOC_]]``, ``[[toc]]``, ``${toc}``, abbreviation definitions ``*[HTML]: …``.
+* **Callouts**: an Obsidian callout or GitHub alert marker line (``> [!tip]- Title``): the marker
+  and its title are markup, the line stays an (empty) quote line so the body is the quote's prose.
+* **AsciiDoc** ``[NOTE]`` + ``====`` … ``====`` (marker lines; the body is prose); **definition
+  lists** ``Term`` + ``: Definition`` (the term is markup, the definition prose); a ``: caption``
+  line right after a table (Pandoc's table caption) is markup.
+* **Lines of emoji shortcodes or of wiki links only** (``:rocket: :tada:``, ``![[plot.png]]``,
+  ``[[open-in-colab]]``) are markup; a **link reference definition** right under a paragraph
+  line gets a blank line before it (CommonMark would read it as the paragraph's text).
+* Page chrome (``On this page``, ``Edit this page``, ``Last updated on …``, ``Previous``, …) is
+  recognised by :func:`is_chrome_line` and read as ``navigation`` by :mod:`audit.document`.
 * **Flattened pages** (``line_paragraphs``): a page flattened to one paragraph per line that
   carries pipe tables or fences is parsed as Markdown with a blank line after each prose line.
 * **A pipe table's end**: GFM lets a table row lack its pipes, so a prose line directly under a
