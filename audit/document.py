@@ -248,6 +248,12 @@ _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
 _IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
 
 
+def _pictured(children: list[Any] | None) -> bool:
+    """The paragraph opens with an image (``![plot](p.png)`` then text on the next line)."""
+    items = _meaningful(children)
+    return bool(items) and items[0].type == "image"
+
+
 def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Block]) -> bool:
     """A picture's caption written in emphasis: a paragraph of one or more images followed only by
     an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
@@ -257,7 +263,7 @@ def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Blo
     while items and items[0].type == "image":
         items = items[1:]
     pictured = len(items) < len(_meaningful(_without_attributes(children)))
-    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > 50:
+    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 50):
         return False
     return (len(items) >= 3 and items[0].type in ("em_open", "strong_open")
             and items[-1].type == {"em_open": "em_close", "strong_open": "strong_close"}[items[0].type]
@@ -370,7 +376,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
     ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
     page with Markdown tables or fences, :func:`document_from_pack`)."""
-    from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_chrome_line, is_navigation_line, prepare_markdown
+    from audit.sitemarkup import (CAPTION_LINE, CAPTION_START, PHOTO_CREDIT, QUOTE_CREDIT, is_chrome_line,
+                                  is_navigation_line, prepare_markdown)
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -451,7 +458,9 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
-            elif _emphasis_caption(inline.children, content, blocks):  # ![x](p.png) *Throughput per …*
+            elif (_emphasis_caption(inline.children, content, blocks)  # ![x](p.png) *Throughput per …*
+                  or (_pictured(inline.children) and (CAPTION_START.match(content) or PHOTO_CREDIT.match(content)))
+                  or QUOTE_CREDIT.match(content)):  # — William Faulkner
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="caption"))
                 previous_text = content
             elif CAPTION_LINE.match(content) or PHOTO_CREDIT.match(content):  # Figure 1: …, Photo by …

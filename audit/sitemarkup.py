@@ -96,9 +96,14 @@ quoted title, so a setext underline ``===`` is never one)."""
 GLUED_ADMONITION = re.compile(r'^(?P<opener>\s*(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+[\w-]+)*?\s+"[^"]*")\s+(?P<body>\S.*)$')
 """An admonition opener with a quoted title and its body on the same line (a flattened page:
 ``!!! tip "The real value" While building …``): the opener is markup, the body is prose."""
-CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
-"""A caption line (``Figure 1: The late interaction …``, ``Table 2: Results on …``): one label,
-a colon and one sentence at most; a caption describes a picture or table, it states no claim."""
+CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*[a-z]?\s*(?::|\.|\||—|–)\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
+"""A caption line (``Figure 1: The late interaction …``, ``Fig. 3. Results on …``, ``Table 2 —
+…``): one label, a colon (full stop, bar or dash) and one sentence at most; a caption describes a picture or table, it states no claim."""
+CAPTION_START = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+\d+(?:\.\d+)*[a-z]?\s*(?::|\.|\||—|–)\s+\S")
+"""The label a caption opens with; after a picture in the same paragraph the caption may run to
+several sentences (``Fig. 1. An overview … (Image source: …)``)."""
+QUOTE_CREDIT = re.compile(r"^(?:—|–|-{1,2}|~)\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}(?:,\s*[^.!?]{1,60})?$")
+"""A quotation's credit line (``— William Faulkner, Requiem for a Nun``)."""
 _CREDIT_TEXT = r"(?:(?![.!?]\s+[A-Z]).){1,80}?"
 PHOTO_CREDIT = re.compile(r"^\W*(?:(?:Photo|Image|Picture)\s+by\s+[^.]{1,80}?\s+on\s+\w+"
                           r"|(?:Image|Figure|Photo|Picture|Illustration|Diagram|Chart|Plot|Graphic)s?\s+(?:by|from"
@@ -534,7 +539,8 @@ CHROME = re.compile(r"^(?:on this page|in this (?:article|page|section)|edit (?:
 
 
 def is_chrome_line(text: str) -> bool:
-    """Whether a paragraph is only site chrome (:data:`CHROME`)."""
+    """Whether a paragraph is only site chrome (:data:`CHROME`); a byline (``By Jane Doe, Engineer``)
+    is not chrome: the corpus labels read it as a sentence."""
     text = " ".join(text.split())
     return len(text) <= 60 and bool(CHROME.match(text)) and not text.endswith(".")
 
