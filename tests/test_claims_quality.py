@@ -60,7 +60,7 @@ def test_labels_are_well_formed(bench):
                 for number in label["numbers"]:
                     assert number["text"] in label["text"], (document["id"], number)
                 assert not label["cited"] or label["attribution"], (document["id"], label["text"])
-    assert total == 1252  # development 875, held-out 377
+    assert total == 1991  # development 870 + batch 5's 746, held-out 375
 
 
 def test_flattened_pack_is_one_line_per_block(bench):
@@ -70,19 +70,41 @@ def test_flattened_pack_is_one_line_per_block(bench):
         "Title First paragraph with code and a link.", "a b x 2", "x = 1 y = 2", "item one", "item two"]
 
 
+def _figures(summary: dict) -> tuple[float, ...]:
+    return (summary["measured_correct"] / summary["measured_predicted"],
+            summary["measured_correct"] / summary["measured_gold"],
+            summary["attribution_correct"] / summary["attribution_predicted"],
+            summary["attribution_correct"] / summary["attribution_gold"],
+            summary["nonresult_called"] / summary["nonresult_numbers"])
+
+
 def test_development_figures_hold(bench):
-    summary = bench.score_corpus("development", "markdown")["counts"]
-    measured_precision = summary["measured_correct"] / summary["measured_predicted"]
-    measured_recall = summary["measured_correct"] / summary["measured_gold"]
-    attribution_precision = summary["attribution_correct"] / summary["attribution_predicted"]
-    attribution_recall = summary["attribution_correct"] / summary["attribution_gold"]
-    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (119, 50, 875)
+    """Batches 1, 2 and 4 (and batch 1's retired held-out part): the documents the rules were tuned on."""
+    summary = bench.score_corpus("development", "markdown", frozenset({1, 2, 4}))["counts"]
+    measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(summary)
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (119, 50, 870)
     # after branches tune-kinds, tune-attribution, tune-packs (batch 4 was not seen by tune-kinds):
     # 0.917, 0.933, 0.980, 1.000, 0.028
     assert measured_precision >= 0.91 and measured_recall >= 0.93
     assert attribution_precision >= 0.97 and attribution_recall >= 0.99
-    assert summary["nonresult_called"] / summary["nonresult_numbers"] <= 0.03
-    assert summary["dropped"] == 0 and summary["split"] <= 1 and summary["merged"] <= 3
+    assert nonresult <= 0.03
+    # split 3: the label review of 2026-12-02 joined five bold lead-ins of tevatron-bugs-and-fixes
+    # to their sentences (manifest label_conventions)
+    assert summary["dropped"] == 0 and summary["split"] <= 3 and summary["merged"] <= 3
+
+
+def test_fifth_batch_figures_hold(bench):
+    """Batch 5 (development, labelled 2026-12-02, 25 documents): its figures before any rule was
+    tuned on it were measured 0.629 / 0.792, attribution 0.977 / 0.583, non-result 0.183, dropped 5,
+    split 6, merged 5; the floors below are the figures after this round's branches, so that a
+    later change cannot lose them."""
+    summary = bench.score_corpus("development", "markdown", frozenset({5}))["counts"]
+    measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(summary)
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (77, 72, 746)
+    assert measured_precision >= 0.62 and measured_recall >= 0.79
+    assert attribution_precision >= 0.97 and attribution_recall >= 0.58
+    assert nonresult <= 0.19
+    assert summary["dropped"] <= 5 and summary["split"] <= 6 and summary["merged"] <= 5
 
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
