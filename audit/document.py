@@ -110,7 +110,6 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     length = 0
     children = list(children or ())
     trim = _d2l_brackets(children)
-    ends, starts, linked = _docbuilder_brackets(children)
     skip: set[int] = set()  # tokens inside a media element (its fallback text)
     for index, child in enumerate(children):
         kind = child.type
@@ -121,12 +120,7 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             piece = child.content
             if index in trim:
                 piece = piece[:-1] if trim[index] == "end" else piece[1:]
-            piece = piece[:-1] if index in ends else piece
-            piece = piece[1:] if index in starts else piece
             piece = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), piece)  # [[Page|alias]]: alias
-        elif kind == "code_inline" and index in linked:  # [`~module.Trainer`]: Trainer, as rendered
-            piece = child.content[1:].rsplit(".", 1)[-1] if child.content.startswith("~") else child.content
-            atomic.append((length, length + len(piece)))
         elif kind == "code_inline":
             role = ROLE_TEXT.search(parts[-1]) if parts else None
             if role:
@@ -167,24 +161,6 @@ _WIKI_LINK = re.compile(r"!?\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
 """An Obsidian / wiki link ``[[Results]]`` or ``[[results|the results page]]``: its shown text."""
 
 
-def _docbuilder_brackets(children: list[Any]) -> tuple[set[int], set[int], set[int]]:
-    """Hugging Face doc-builder links ``[`Trainer`]``, ``[`~Trainer.train`]`` (inline code in
-    brackets, no link target): ``(text tokens ending in "[", text tokens starting with "]",
-    the code tokens)``; the page shows the name alone (``~``: its last dotted part), no brackets."""
-    ends: set[int] = set()
-    starts: set[int] = set()
-    linked: set[int] = set()
-    for i, child in enumerate(children):
-        if (child.type == "code_inline" and 0 < i < len(children) - 1
-                and children[i - 1].type == "text" and children[i - 1].content.endswith("[")
-                and children[i + 1].type == "text" and children[i + 1].content.startswith("]")
-                and not children[i + 1].content.startswith(("](", "]:", "][", "]{"))):
-            ends.add(i - 1)
-            starts.add(i + 1)
-            linked.add(i)
-    return ends, starts, linked
-
-
 def _d2l_brackets(children: list[Any]) -> dict[int, str]:
     """d2l's ``[**linked to code**]`` marks: the text tokens whose final ``[`` ("end") or first
     ``]`` ("start") wrap a bold run are trimmed, so the brackets are no sentence text."""
@@ -219,22 +195,69 @@ def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple
     return trimmed.lstrip(), moved
 
 
+_FINITE_VERBS = frozenset("""
+is are was were am isn't aren't wasn't weren't has have had hasn't haven't does did don't doesn't didn't
+can could will would shall should may might must can't won't needs needed takes took makes made gets got
+worked showed helps helped gives gave keeps kept becomes became seems seemed stays stayed won
+requires required uses reaches reached achieves achieved improves improved reduces reduced increases
+increased outperforms outperformed beats dropped falls fell rises rose grows grew saves saved fits loses
+lost scaled matched fails failed
+""".split())
+_SUBJECT_PRONOUNS = frozenset("it this that we i they he she you there these those".split())
+
+
+def _reads_as_sentence(label: str) -> bool:
+    """A bold run with a finite verb (``It was hard.``, ``The vectors need 128 MB.``) is a full
+    sentence; one without (``Symptom.``, ``Red herring — the transformers version.``,
+    ``Designing AI Systems: Composition Frameworks and Strategies.``) is a run-in label
+    (label convention (c), tests/data/corpus/REVIEW.md); so is one of more than five words with no
+    colon or dash in it (``With binary quantization, those vectors only require 128 MB.``)."""
+    words = re.findall(r"[A-Za-z']+", label.lower())
+    return (any(w in _FINITE_VERBS for w in words)
+            or (len(words) >= 2 and words[0] in _SUBJECT_PRONOUNS)
+            or (len(label.split()) > 5 and not re.search(r"[:—–]|\s-\s", label)))  # a long clause, no title
+
+
 def _lead_in(children: list[Any] | None, content: str) -> int:
-    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0; a bold
-    run of more than five words ending in ``.`` is a sentence of its own (``**With binary
-    quantization, the vectors need 128 MB.** We benchmarked …`` is two sentences)."""
+    """Length of a leading bold run that ends in ``.`` or ``:`` (or is followed by one:
+    ``**Reproducing 1989 performance**. The …``), a run-in label kept with the sentence after it,
+    else 0; a bold run that reads as a sentence (:func:`_reads_as_sentence`: ``**With binary
+    quantization, the vectors need 128 MB.** We benchmarked …``) is a sentence of its own."""
     children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
     if len(children) < 3 or children[0].type != "strong_open":
         return 0
     label = []
-    for child in children[1:]:
+    after = ""
+    for position, child in enumerate(children[1:], start=1):
         if child.type == "strong_close":
+            following = children[position + 1] if position + 1 < len(children) else None
+            after = following.content[:1] if following is not None and following.type == "text" else ""
             break
         label.append(child.content)
     text = " ".join("".join(label).split())
-    if text.endswith(".") and len(text.split()) > 5:  # a whole sentence in bold, not a label
+    if text and text[-1] not in ".:" and after in (".", ":"):
+        text += after
+    if not text or text[-1] not in ".:" or not content.startswith(text):
         return 0
-    return len(text) if text and text[-1] in ".:" and content.startswith(text) else 0
+    return 0 if text.endswith(".") and _reads_as_sentence(text) else len(text)
+
+
+def _field_label(children: list[Any] | None, content: str) -> int:
+    """Length of a leading bold run of at most five words with no punctuation at its end, followed by
+    a space and a capital or a digit (a model card's or spec sheet's field: ``**Model developers**
+    Meta``, ``**Variations** Llama 3 comes in …``), else 0; read as a field only where the
+    paragraph before or after it is one too (a run of fields), and not for a title opening with an
+    emoji (``**⚖️ Speed and performance** Slightly slower, …`` is one sentence). A run ending in ``.`` or ``:`` is a
+    run-in label kept with its sentence instead (:func:`_lead_in`)."""
+    items = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
+    if len(items) < 4 or items[0].type != "strong_open" or items[1].type != "text" or items[2].type != "strong_close":
+        return 0
+    label = " ".join(items[1].content.split())
+    after = items[3]
+    if (not label[:1].isalpha() or len(label.split()) > 5 or label[-1] in ".:!?,;" or after.type != "text"
+            or not re.match(r"^\s+[A-Z0-9]", after.content) or not content.startswith(label)):
+        return 0
+    return len(label)
 
 
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
@@ -257,15 +280,16 @@ def _pictured(children: list[Any] | None) -> bool:
 def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Block]) -> bool:
     """A picture's caption written in emphasis: a paragraph of one or more images followed only by
     an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
-    is only an emphasised run of at most 50 words right under an image block (a blog export's
-    caption); such a run is no claim of the text."""
+    is only an italic run of at most 50 words right under an image block (a blog export's
+    caption; a bold paragraph there is prose); such a run is no claim of the text."""
     items = _meaningful(_without_attributes(children))
     while items and items[0].type == "image":
         items = items[1:]
     pictured = len(items) < len(_meaningful(_without_attributes(children)))
     if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 50):
         return False
-    return (len(items) >= 3 and items[0].type in ("em_open", "strong_open")
+    opener = ("em_open", "strong_open") if pictured else ("em_open",)  # a bold paragraph alone is prose
+    return (len(items) >= 3 and items[0].type in opener
             and items[-1].type == {"em_open": "em_close", "strong_open": "strong_close"}[items[0].type]
             and all(c.type != items[0].type for c in items[1:-1]))
 
@@ -333,16 +357,17 @@ def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
     return bool(_SEPARATOR.match(rest))
 
 
-_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select"
+_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(div|p|span)\b[^>]*\bclass=[\"'][^\"']*\bcaption\b[^>]*>.*?(?:</\1\s*>|$)"
+                        r"|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select"
                         r"|video|audio|object|noscript|canvas|iframe)\b"
-                        r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
+                        r".*?(?:</\2\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
 
 
 def html_residue(html: str) -> str:
     """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
-    ``<summary>``, ``<script>``, …), each replaced by spaces so that its lines keep their numbers;
+    ``<summary>``, ``<script>``, a ``<div class="caption">``, …), each replaced by spaces so that its lines keep their numbers;
     '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
     ``Source: <a href=…>https://…</a>`` credit is no sentence)."""
     # an inline formatting tag joins the text it wraps as a browser renders it
@@ -455,6 +480,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                   or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
                   or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
+            elif (index + 3 < len(tokens) and tokens[index + 3].type == "table_open" and len(content.split()) <= 5
+                  and not content.endswith((".", "!", "?", ":")) and not containers):  # "Raw results" over a table
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="table title"))
+                previous_text = content
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
@@ -477,6 +506,23 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     content = content[cut:]
                     spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
                     atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                field = _field_label(inline.children, content) if not containers else 0
+                neighbours = [tokens[i + 1] for i in (index - 3, index + 3)
+                              if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]
+                if field and not any(_field_label(t.children, inline_text(t.children)[0]) for t in neighbours):
+                    field = 0  # one bold run-in title alone ("**Realistic scenarios** We …") stays in its sentence
+                if field:  # **Model developers** Meta, **Variations** Llama 3 comes in …: a model card's field
+                    rest = content[field:].lstrip()
+                    if len(re.findall(r"[A-Za-z][\w'’-]*", rest)) < 4 or not re.search(r"\b[a-z]{2,}\b", rest):
+                        blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="field"))
+                        content = ""
+                    else:
+                        blocks.append(Block("markup", content[:field].strip(), span[0], span[0], path_tracker.current,
+                                            note="field label"))
+                        cut = len(content) - len(rest)
+                        content = rest
+                        spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
+                        atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
                 if content:
                     blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                         level=list_depth if container == "list_item" else 0,

@@ -172,6 +172,15 @@ ASCIIDOC_DELIMITER = re.compile(r"^\s*={4,}\s*$")
 DEFINITION = re.compile(r"^:(?P<gap>\s{1,4})(?P<rest>\S.*)$")
 """A definition-list line (Pandoc, kramdown, PHP Markdown Extra) ``: The share of …`` under its
 term; right after a table it is a Pandoc table caption instead."""
+LIQUID_IN_LINK = re.compile(r"(\]\(\s*)\{\{([^{}]*)\}\}")
+"""A Liquid variable opening a link target (``]({{ site.baseurl }}/img.png)``): its spaces would
+end the target, so the link would be read as text; they are removed (same line, same length or
+shorter)."""
+FINE_PRINT = re.compile(r"^\s{0,3}<(?:sup|sub|small)>", re.I)
+"""A line opening fine print (``<sup>Measured on …</sup>``, ``<sub> **Glossary:**``): it starts a
+paragraph of its own, not the continuation of the line above."""
+CODE_LINE = re.compile(r"^\s{0,3}`[^`]+`\s*$")
+"""A line of one inline code span (a formula or command shown under the sentence that names it)."""
 REFERENCE_DEFINITION = re.compile(r"""^\s{0,3}\[(?!\^)[^\]]+\]:\s*<?\S+?>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*$""")
 """A link reference definition ``[bm25]: https://… "Title"`` (a footnote's ``[^1]:`` is not one)."""
 PANDOC_CAPTION = re.compile(r"^(?::|Table:)\s+\S")
@@ -359,8 +368,14 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 emit(delimiter, number + 1)
                 index += 2
                 continue
+        if "](" in line and "{{" in line:  # ]({{ site.baseurl }}/a.png): a Liquid variable in a link target
+            line = LIQUID_IN_LINK.sub(lambda m: m.group(1) + "{{" + "".join(m.group(2).split()) + "}}", line)
         if REFERENCE_DEFINITION.match(line) and out and out[-1].strip():
             emit("", number - 1)  # a link reference definition cannot interrupt a paragraph in CommonMark
+        elif out and out[-1].strip() and origin[-1] == number - 1 and not _in_container(out[-1]) and (
+                FINE_PRINT.match(line) or (CODE_LINE.match(line) and re.search(r"[.:!?]\s*$", out[-1])
+                                           and not (lines[index + 1].strip() if index + 1 < len(lines) else ""))):
+            emit("", number - 1)  # <sup>fine print</sup> or a lone `formula` line under a sentence: a block of its own
         emit(line, number)
         if line_paragraphs and line.strip():
             emit("", number)
@@ -472,6 +487,11 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
     return None
 
 
+def _in_container(line: str) -> bool:
+    """The line belongs to a list item or a quote (a blank line inserted under it would end it)."""
+    return bool(re.match(r"^\s*(?:[-*+]\s|\d+[.)]\s|>)", line)) or line.startswith(("  ", "\t"))
+
+
 def _is_delimiter(line: str) -> bool:
     """A table delimiter row, matched on the stripped line (linear time on long space runs)."""
     return "-" in line and bool(DELIMITER.match(line.strip()))
@@ -553,7 +573,7 @@ _NAV_SEPARATOR = re.compile(r" (?:·|\||»|›|•) ")  # on whitespace-collapse
 
 def is_navigation_line(text: str) -> bool:
     """A breadcrumb, tab bar or byline flattened to one line: two or more items of at most eight
-    words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • `` (or three or more
+    words each (numbers and symbols not counted), joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • `` (or three or more
     capitalised items joined by `` / ``: ``Docs / Guides / Evaluation``), no item ending in
     sentence punctuation (``Exact method · Pre-outcome freeze · Score inputs · Selections``,
     ``Published May 1, 2024 · Update on GitHub``)."""
@@ -563,5 +583,6 @@ def is_navigation_line(text: str) -> bool:
         items = _BREADCRUMB.split(collapsed)
         if len(items) < 3 or not all(item[:1].isupper() for item in items):
             return False
-    return (len(items) >= 2 and all(item and len(item.split()) <= 8 for item in items)
-            and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items))
+    return (len(items) >= 2 and all(item and len(re.findall(r"[A-Za-z][\w'’-]*", item)) <= 8 for item in items)
+            and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items[1:])
+            and not re.search(r"[.!?;]$|[.!?;]\s", items[0]))  # a first item may be a label: "Glossary: | DP = …"
