@@ -268,6 +268,8 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
 
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
 _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
+_LINK_LABEL = re.compile(r"^[\s·•|,;]*[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s*$")
+"""A short label before a link in a link line (``Paper: [arXiv](…) · Code: [GitHub](…)``)."""
 _IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
 
 
@@ -314,7 +316,8 @@ def _badges(children: list[Any] | None) -> bool:
 
 def _navigation(children: list[Any] | None) -> bool:
     """Only links (Markdown or ``<a href>``) and separators between them (a table-of-contents
-    entry, a link list, breadcrumbs); other tags around them are ignored."""
+    entry, a link list, breadcrumbs; a label of one to three words with a colon may precede a link:
+    ``Paper: [arXiv](…) | Code: [GitHub](…)``); other tags around them are ignored."""
     depth, links = 0, 0
     for child in _meaningful(children):
         if child.type == "link_open" or (child.type == "html_inline" and re.match(r"<a\s", child.content, re.I)):
@@ -324,7 +327,8 @@ def _navigation(children: list[Any] | None) -> bool:
             depth -= 1
         elif child.type == "html_inline":
             continue
-        elif depth == 0 and not (child.type == "text" and _SEPARATOR.match(child.content)):
+        elif depth == 0 and not (child.type == "text" and (_SEPARATOR.match(child.content)
+                                                            or _LINK_LABEL.match(child.content))):
             return False
     return links > 0
 
@@ -381,11 +385,17 @@ def html_residue(html: str) -> str:
 _MEDIA_END = re.compile(r"<img\b[^>]*>|</(?:picture|video|svg|figure)\s*>|<(?:video|source)\b[^>]*/>", re.I)
 
 
-def _html_caption(html: str, residue: str) -> tuple[str, int] | None:
+def _html_caption(html: str, residue: str, previous: Block | None = None) -> tuple[str, int] | None:
     """``(text, line offset)`` when an HTML block's only text follows its picture (``<img>``,
     ``<picture>``, ``<video>``, ``<svg>``) and is one short paragraph (at most 60 words): the
-    picture's caption, reported as not a claim; None otherwise (the text is read as prose)."""
+    picture's caption, reported as not a claim; so is a block of one italic run right under a
+    picture (``<p align="center"><em>Throughput per batch</em></p>``); None otherwise (the text
+    is read as prose)."""
     ends = [m.end() for m in _MEDIA_END.finditer(html)]
+    if residue and not ends and previous is not None and previous.kind in ("image", "html") \
+            and re.fullmatch(r"\s*(?:<(?:p|div|center)\b[^>]*>\s*)*<(em|i|small)>[^<]*</\1>\s*(?:</(?:p|div|center)>\s*)*",
+                             html, re.I):  # <p align="center"><em>Throughput per batch size</em></p> under a picture
+        ends = [0]
     if not residue or not ends or html_residue(html[:ends[-1]]):
         return None
     lines = [line for line in residue.split("\n")]
@@ -540,7 +550,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         elif kind == "html_block":
             blocks.append(Block("html", token.content.strip(), span[0], span[1], path_tracker.current))
             residue = html_residue(token.content)
-            caption = _html_caption(token.content, residue)
+            caption = _html_caption(token.content, residue, blocks[-2] if len(blocks) > 1 else None)
             if caption is not None:  # <p><picture>…</picture><br>Throughput per request.</p>
                 text, offset = caption
                 blocks.append(Block("markup", text, span[0] + offset, span[0] + offset, path_tracker.current,

@@ -137,7 +137,7 @@ JSX_TAG_LINE = re.compile(r"^\s*(?:<[A-Z][\w.]*(?:\s[^<]*?)?/?>|</[A-Z][\w.]*\s*
 """A line holding one JSX component tag only: ``<Tabs groupId="x">``, ``</TabItem>``,
 ``<DocCardList />``, ``<Chart data={{a: [1, 2]}} />`` (capitalised, as MDX components are);
 a component line that wraps its own text (``<TabItem …>Text.</TabItem>``) is not one."""
-JSX_TAG_START = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$")
+JSX_TAG_START = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$")  # matched with "=>" (an arrow in a prop) removed
 """A JSX component tag opened on this line and closed on a later one (attributes one per line)."""
 MDX_COMMENT_START = re.compile(r"^\s*\{/\*")
 TEMPLATE_OPEN = re.compile(r"^\s*(?:\{\{[<%]|\{%)")
@@ -434,7 +434,7 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
             return [("markup", number, end + 1, "mdx comment", None)]
     if JSX_TAG_LINE.match(line):
         return [("markup", number, number, "component", None)]
-    if JSX_TAG_START.match(line) and "=" not in stripped.split()[0]:
+    if JSX_TAG_START.match(line.replace("=>", "")) and "=" not in stripped.split()[0]:
         end = until(index + 1, lambda text: text.rstrip().endswith(">") and "<" not in text)
         if end > index:
             return [("markup", number, end + 1, "component", None)]
