@@ -467,6 +467,11 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
         return [("markup", number, number + 1, "toc", None)]
     callout = CALLOUT.match(line)
     if callout:
+        title = callout.group("title").strip()
+        if title and (len(title.split()) > 8 or title.endswith((".", "!", "?"))):
+            # a sentence after the marker (GitHub shows it as body text) stays prose; a short
+            # title (Obsidian's "> [!tip]- Faster builds") is markup
+            return [("markup", number, number, "alert", callout.group("quote").rstrip() + " " + title)]
         return [("markup", number, number, "alert", callout.group("quote").rstrip())]
     if ABBREVIATION.match(line):
         return [("markup", number, number, "abbreviation", None)]
