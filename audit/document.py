@@ -66,7 +66,8 @@ def _parser() -> Any:
             .use(dollarmath_plugin, double_inline=True, allow_space=False).use(footnote_plugin))
 
 
-_TEMPLATE = re.compile(r"^(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\})(?:\s*(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\}))*$", re.S)
+_TAG = r"(?:\{\{[<%](?:(?![%>]\}\}).)*[%>]\}\}|\{%(?:(?!%\}).)*%\})"  # tempered: one way to match, linear time
+_TEMPLATE = re.compile(rf"^{_TAG}(?:\s*{_TAG})*$", re.S)
 _LATEX_DISPLAY = re.compile(r"^(?:\\\[.*\\\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
 
 
@@ -86,7 +87,7 @@ _BREAK_TAG = re.compile(r"^<br\s*/?>$", re.I)
 _MEDIA_TAG = re.compile(r"^<(video|audio|object|noscript|canvas|iframe)\b", re.I)
 """Elements whose text is a fallback for browsers that cannot show them (``<video>Your browser
 does not support the video tag.</video>``), never the page's prose."""
-_ATTRIBUTES = re.compile(r"\s*\{[#.:][^{}]*\}\s*$|\s*\{\w[\w-]*=[^{}]*\}\s*$")
+_ATTRIBUTES = re.compile(r"\{(?:[#.:][^{}]*|\w[\w-]*=[^{}]*)\}\s*$")
 """A trailing Pandoc / Quarto / kramdown attribute block: ``{#fig-recall width=80%}``,
 ``{#sec-results}``, ``{.smaller}``, ``{width=50%}``."""
 _COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
@@ -296,10 +297,18 @@ def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Blo
             and all(c.type != items[0].type for c in items[1:-1]))
 
 
+def _strip_attributes(text: str) -> str:
+    """``text`` without a trailing attribute block (:data:`_ATTRIBUTES`), right-stripped."""
+    if "{" not in text:
+        return text
+    match = _ATTRIBUTES.search(text)
+    return text[:match.start()].rstrip() if match else text
+
+
 def _without_attributes(children: list[Any] | None) -> list[Any]:
     """The inline tokens without text that is only an attribute block (``![x](p.png){#fig-x}``)."""
     return [c for c in children or () if not (c.type == "text" and c.content.strip()
-                                               and not _ATTRIBUTES.sub("", c.content).strip())]
+                                               and not _strip_attributes(c.content).strip())]
 
 
 def _meaningful(children: list[Any] | None) -> list[Any]:
@@ -442,7 +451,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             blocks.append(Block("front_matter", token.content, span[0], span[1]))
         elif kind == "heading_open":
             title, _ = inline_text(tokens[index + 1].children)
-            title = _ATTRIBUTES.sub("", title) or title  # ## Results {#sec-results}
+            title = _strip_attributes(title) or title  # ## Results {#sec-results}
             level = int(token.tag[1])
             section = path_tracker.enter(level, title)
             blocks.append(Block("heading", title, span[0], span[1], section, level=level))

@@ -141,7 +141,7 @@ JSX_TAG_START = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$")  # matched with "=
 """A JSX component tag opened on this line and closed on a later one (attributes one per line)."""
 MDX_COMMENT_START = re.compile(r"^\s*\{/\*")
 TEMPLATE_OPEN = re.compile(r"^\s*(?:\{\{[<%]|\{%)")
-TEMPLATE_LINE = re.compile(r"^\s*(?:(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\}|\{\{[^{}]*\}\})\s*)+$")
+TEMPLATE_LINE = re.compile(r"^\s*(?:(?:\{\{[<%](?:(?![%>]\}\}).)*[%>]\}\}|\{%(?:(?!%\}).)*%\}|\{\{(?![<%])[^{}]*\}\})\s*)+$")
 """A line of template tags only: Hugo shortcodes ``{{< figure … >}}``, ``{{% notice tip %}}``,
 ``{{< /notice >}}``; Liquid / Jekyll / GitBook tags ``{% include x.html %}``, ``{% hint %}``,
 ``{% endhint %}``; a Liquid output ``{{ site.title }}`` alone."""

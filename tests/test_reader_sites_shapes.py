@@ -109,3 +109,13 @@ def test_a_byline_and_a_bold_paragraph_under_a_picture_stay_prose():
     assert rows == [(3, "TinyChat also supports vision models."), (3, "It runs them too."),
                     (5, "By Jane Doe, Principal Engineer, Example Corp")]
     assert aside == [(1, "image", "")]
+
+
+def test_long_runs_of_template_tags_read_like_short_ones():
+    """The template and attribute patterns match one way only (a run of 40 tags before a word took
+    exponential time in a lazy-dot pattern): long and short runs read alike."""
+    read = []
+    for count, gap in ((2, " "), (40, " " * 50_000)):
+        text = "\n".join(["{% a %} " * count + "x", "{{< a >}} " * count + "x", f":{gap}x", f"## T{gap}{{#x}}", ""])
+        read.append([(b.line, b.kind) for b in read_markdown(text).blocks])
+    assert read[0] == read[1] == [(1, "paragraph"), (4, "heading")]
