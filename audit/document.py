@@ -297,6 +297,19 @@ def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Blo
             and all(c.type != items[0].type for c in items[1:-1]))
 
 
+_FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:", re.M)
+
+
+def _unreferenced_footnotes(text: str) -> list[str]:
+    """Labels of footnote definitions (``[^2]: See the appendix.``) that no ``[^2]`` refers to; the
+    footnote plugin would drop their text, a sentence lost."""
+    labels = _FOOTNOTE_DEFINITION.findall(text)
+    if not labels:
+        return []
+    used = set(re.findall(r"\[\^([^\]\s]+)\](?!:)", text))
+    return [label for label in dict.fromkeys(labels) if label not in used]
+
+
 def _strip_attributes(text: str) -> str:
     """``text`` without a trailing attribute block (:data:`_ATTRIBUTES`), right-stripped."""
     if "{" not in text:
@@ -378,6 +391,19 @@ _WORDS = re.compile(r"[A-Za-z][a-z]+")
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
 
 
+def _residue_parts(html: str, residue: str) -> list[str]:
+    """The residue cut where a line of the HTML opens with a tag and the line above kept text (two
+    ``<TabItem …>Text.</TabItem>`` lines are two paragraphs, not one); each part keeps every line
+    (the others blank), so that line numbers stay the file's."""
+    source, lines = html.split("\n"), residue.split("\n")
+    starts = [0] + [i for i in range(1, len(lines)) if lines[i].strip() and lines[i - 1].strip()
+                    and i < len(source) and source[i].lstrip().startswith("<")]
+    if len(starts) == 1:
+        return [residue]
+    bounds = starts + [len(lines)]
+    return ["\n".join(line if a <= i < b else "" for i, line in enumerate(lines)) for a, b in zip(bounds, bounds[1:])]
+
+
 def html_residue(html: str) -> str:
     """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
     ``<summary>``, ``<script>``, a ``<div class="caption">``, …), each replaced by spaces so that its lines keep their numbers;
@@ -431,6 +457,11 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         blocks.append(Block("front_matter", "\n".join(lines[1:toml_lines - 1]), 1, toml_lines))
         text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
     prepared, origin, markup = prepare_markdown(text, line_paragraphs)
+    written = len(origin)  # parser lines past this one are the synthetic footnote references below
+    unreferenced = _unreferenced_footnotes(prepared)
+    if unreferenced:  # the footnote plugin drops a definition nothing refers to: refer to it, unseen
+        prepared += "\n\n" + "".join(f"[^{label}]" for label in unreferenced)
+        origin = origin + [origin[-1] if origin else 1] * 2
     env: dict[str, Any] = {}
     tokens = _parser().parse(prepared, env)
 
@@ -475,6 +506,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             containers.append("footnote")
         elif kind == "footnote_close":
             containers.pop()
+        elif kind == "paragraph_open" and token.map and token.map[0] >= written:
+            index += 2  # the synthetic references to unreferenced footnotes: no block
         elif kind == "paragraph_open":
             inline = tokens[index + 1]
             content, spans, atomic = inline_text_spans(inline.children)
@@ -565,9 +598,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 blocks.append(Block("markup", text, span[0] + offset, span[0] + offset, path_tracker.current,
                                     note="caption"))
             elif residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
-                inner = read_markdown(residue, path, _nested=True).shifted(span[0] - 1)
-                blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
-                              if b.kind != "html")
+                for part in _residue_parts(token.content, residue):
+                    inner = read_markdown(part, path, _nested=True).shifted(span[0] - 1)
+                    blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
+                                  if b.kind != "html")
         elif kind == "table_open":
             index, table = _table(tokens, index, span, path_tracker.current, previous_text)
             blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,

@@ -137,6 +137,9 @@ JSX_TAG_LINE = re.compile(r"^\s*(?:<[A-Z][\w.]*(?:\s[^<]*?)?/?>|</[A-Z][\w.]*\s*
 """A line holding one JSX component tag only: ``<Tabs groupId="x">``, ``</TabItem>``,
 ``<DocCardList />``, ``<Chart data={{a: [1, 2]}} />`` (capitalised, as MDX components are);
 a component line that wraps its own text (``<TabItem …>Text.</TabItem>``) is not one."""
+JSX_WRAPPED = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?>.*</[A-Z][\w.]*\s*>\s*$")
+"""A component line wrapping its own text (``<TabItem value="mac">Text.</TabItem>``): a paragraph
+of its own, never glued to the line above."""
 JSX_TAG_START = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$")  # matched with "=>" (an arrow in a prop) removed
 """A JSX component tag opened on this line and closed on a later one (attributes one per line)."""
 MDX_COMMENT_START = re.compile(r"^\s*\{/\*")
@@ -372,6 +375,8 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             line = LIQUID_IN_LINK.sub(lambda m: m.group(1) + "{{" + "".join(m.group(2).split()) + "}}", line)
         if REFERENCE_DEFINITION.match(line) and out and out[-1].strip():
             emit("", number - 1)  # a link reference definition cannot interrupt a paragraph in CommonMark
+        elif out and out[-1].strip() and origin[-1] == number - 1 and JSX_WRAPPED.match(line):
+            emit("", number - 1)  # <TabItem value="mac">Text.</TabItem> under another: a paragraph of its own
         elif out and out[-1].strip() and origin[-1] == number - 1 and not _in_container(out[-1]) and (
                 FINE_PRINT.match(line) or (CODE_LINE.match(line) and re.search(r"[.:!?]\s*$", out[-1])
                                            and not (lines[index + 1].strip() if index + 1 < len(lines) else ""))):

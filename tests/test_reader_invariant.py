@@ -46,7 +46,8 @@ def piece(draw):
                                  # the site-shape catalogue (tests/data/site_shapes/catalogue.toml)
                                  "mdx-import", "jsx-tabs", "mdx-comment", "shortcode-pair", "liquid-glued",
                                  "callout", "kramdown-toc", "emoji", "definition", "reference-glued", "media",
-                                 "toc-marker", "chrome", "asciidoc", "figure-attributes", "template-code"]))
+                                 "toc-marker", "chrome", "asciidoc", "figure-attributes", "template-code",
+                                 "footnote-unreferenced", "tabitem-lines"]))
     one, two = draw(sentences), draw(sentences)
     if kind == "paragraph":
         return [f"{one} {two}"], [one, two]
@@ -132,6 +133,11 @@ def piece(draw):
         return ["[NOTE]", "====", one, "===="], [one]
     if kind == "figure-attributes":
         return ["![Recall by depth.](recall.png){#fig-recall width=80%}"], []
+    if kind == "footnote-unreferenced":  # the footnote plugin dropped a definition nothing refers to
+        return [f"[^{draw(st.integers(1, 9))}x]: {one}"], [one]
+    if kind == "tabitem-lines":
+        return ["<Tabs>", f'  <TabItem value="a">{one}</TabItem>', f'  <TabItem value="b">{two}</TabItem>', "</Tabs>"], \
+            [one, two]
     if kind == "template-code":
         return ["{% highlight python %}", "x = run(1). Then y = 2", "{% endhighlight %}"], []
     return ["(sec-label)="], []
