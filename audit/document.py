@@ -300,6 +300,19 @@ def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Blo
 _FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:", re.M)
 
 
+def _renamed_duplicate_footnotes(text: str) -> str:
+    """A second definition of a footnote label (``[^1]:`` twice) renamed ``[^1~2]:``, so that its
+    text is read (CommonMark keeps the first definition only); the first keeps its references."""
+    seen: dict[str, int] = {}
+
+    def rename(match: re.Match[str]) -> str:
+        label = match.group(1)
+        seen[label] = seen.get(label, 0) + 1
+        return match.group(0) if seen[label] == 1 else match.group(0).replace(f"[^{label}]", f"[^{label}~{seen[label]}]", 1)
+
+    return _FOOTNOTE_DEFINITION.sub(rename, text) if "[^" in text else text
+
+
 def _unreferenced_footnotes(text: str) -> list[str]:
     """Labels of footnote definitions (``[^2]: See the appendix.``) that no ``[^2]`` refers to; the
     footnote plugin would drop their text, a sentence lost."""
@@ -458,6 +471,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
     prepared, origin, markup = prepare_markdown(text, line_paragraphs)
     written = len(origin)  # parser lines past this one are the synthetic footnote references below
+    prepared = _renamed_duplicate_footnotes(prepared)
     unreferenced = _unreferenced_footnotes(prepared)
     if unreferenced:  # the footnote plugin drops a definition nothing refers to: refer to it, unseen
         prepared += "\n\n" + "".join(f"[^{label}]" for label in unreferenced)
