@@ -38,7 +38,15 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   read as Markdown when it holds three words or more (:func:`html_residue`); a paragraph of
   badges is ``image``; one of links only (a table of contents, a link list, breadcrumbs) is
   ``navigation``; inline code and roles (``:citet:`key```, kept as written) are ``atomic_spans``
-  that the sentence splitter never cuts.
+  that the sentence splitter never cuts;
+* a bold run-in label (``**Symptom.** Text``) stays with its sentence unless it reads as a sentence
+  itself (:func:`_reads_as_sentence`); a run of bold model-card fields (``**Variations** Llama 3
+  comes in …``) gives a ``markup`` field label and the prose after it; a picture's caption (an
+  HTML block's text after its picture, an italic run under an image, ``Fig. 1. …`` after an image,
+  ``<div class="caption">``), a credit naming no source, a quotation's credit line and a short
+  title right above a table are ``markup``; page chrome (``On this page``, ``Edit this page``, …)
+  is ``navigation``; media fallback text is no prose; a footnote definition nothing refers to
+  (or a label's second definition) keeps its text, which the footnote plugin would drop.
 
 **Flattened plain text** (a web page flattened to one paragraph per line, the pack convention)
 is read by :func:`audit.flattened.read_flattened`, which recovers glued headings, flattened

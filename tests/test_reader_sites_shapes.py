@@ -119,3 +119,21 @@ def test_long_runs_of_template_tags_read_like_short_ones():
         text = "\n".join(["{% a %} " * count + "x", "{{< a >}} " * count + "x", f":{gap}x", f"## T{gap}{{#x}}", ""])
         read.append([(b.line, b.kind) for b in read_markdown(text).blocks])
     assert read[0] == read[1] == [(1, "paragraph"), (4, "heading")]
+
+
+def test_what_is_set_aside_is_named_by_its_rule():
+    text = ("import Tabs from '@theme/Tabs';\nexport const x = {a: [1,\n  2]};\n\n<Tabs>\n{/* hidden */}\n\n"
+            "{{% notice tip %}}\nWarm the cache first.\n{{% /notice %}}\n\n{% highlight python %}\nx = 1\n"
+            "{% endhighlight %}\n\n* TOC\n{:toc}\n\n[TOC]\n\n> [!tip]- Faster builds\n> Cache the tokenizer.\n\n"
+            "[NOTE]\n====\nThe index fits.\n====\n\nRecall\n: The share of relevant passages.\n\n:rocket: :tada:\n\n"
+            "*[HTML]: Hyper Text Markup Language\n\nOn this page\n")
+    rows, aside = rows_and_aside(text)
+    assert rows == [(9, "Warm the cache first."), (22, "Cache the tokenizer."), (26, "The index fits."),
+                    (30, "The share of relevant passages.")]
+    assert aside == [(1, "code", "mdx import"), (2, "code", "mdx export"), (5, "markup", "component"),
+                     (6, "markup", "mdx comment"), (8, "html", "template"), (10, "html", "template"),
+                     (12, "html", "template"), (13, "code", "template highlight"), (14, "html", "template"),
+                     (16, "markup", "toc"), (19, "markup", "toc"), (21, "markup", "alert"),
+                     (24, "markup", "asciidoc admonition"), (27, "markup", "asciidoc admonition"),
+                     (29, "markup", "definition term"), (32, "markup", "emoji"), (34, "markup", "abbreviation"),
+                     (36, "navigation", "")]
