@@ -38,7 +38,15 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   read as Markdown when it holds three words or more (:func:`html_residue`); a paragraph of
   badges is ``image``; one of links only (a table of contents, a link list, breadcrumbs) is
   ``navigation``; inline code and roles (``:citet:`key```, kept as written) are ``atomic_spans``
-  that the sentence splitter never cuts.
+  that the sentence splitter never cuts;
+* a bold run-in label (``**Symptom.** Text``) stays with its sentence unless it reads as a sentence
+  itself (:func:`_reads_as_sentence`); a run of bold model-card fields (``**Variations** Llama 3
+  comes in …``) gives a ``markup`` field label and the prose after it; a picture's caption (an
+  HTML block's text after its picture, an italic run under an image, ``Fig. 1. …`` after an image,
+  ``<div class="caption">``), a credit naming no source, a quotation's credit line and a short
+  title right above a table are ``markup``; page chrome (``On this page``, ``Edit this page``, …)
+  is ``navigation``; media fallback text is no prose; a footnote definition nothing refers to
+  (or a label's second definition) keeps its text, which the footnote plugin would drop.
 
 **Flattened plain text** (a web page flattened to one paragraph per line, the pack convention)
 is read by :func:`audit.flattened.read_flattened`, which recovers glued headings, flattened
@@ -66,7 +74,8 @@ def _parser() -> Any:
             .use(dollarmath_plugin, double_inline=True, allow_space=False).use(footnote_plugin))
 
 
-_TEMPLATE = re.compile(r"^(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\})(?:\s*(?:\{\{[<%].*?[%>]\}\}|\{%.*?%\}))*$", re.S)
+_TAG = r"(?:\{\{[<%](?:(?![%>]\}\}).)*[%>]\}\}|\{%(?:(?!%\}).)*%\})"  # tempered: one way to match, linear time
+_TEMPLATE = re.compile(rf"^{_TAG}(?:\s*{_TAG})*$", re.S)
 _LATEX_DISPLAY = re.compile(r"^(?:\\\[.*\\\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
 
 
@@ -83,6 +92,12 @@ def _toml_front_matter(lines: list[str]) -> int:
 ROLE_TEXT = re.compile(r"(?::[\w:.-]+:|\{[\w:.-]+\})$")
 """A role marker written right before inline code: ``:citet:`key```, ``{cite:p}`key```."""
 _BREAK_TAG = re.compile(r"^<br\s*/?>$", re.I)
+_MEDIA_TAG = re.compile(r"^<(video|audio|object|noscript|canvas|iframe)\b", re.I)
+"""Elements whose text is a fallback for browsers that cannot show them (``<video>Your browser
+does not support the video tag.</video>``), never the page's prose."""
+_ATTRIBUTES = re.compile(r"\{(?:[#.:][^{}]*|\w[\w-]*=[^{}]*)\}\s*$")
+"""A trailing Pandoc / Quarto / kramdown attribute block: ``{#fig-recall width=80%}``,
+``{#sec-results}``, ``{.smaller}``, ``{width=50%}``."""
 _COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
 
 
@@ -104,13 +119,17 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     length = 0
     children = list(children or ())
     trim = _d2l_brackets(children)
+    skip: set[int] = set()  # tokens inside a media element (its fallback text)
     for index, child in enumerate(children):
         kind = child.type
         piece = ""
+        if index in skip:
+            kind = "skipped"
         if kind == "text":
             piece = child.content
             if index in trim:
                 piece = piece[:-1] if trim[index] == "end" else piece[1:]
+            piece = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), piece)  # [[Page|alias]]: alias
         elif kind == "code_inline":
             role = ROLE_TEXT.search(parts[-1]) if parts else None
             if role:
@@ -123,6 +142,13 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             atomic.append((length, length + len(piece)))
         elif kind == "html_inline":  # a tag: <br> is a break, any other tag or comment no text
             piece = breaks if _BREAK_TAG.match(child.content.strip()) else ""
+            opened = _MEDIA_TAG.match(child.content)
+            if opened and not child.content.rstrip().endswith("/>"):  # <video>fallback</video>: no text
+                media = opened.group(1).lower()
+                close = next((j for j in range(index + 1, len(children)) if children[j].type == "html_inline"
+                              and re.match(rf"</{media}\s*>", children[j].content, re.I)), None)
+                if close is not None:
+                    skip.update(range(index + 1, close))
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
         elif kind in ("math_inline", "math_inline_double"):
@@ -138,6 +164,10 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
         return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
     text, moved = _collapse("".join(parts), spans + atomic)
     return text, moved[:len(spans)], moved[len(spans):]
+
+
+_WIKI_LINK = re.compile(r"!?\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
+"""An Obsidian / wiki link ``[[Results]]`` or ``[[results|the results page]]``: its shown text."""
 
 
 def _d2l_brackets(children: list[Any]) -> dict[int, str]:
@@ -174,22 +204,69 @@ def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple
     return trimmed.lstrip(), moved
 
 
+_FINITE_VERBS = frozenset("""
+is are was were am isn't aren't wasn't weren't has have had hasn't haven't does did don't doesn't didn't
+can could will would shall should may might must can't won't needs needed takes took makes made gets got
+worked showed helps helped gives gave keeps kept becomes became seems seemed stays stayed won
+requires required uses reaches reached achieves achieved improves improved reduces reduced increases
+increased outperforms outperformed beats dropped falls fell rises rose grows grew saves saved fits loses
+lost scaled matched fails failed
+""".split())
+_SUBJECT_PRONOUNS = frozenset("it this that we i they he she you there these those".split())
+
+
+def _reads_as_sentence(label: str) -> bool:
+    """A bold run with a finite verb (``It was hard.``, ``The vectors need 128 MB.``) is a full
+    sentence; one without (``Symptom.``, ``Red herring — the transformers version.``,
+    ``Designing AI Systems: Composition Frameworks and Strategies.``) is a run-in label
+    (label convention (c), tests/data/corpus/REVIEW.md); so is one of more than five words with no
+    colon or dash in it (``With binary quantization, those vectors only require 128 MB.``)."""
+    words = re.findall(r"[A-Za-z']+", label.lower())
+    return (any(w in _FINITE_VERBS for w in words)
+            or (len(words) >= 2 and words[0] in _SUBJECT_PRONOUNS)
+            or (len(label.split()) > 5 and not re.search(r"[:—–]|\s-\s", label)))  # a long clause, no title
+
+
 def _lead_in(children: list[Any] | None, content: str) -> int:
-    """Length of a leading bold run that ends in ``.`` or ``:`` (a lead-in label), else 0; a bold
-    run of more than five words ending in ``.`` is a sentence of its own (``**With binary
-    quantization, the vectors need 128 MB.** We benchmarked …`` is two sentences)."""
+    """Length of a leading bold run that ends in ``.`` or ``:`` (or is followed by one:
+    ``**Reproducing 1989 performance**. The …``), a run-in label kept with the sentence after it,
+    else 0; a bold run that reads as a sentence (:func:`_reads_as_sentence`: ``**With binary
+    quantization, the vectors need 128 MB.** We benchmarked …``) is a sentence of its own."""
     children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
     if len(children) < 3 or children[0].type != "strong_open":
         return 0
     label = []
-    for child in children[1:]:
+    after = ""
+    for position, child in enumerate(children[1:], start=1):
         if child.type == "strong_close":
+            following = children[position + 1] if position + 1 < len(children) else None
+            after = following.content[:1] if following is not None and following.type == "text" else ""
             break
         label.append(child.content)
     text = " ".join("".join(label).split())
-    if text.endswith(".") and len(text.split()) > 5:  # a whole sentence in bold, not a label
+    if text and text[-1] not in ".:" and after in (".", ":"):
+        text += after
+    if not text or text[-1] not in ".:" or not content.startswith(text):
         return 0
-    return len(text) if text and text[-1] in ".:" and content.startswith(text) else 0
+    return 0 if text.endswith(".") and _reads_as_sentence(text) else len(text)
+
+
+def _field_label(children: list[Any] | None, content: str) -> int:
+    """Length of a leading bold run of at most five words with no punctuation at its end, followed by
+    a space and a capital or a digit (a model card's or spec sheet's field: ``**Model developers**
+    Meta``, ``**Variations** Llama 3 comes in …``), else 0; read as a field only where the
+    paragraph before or after it is one too (a run of fields), and not for a title opening with an
+    emoji (``**⚖️ Speed and performance** Slightly slower, …`` is one sentence). A run ending in ``.`` or ``:`` is a
+    run-in label kept with its sentence instead (:func:`_lead_in`)."""
+    items = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
+    if len(items) < 4 or items[0].type != "strong_open" or items[1].type != "text" or items[2].type != "strong_close":
+        return 0
+    label = " ".join(items[1].content.split())
+    after = items[3]
+    if (not label[:1].isalpha() or len(label.split()) > 5 or label[-1] in ".:!?,;" or after.type != "text"
+            or not re.match(r"^\s+[A-Z0-9]", after.content) or not content.startswith(label)):
+        return 0
+    return len(label)
 
 
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
@@ -200,7 +277,72 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
 
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
 _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
+_LINK_LABEL = re.compile(r"^[\s·•|,;]*[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s*$")
+"""A short label before a link in a link line (``Paper: [arXiv](…) · Code: [GitHub](…)``)."""
 _IMG_TAG = re.compile(r"^<img\b[^>]*>$", re.I)
+
+
+def _pictured(children: list[Any] | None) -> bool:
+    """The paragraph opens with an image (``![plot](p.png)`` then text on the next line)."""
+    items = _meaningful(children)
+    return bool(items) and items[0].type == "image"
+
+
+def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Block]) -> bool:
+    """A picture's caption written in emphasis: a paragraph of one or more images followed only by
+    an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
+    is only an italic run of at most 50 words right under an image block (a blog export's
+    caption; a bold paragraph there is prose); such a run is no claim of the text."""
+    items = _meaningful(_without_attributes(children))
+    while items and items[0].type == "image":
+        items = items[1:]
+    pictured = len(items) < len(_meaningful(_without_attributes(children)))
+    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 50):
+        return False
+    opener = ("em_open", "strong_open") if pictured else ("em_open",)  # a bold paragraph alone is prose
+    return (len(items) >= 3 and items[0].type in opener
+            and items[-1].type == {"em_open": "em_close", "strong_open": "strong_close"}[items[0].type]
+            and all(c.type != items[0].type for c in items[1:-1]))
+
+
+_FOOTNOTE_DEFINITION = re.compile(r"^ {0,3}\[\^([^\]\s]+)\]:", re.M)
+
+
+def _renamed_duplicate_footnotes(text: str) -> str:
+    """A second definition of a footnote label (``[^1]:`` twice) renamed ``[^1~2]:``, so that its
+    text is read (CommonMark keeps the first definition only); the first keeps its references."""
+    seen: dict[str, int] = {}
+
+    def rename(match: re.Match[str]) -> str:
+        label = match.group(1)
+        seen[label] = seen.get(label, 0) + 1
+        return match.group(0) if seen[label] == 1 else match.group(0).replace(f"[^{label}]", f"[^{label}~{seen[label]}]", 1)
+
+    return _FOOTNOTE_DEFINITION.sub(rename, text) if "[^" in text else text
+
+
+def _unreferenced_footnotes(text: str) -> list[str]:
+    """Labels of footnote definitions (``[^2]: See the appendix.``) that no ``[^2]`` refers to; the
+    footnote plugin would drop their text, a sentence lost."""
+    labels = _FOOTNOTE_DEFINITION.findall(text)
+    if not labels:
+        return []
+    used = set(re.findall(r"\[\^([^\]\s]+)\](?!:)", text))
+    return [label for label in dict.fromkeys(labels) if label not in used]
+
+
+def _strip_attributes(text: str) -> str:
+    """``text`` without a trailing attribute block (:data:`_ATTRIBUTES`), right-stripped."""
+    if "{" not in text:
+        return text
+    match = _ATTRIBUTES.search(text)
+    return text[:match.start()].rstrip() if match else text
+
+
+def _without_attributes(children: list[Any] | None) -> list[Any]:
+    """The inline tokens without text that is only an attribute block (``![x](p.png){#fig-x}``)."""
+    return [c for c in children or () if not (c.type == "text" and c.content.strip()
+                                               and not _strip_attributes(c.content).strip())]
 
 
 def _meaningful(children: list[Any] | None) -> list[Any]:
@@ -217,7 +359,8 @@ def _badges(children: list[Any] | None) -> bool:
 
 def _navigation(children: list[Any] | None) -> bool:
     """Only links (Markdown or ``<a href>``) and separators between them (a table-of-contents
-    entry, a link list, breadcrumbs); other tags around them are ignored."""
+    entry, a link list, breadcrumbs; a label of one to three words with a colon may precede a link:
+    ``Paper: [arXiv](…) | Code: [GitHub](…)``); other tags around them are ignored."""
     depth, links = 0, 0
     for child in _meaningful(children):
         if child.type == "link_open" or (child.type == "html_inline" and re.match(r"<a\s", child.content, re.I)):
@@ -227,7 +370,8 @@ def _navigation(children: list[Any] | None) -> bool:
             depth -= 1
         elif child.type == "html_inline":
             continue
-        elif depth == 0 and not (child.type == "text" and _SEPARATOR.match(child.content)):
+        elif depth == 0 and not (child.type == "text" and (_SEPARATOR.match(child.content)
+                                                            or _LINK_LABEL.match(child.content))):
             return False
     return links > 0
 
@@ -260,15 +404,30 @@ def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
     return bool(_SEPARATOR.match(rest))
 
 
-_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select)\b"
-                        r".*?(?:</\1\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
+_HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(div|p|span)\b[^>]*\bclass=[\"'][^\"']*\bcaption\b[^>]*>.*?(?:</\1\s*>|$)"
+                        r"|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select"
+                        r"|video|audio|object|noscript|canvas|iframe)\b"
+                        r".*?(?:</\2\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
 
 
+def _residue_parts(html: str, residue: str) -> list[str]:
+    """The residue cut where a line of the HTML opens with a tag and the line above kept text (two
+    ``<TabItem …>Text.</TabItem>`` lines are two paragraphs, not one); each part keeps every line
+    (the others blank), so that line numbers stay the file's."""
+    source, lines = html.split("\n"), residue.split("\n")
+    starts = [0] + [i for i in range(1, len(lines)) if lines[i].strip() and lines[i - 1].strip()
+                    and i < len(source) and source[i].lstrip().startswith("<")]
+    if len(starts) == 1:
+        return [residue]
+    bounds = starts + [len(lines)]
+    return ["\n".join(line if a <= i < b else "" for i, line in enumerate(lines)) for a, b in zip(bounds, bounds[1:])]
+
+
 def html_residue(html: str) -> str:
     """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
-    ``<summary>``, ``<script>``, …), each replaced by spaces so that its lines keep their numbers;
+    ``<summary>``, ``<script>``, a ``<div class="caption">``, …), each replaced by spaces so that its lines keep their numbers;
     '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
     ``Source: <a href=…>https://…</a>`` credit is no sentence)."""
     # an inline formatting tag joins the text it wraps as a browser renders it
@@ -279,12 +438,37 @@ def html_residue(html: str) -> str:
     return residue if len(_WORDS.findall(re.sub(r"\S*://\S*", " ", residue))) >= 3 else ""
 
 
+_MEDIA_END = re.compile(r"<img\b[^>]*>|</(?:picture|video|svg|figure)\s*>|<(?:video|source)\b[^>]*/>", re.I)
+
+
+def _html_caption(html: str, residue: str, previous: Block | None = None) -> tuple[str, int] | None:
+    """``(text, line offset)`` when an HTML block's only text follows its picture (``<img>``,
+    ``<picture>``, ``<video>``, ``<svg>``) and is one short paragraph (at most 60 words): the
+    picture's caption, reported as not a claim; so is a block of one italic run right under a
+    picture (``<p align="center"><em>Throughput per batch</em></p>``); None otherwise (the text
+    is read as prose)."""
+    ends = [m.end() for m in _MEDIA_END.finditer(html)]
+    if residue and not ends and previous is not None and previous.kind in ("image", "html") \
+            and re.fullmatch(r"\s*(?:<(?:p|div|center)\b[^>]*>\s*)*<(em|i|small)>[^<]*</\1>\s*(?:</(?:p|div|center)>\s*)*",
+                             html, re.I):  # <p align="center"><em>Throughput per batch size</em></p> under a picture
+        ends = [0]
+    if not residue or not ends or html_residue(html[:ends[-1]]):
+        return None
+    lines = [line for line in residue.split("\n")]
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    text = " ".join(" ".join(lines[i].split()) for i in filled)
+    if filled[-1] - filled[0] + 1 != len(filled) or len(text.split()) > 60:
+        return None
+    return text, filled[0]
+
+
 def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool = False,
                   _nested: bool = False) -> Document:
     """Parse Markdown into a :class:`Document` (lines are 1-based lines of ``text``); with
     ``line_paragraphs`` every line outside code and tables is a paragraph of its own (a flattened
     page with Markdown tables or fences, :func:`document_from_pack`)."""
-    from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line, prepare_markdown
+    from audit.sitemarkup import (CAPTION_LINE, CAPTION_START, PHOTO_CREDIT, QUOTE_CREDIT, is_chrome_line,
+                                  is_navigation_line, prepare_markdown)
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
@@ -294,6 +478,12 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         blocks.append(Block("front_matter", "\n".join(lines[1:toml_lines - 1]), 1, toml_lines))
         text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
     prepared, origin, markup = prepare_markdown(text, line_paragraphs)
+    written = len(origin)  # parser lines past this one are the synthetic footnote references below
+    prepared = _renamed_duplicate_footnotes(prepared)
+    unreferenced = _unreferenced_footnotes(prepared)
+    if unreferenced:  # the footnote plugin drops a definition nothing refers to: refer to it, unseen
+        prepared += "\n\n" + "".join(f"[^{label}]" for label in unreferenced)
+        origin = origin + [origin[-1] if origin else 1] * 2
     env: dict[str, Any] = {}
     tokens = _parser().parse(prepared, env)
 
@@ -314,6 +504,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             blocks.append(Block("front_matter", token.content, span[0], span[1]))
         elif kind == "heading_open":
             title, _ = inline_text(tokens[index + 1].children)
+            title = _strip_attributes(title) or title  # ## Results {#sec-results}
             level = int(token.tag[1])
             section = path_tracker.enter(level, title)
             blocks.append(Block("heading", title, span[0], span[1], section, level=level))
@@ -337,12 +528,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             containers.append("footnote")
         elif kind == "footnote_close":
             containers.pop()
+        elif kind == "paragraph_open" and token.map and token.map[0] >= written:
+            index += 2  # the synthetic references to unreferenced footnotes: no block
         elif kind == "paragraph_open":
             inline = tokens[index + 1]
             content, spans, atomic = inline_text_spans(inline.children)
             if span is None:  # footnote paragraphs carry their map; be safe anyway
                 span = (file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map else (1, 1)
-            if _only(inline.children, {"image"}) or _badges(inline.children):
+            if _only(_without_attributes(inline.children), {"image"}) or _badges(inline.children):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
             elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
@@ -355,13 +548,24 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     language="inline"))
             elif _only(inline.children, {"html_inline"}):
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
+            elif not content:  # only tags and a media element's fallback text
+                blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif ((_navigation(inline.children) and not _linked_reference(containers, content))
-                  or is_navigation_line(content) or _roles_only(content, atomic)
+                  or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
                   or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
+            elif (index + 3 < len(tokens) and tokens[index + 3].type == "table_open" and len(content.split()) <= 5
+                  and not content.endswith((".", "!", "?", ":")) and not containers):  # "Raw results" over a table
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="table title"))
+                previous_text = content
             elif _bold_label(inline.children, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
+            elif (_emphasis_caption(inline.children, content, blocks)  # ![x](p.png) *Throughput per …*
+                  or (_pictured(inline.children) and (CAPTION_START.match(content) or PHOTO_CREDIT.match(content)))
+                  or QUOTE_CREDIT.match(content)):  # — William Faulkner
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="caption"))
+                previous_text = content
             elif CAPTION_LINE.match(content) or PHOTO_CREDIT.match(content):  # Figure 1: …, Photo by …
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="caption" if CAPTION_LINE.match(content) else "credit"))
@@ -376,6 +580,23 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     content = content[cut:]
                     spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
                     atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                field = _field_label(inline.children, content) if not containers else 0
+                neighbours = [tokens[i + 1] for i in (index - 3, index + 3)
+                              if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]
+                if field and not any(_field_label(t.children, inline_text(t.children)[0]) for t in neighbours):
+                    field = 0  # one bold run-in title alone ("**Realistic scenarios** We …") stays in its sentence
+                if field:  # **Model developers** Meta, **Variations** Llama 3 comes in …: a model card's field
+                    rest = content[field:].lstrip()
+                    if len(re.findall(r"[A-Za-z][\w'’-]*", rest)) < 4 or not re.search(r"\b[a-z]{2,}\b", rest):
+                        blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="field"))
+                        content = ""
+                    else:
+                        blocks.append(Block("markup", content[:field].strip(), span[0], span[0], path_tracker.current,
+                                            note="field label"))
+                        cut = len(content) - len(rest)
+                        content = rest
+                        spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
+                        atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
                 if content:
                     blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                         level=list_depth if container == "list_item" else 0,
@@ -393,10 +614,16 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         elif kind == "html_block":
             blocks.append(Block("html", token.content.strip(), span[0], span[1], path_tracker.current))
             residue = html_residue(token.content)
-            if residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
-                inner = read_markdown(residue, path, _nested=True).shifted(span[0] - 1)
-                blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
-                              if b.kind != "html")
+            caption = _html_caption(token.content, residue, blocks[-2] if len(blocks) > 1 else None)
+            if caption is not None:  # <p><picture>…</picture><br>Throughput per request.</p>
+                text, offset = caption
+                blocks.append(Block("markup", text, span[0] + offset, span[0] + offset, path_tracker.current,
+                                    note="caption"))
+            elif residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
+                for part in _residue_parts(token.content, residue):
+                    inner = read_markdown(part, path, _nested=True).shifted(span[0] - 1)
+                    blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
+                                  if b.kind != "html")
         elif kind == "table_open":
             index, table = _table(tokens, index, span, path_tracker.current, previous_text)
             blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,

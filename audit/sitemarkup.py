@@ -3,8 +3,10 @@
 Real technical pages are written for a site generator, and its markup is structure, never a
 claim. :func:`prepare_markdown` reads the lines of a Markdown text once (outside code fences) and
 returns the text markdown-it-py should parse plus the markup it set aside, each with its line.
-Every transformation keeps the line count except one (a table's end, below), so the parser's
-line numbers map back to the file through ``origin``.
+Every transformation keeps the line count except two (a table's end, below, and a blank line
+before a glued link reference definition), so the parser's line numbers map back to the file
+through ``origin``. The shapes are catalogued, each with its expected rows and set-aside lines,
+in tests/data/site_shapes/catalogue.toml.
 
 * **MkDocs / Material admonitions and content tabs**: ``!!! note "Title"``, ``??? tip``,
   ``???+ warning``, ``=== "Tab"``. The marker line is markup; the body (the following lines
@@ -25,6 +27,28 @@ line numbers map back to the file through ``origin``.
   (d2l ``:begin_tab:`pytorch```, ``:end_tab:``, ``:label:`sec_x```, ``{numref}`fig-x```), and a
   line holding only a bracket (a lone ``)`` left by a page template), an attribute list
   (``{: .note }``) and a snippet include (``--8<-- "file.md"``) are markup.
+* **Docusaurus / MDX**: ``import X from '…';`` and ``export const …`` statements (to where their
+  brackets balance) are ``code``; a line holding one capitalised component tag only
+  (``<Tabs>``, ``<TabItem value="py">``, ``</TabItem>``, ``<Chart data={{a: 1}} />``, or a tag
+  whose attributes run over several lines) and a ``{/* comment */}`` are markup; a component's
+  body, and a component line wrapping its own text, stay Markdown.
+* **Template tags** on lines of their own (Hugo shortcodes ``{{< figure … >}}``,
+  ``{{% notice %}}`` … ``{{% /notice %}}``; Liquid / Jekyll / GitBook ``{% include %}``,
+  ``{% hint %}`` … ``{% endhint %}``; a Liquid output ``{{ x }}``), even glued to prose: ``html``
+  (note ``template``); the body of a :data:`CODE_TEMPLATES` pair (``highlight``, ``mermaid``,
+  ``math`` …) is ``code``, a ``{% comment %}`` body is set aside, every other body stays Markdown.
+* **kramdown and TOC markers**: ``{::comment}`` … ``{:/comment}``, ``* TOC`` + ``{:toc}``,
+  ``[TOC]``, ``[[_TOC_]]``, ``[[toc]]``, ``${toc}``, abbreviation definitions ``*[HTML]: …``.
+* **Callouts**: an Obsidian callout or GitHub alert marker line (``> [!tip]- Title``): the marker
+  and its title are markup, the line stays an (empty) quote line so the body is the quote's prose.
+* **AsciiDoc** ``[NOTE]`` + ``====`` … ``====`` (marker lines; the body is prose); **definition
+  lists** ``Term`` + ``: Definition`` (the term is markup, the definition prose); a ``: caption``
+  line right after a table (Pandoc's table caption) is markup.
+* **Lines of emoji shortcodes or of wiki links only** (``:rocket: :tada:``, ``![[plot.png]]``,
+  ``[[open-in-colab]]``) are markup; a **link reference definition** right under a paragraph
+  line gets a blank line before it (CommonMark would read it as the paragraph's text).
+* Page chrome (``On this page``, ``Edit this page``, ``Last updated on …``, ``Previous``, …) is
+  recognised by :func:`is_chrome_line` and read as ``navigation`` by :mod:`audit.document`.
 * **Flattened pages** (``line_paragraphs``): a page flattened to one paragraph per line that
   carries pipe tables or fences is parsed as Markdown with a blank line after each prose line.
 * **A pipe table's end**: GFM lets a table row lack its pipes, so a prose line directly under a
@@ -72,11 +96,20 @@ quoted title, so a setext underline ``===`` is never one)."""
 GLUED_ADMONITION = re.compile(r'^(?P<opener>\s*(?:!!!|\?\?\?\+?)\s+[\w-]+(?:\s+[\w-]+)*?\s+"[^"]*")\s+(?P<body>\S.*)$')
 """An admonition opener with a quoted title and its body on the same line (a flattened page:
 ``!!! tip "The real value" While building …``): the opener is markup, the body is prose."""
-CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
-"""A caption line (``Figure 1: The late interaction …``, ``Table 2: Results on …``): one label,
-a colon and one sentence at most; a caption describes a picture or table, it states no claim."""
-PHOTO_CREDIT = re.compile(r"^\W*(?:Photo|Image|Picture)\s+by\s+[^.]{1,80}?\s+on\s+\w+\W*$")
-"""A stock-photo credit (``Photo by Jane Doe on Unsplash``)."""
+CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*[a-z]?\s*(?::|\.|\||—|–)\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
+"""A caption line (``Figure 1: The late interaction …``, ``Fig. 3. Results on …``, ``Table 2 —
+…``): one label, a colon (full stop, bar or dash) and one sentence at most; a caption describes a picture or table, it states no claim."""
+CAPTION_START = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+\d+(?:\.\d+)*[a-z]?\s*(?::|\.|\||—|–)\s+\S")
+"""The label a caption opens with; after a picture in the same paragraph the caption may run to
+several sentences (``Fig. 1. An overview … (Image source: …)``)."""
+QUOTE_CREDIT = re.compile(r"^(?:—|–|-{1,2}|~)\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}(?:,\s*[^.!?]{1,60})?$")
+"""A quotation's credit line (``— William Faulkner, Requiem for a Nun``)."""
+PHOTO_CREDIT = re.compile(r"^\W*(?:(?:Photo|Image|Picture)\s+by\s+[^.]{1,80}?\s+on\s+\w+"
+                          r"|(?:Image|Figure|Photo|Picture|Illustration|Diagram|Chart|Plot|Graphic)s?\s+(?:by|courtesy\s+of)"
+                          r"\s+(?:the\s+)?authors?)\W*$", re.I)
+"""A picture's credit line that credits no source of a claim: a stock-photo credit (``Photo by Jane
+Doe on Unsplash``) or ``Image by author``. A line naming a source (``Image source: Doe et al.,
+2020``, ``Source: [the vendor's blog](…)``) stays prose: it credits someone (an attribution)."""
 SPHINX = re.compile(r"^(?P<indent>\s*)\.\.\s+(?:(?P<name>[\w:.-]+)::(?P<argument>.*)|_[^:]+:.*|\|[^|]+\|\s+\w+::.*)$")
 LABEL = re.compile(r"^\s*\([\w:.\-/]+\)=\s*$")
 ROLE = r"(?::[\w:.-]+:|\{[\w:.-]+\})`[^`]*`"
@@ -93,12 +126,73 @@ ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(
 snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
+# Site generators' template and component lines (the shape catalogue,
+# tests/data/site_shapes/catalogue.toml). Each is matched on a whole line outside code fences.
+MDX_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+?\s+from\s+)?(['"])[^'"]+\1\s*;?\s*$""")
+"""An MDX ``import X from '@theme/Tabs';`` (or ``import {a, b} from "x"``, ``import 'x';``) line."""
+MDX_EXPORT = re.compile(r"^export\s+(?:const|let|var|function|default|async\s+function|class)\b")
+"""An MDX ``export const x = …`` statement: its lines to where its brackets balance."""
+JSX_TAG_LINE = re.compile(r"^\s*(?:<[A-Z][\w.]*(?:\s[^<]*?)?/?>|</[A-Z][\w.]*\s*>)\s*$")
+"""A line holding one JSX component tag only: ``<Tabs groupId="x">``, ``</TabItem>``,
+``<DocCardList />``, ``<Chart data={{a: [1, 2]}} />`` (capitalised, as MDX components are);
+a component line that wraps its own text (``<TabItem …>Text.</TabItem>``) is not one."""
+JSX_WRAPPED = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?>.*</[A-Z][\w.]*\s*>\s*$")
+"""A component line wrapping its own text (``<TabItem value="mac">Text.</TabItem>``): a paragraph
+of its own, never glued to the line above."""
+JSX_TAG_START = re.compile(r"^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$")  # matched with "=>" (an arrow in a prop) removed
+"""A JSX component tag opened on this line and closed on a later one (attributes one per line)."""
+MDX_COMMENT_START = re.compile(r"^\s*\{/\*")
+TEMPLATE_OPEN = re.compile(r"^\s*(?:\{\{[<%]|\{%)")
+TEMPLATE_LINE = re.compile(r"^\s*(?:(?:\{\{[<%](?:(?![%>]\}\}).)*[%>]\}\}|\{%(?:(?!%\}).)*%\}|\{\{(?![<%])[^{}]*\}\})\s*)+$")
+"""A line of template tags only: Hugo shortcodes ``{{< figure … >}}``, ``{{% notice tip %}}``,
+``{{< /notice >}}``; Liquid / Jekyll / GitBook tags ``{% include x.html %}``, ``{% hint %}``,
+``{% endhint %}``; a Liquid output ``{{ site.title }}`` alone."""
+TEMPLATE_NAME = re.compile(r"^\s*(?:\{\{[<%]\s*/?\s*|\{%-?\s*)(?P<name>[\w.-]+)")
+CODE_TEMPLATES = frozenset("highlight code mermaid katex math chart plotly rawhtml html echarts "
+                           "diagram plantuml graphviz".split())
+"""Paired shortcodes / Liquid tags whose body is code or data: ``{{< highlight go >}}`` …
+``{{< /highlight >}}``, ``{% highlight python %}`` … ``{% endhighlight %}``; the body of every
+other paired tag (``notice``, ``details``, ``hint``, ``tab``, ``raw`` …) stays Markdown. A
+``{% comment %}`` … ``{% endcomment %}`` body is a comment: set aside."""
+KRAMDOWN_COMMENT = re.compile(r"^\s*\{::comment\}")
+TOC_MARKER = re.compile(r"^\s*(?:\[\[?_*toc_*\]\]?|\$\{toc\}|\[\[_TOC_\]\])\s*$", re.I)
+"""A table-of-contents marker: Python-Markdown ``[TOC]``, GitLab ``[[_TOC_]]``, VuePress
+``[[toc]]``, ``[__TOC__]``, ``${toc}``."""
+KRAMDOWN_TOC = re.compile(r"^\s*\{::?\s*toc\s*\}\s*$")
+CALLOUT = re.compile(r"^(?P<quote>\s{0,3}(?:>\s?)+)\[!(?P<type>[A-Za-z][\w-]*)\][+-]?(?P<title>.*)$")
+"""A GitHub alert or Obsidian callout marker line, ``> [!NOTE]``, ``> [!tip]- Title``: the marker
+and its title are markup, the quote's body is prose."""
+ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:\s+\S.*$")
+"""An abbreviation definition (PHP Markdown Extra, kramdown, MkDocs ``abbr``): ``*[HTML]: Hyper Text …``."""
+WIKI_LINE = re.compile(r"^\s*(?:!?\[\[[^\[\]]+\]\][\s·|,;/-]*)+$")
+"""A line of wiki links or embeds only: Obsidian ``![[plot.png]]``, ``[[Setup]] · [[Results]]``,
+Hugging Face doc-builder's ``[[open-in-colab]]`` marker."""
+EMOJI_LINE = re.compile(r"^\s*(?::[a-z0-9_+-]+:\s*)+$")
+"""A line of emoji shortcodes only (``:rocket: :tada:``)."""
+ASCIIDOC_ADMONITION = re.compile(r"^\s*\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$")
+ASCIIDOC_DELIMITER = re.compile(r"^\s*={4,}\s*$")
+DEFINITION = re.compile(r"^:(?P<gap>\s{1,4})(?P<rest>\S.*)$")
+"""A definition-list line (Pandoc, kramdown, PHP Markdown Extra) ``: The share of …`` under its
+term; right after a table it is a Pandoc table caption instead."""
+LIQUID_IN_LINK = re.compile(r"(\]\(\s*)\{\{([^{}]*)\}\}")
+"""A Liquid variable opening a link target (``]({{ site.baseurl }}/img.png)``): its spaces would
+end the target, so the link would be read as text; they are removed (same line, same length or
+shorter)."""
+FINE_PRINT = re.compile(r"^\s{0,3}<(?:sup|sub|small)>", re.I)
+"""A line opening fine print (``<sup>Measured on …</sup>``, ``<sub> **Glossary:**``): it starts a
+paragraph of its own, not the continuation of the line above."""
+CODE_LINE = re.compile(r"^\s{0,3}`[^`]+`\s*$")
+"""A line of one inline code span (a formula or command shown under the sentence that names it)."""
+REFERENCE_DEFINITION = re.compile(r"""^\s{0,3}\[(?!\^)[^\]]+\]:\s*<?\S+?>?(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*$""")
+"""A link reference definition ``[bm25]: https://… "Title"`` (a footnote's ``[^1]:`` is not one)."""
+PANDOC_CAPTION = re.compile(r"^(?::|Table:)\s+\S")
+
 
 @dataclass(frozen=True)
 class Markup:
     """A structure line (or a directive's code body) set aside, in file lines (1-based, inclusive)."""
 
-    kind: str      # "markup" (a marker line) or "code" (a non-prose directive's extent)
+    kind: str      # "markup" (a marker line), "code" (a non-prose directive's extent), "html" (a template tag)
     text: str
     line: int
     end_line: int
@@ -136,6 +230,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
     directives: list[str] = []               # open prose directive fences (their markers)
     bodies: list[int] = []                   # open admonition bodies: the raw indent of their marker
     table_pipe: bool | None = None           # inside a pipe table: whether its header starts with "|"
+    state = {"after_table": False, "asciidoc": 0}  # a table just ended; open AsciiDoc blocks
     index = 0
 
     def emit(line: str, number: int) -> None:
@@ -181,6 +276,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 index += 1
                 continue
             table_pipe = None
+            state["after_table"] = True
             if line.strip():
                 emit("", number - 1)  # end the table before a prose line (GFM would take it in)
         opened = FENCE.match(line) or COLON_FENCE.match(line)
@@ -235,6 +331,19 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             bodies.append(_marker_column(raw))
             index += 1
             continue
+        site = _site_markup(lines, index, line, width, state, out)
+        if site is not None:
+            for kind, first, last, note, keep in site:
+                if keep is None:
+                    aside(kind, "\n".join(lines[first - 1:last]).strip(), first, last, note)
+                else:  # the line stays, rewritten (a callout's quote marker, a definition's text)
+                    if kind:
+                        markup.append(Markup(kind, lines[first - 1].strip(), first, last, note))
+                    emit(keep, first)
+                    if line_paragraphs and keep.strip():
+                        emit("", first)
+            index = site[-1][2]
+            continue
         sphinx = SPHINX.match(line)
         if sphinx:
             index = _sphinx(lines, index, sphinx, line, width, aside, emit)
@@ -261,11 +370,135 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 emit(delimiter, number + 1)
                 index += 2
                 continue
+        if "](" in line and "{{" in line:  # ]({{ site.baseurl }}/a.png): a Liquid variable in a link target
+            line = LIQUID_IN_LINK.sub(lambda m: m.group(1) + "{{" + "".join(m.group(2).split()) + "}}", line)
+        if REFERENCE_DEFINITION.match(line) and out and out[-1].strip():
+            emit("", number - 1)  # a link reference definition cannot interrupt a paragraph in CommonMark
+        elif out and out[-1].strip() and origin[-1] == number - 1 and JSX_WRAPPED.match(line):
+            emit("", number - 1)  # <TabItem value="mac">Text.</TabItem> under another: a paragraph of its own
+        elif out and out[-1].strip() and origin[-1] == number - 1 and not _in_container(out[-1]) and (
+                FINE_PRINT.match(line) or (CODE_LINE.match(line) and re.search(r"[.:!?]\s*$", out[-1])
+                                           and not (lines[index + 1].strip() if index + 1 < len(lines) else ""))):
+            emit("", number - 1)  # <sup>fine print</sup> or a lone `formula` line under a sentence: a block of its own
         emit(line, number)
         if line_paragraphs and line.strip():
             emit("", number)
         index += 1
     return "\n".join(out), origin, markup
+
+
+Aside = tuple[str, int, int, str, "str | None"]
+
+
+def _site_markup(lines: list[str], index: int, line: str, width: int, state: dict, out: list[str]
+                 ) -> list[Aside] | None:
+    """Template, component and callout markup of site generators at ``lines[index]`` (``line`` is
+    it with an enclosing admonition's indentation removed): a list of ``(kind, first, last, note,
+    keep)`` in 1-based file lines, the last entry's ``last`` being the last line consumed; ``keep``
+    None sets the lines aside, a string is the line's text for the parser instead. None when the
+    line is no such markup. Nothing with prose in it is set aside: a marker's body stays Markdown."""
+    number = index + 1
+    stripped = line.strip()
+    after_table, state["after_table"] = state["after_table"], state["after_table"] and not stripped
+    if not stripped:
+        return None
+    previous = out[-1].strip() if out else ""
+
+    def following(i: int) -> str:
+        return _body_line(lines[i], width) if i < len(lines) else ""
+
+    def until(first: int, closed, limit: int = 40) -> int:
+        """The 0-based index of the first line from ``first`` on for which ``closed`` holds
+        (``first`` itself when none does within ``limit`` lines or before a blank line)."""
+        for i in range(first, min(len(lines), first + limit)):
+            if i > first and not lines[i].strip():
+                break
+            if closed(following(i)):
+                return i
+        return first
+
+    if after_table and PANDOC_CAPTION.match(stripped):
+        return [("markup", number, number, "caption", None)]
+    if line.startswith(("import ", "export ")) and not line.startswith(("import  ", "export  ")):
+        if MDX_IMPORT.match(line):
+            return [("code", number, number, "mdx import", None)]
+        if MDX_EXPORT.match(line):
+            depth, end = 0, index
+            for i in range(index, min(len(lines), index + 200)):
+                if i > index and not lines[i].strip():
+                    break
+                depth += sum(lines[i].count(c) for c in "([{") - sum(lines[i].count(c) for c in ")]}")
+                end = i
+                if depth <= 0:
+                    break
+            return [("code", number, end + 1, "mdx export", None)]
+    if MDX_COMMENT_START.match(line):
+        end = next((i for i in range(index, min(len(lines), index + 40)) if "*/}" in lines[i]), None)
+        if end is not None:
+            return [("markup", number, end + 1, "mdx comment", None)]
+    if JSX_TAG_LINE.match(line):
+        return [("markup", number, number, "component", None)]
+    if JSX_TAG_START.match(line.replace("=>", "")) and "=" not in stripped.split()[0]:
+        end = until(index + 1, lambda text: text.rstrip().endswith(">") and "<" not in text)
+        if end > index:
+            return [("markup", number, end + 1, "component", None)]
+    if TEMPLATE_OPEN.match(line):
+        end = index
+        if not TEMPLATE_LINE.match(line):  # a tag continued on the next lines: {{< figure\n src=… >}}
+            end = until(index + 1, lambda text: bool(re.search(r"[%>]\}\}\s*$|%\}\s*$", text)))
+            if end == index or not TEMPLATE_LINE.match(" ".join(lines[index:end + 1])):
+                return None
+        name = TEMPLATE_NAME.match(line)
+        name = name.group("name").lower() if name else ""
+        if name in CODE_TEMPLATES or name == "comment":
+            closer = re.compile(r"^\s*(?:\{%-?\s*end" + re.escape(name) + r"\b.*%\}|\{\{[<%]\s*/\s*"
+                                + re.escape(name) + r"\s*[%>]\}\})\s*$")
+            close = next((i for i in range(end + 1, len(lines)) if closer.match(lines[i])), None)
+            if close is not None:
+                body = [("code" if name != "comment" else "html", end + 2, close, f"template {name}", None)]
+                return ([("html", number, end + 1, "template", None)] + (body if close > end + 1 else [])
+                        + [("html", close + 1, close + 1, "template", None)])
+        return [("html", number, end + 1, "template", None)]
+    if KRAMDOWN_COMMENT.match(line):
+        close = next((i for i in range(index, len(lines)) if "{:/comment}" in lines[i] or "{:/}" in lines[i]), None)
+        if close is not None:
+            return [("markup", number, close + 1, "kramdown comment", None)]
+    if WIKI_LINE.match(line) and not TOC_MARKER.match(line):
+        return [("markup", number, number, "wiki links", None)]
+    if TOC_MARKER.match(line):
+        return [("markup", number, number, "toc", None)]
+    if re.match(r"^\s*(?:[-*+]|1\.)\s+\S.*$", line) and KRAMDOWN_TOC.match(following(index + 1)):
+        return [("markup", number, number + 1, "toc", None)]
+    callout = CALLOUT.match(line)
+    if callout:
+        title = callout.group("title").strip()
+        if title and (len(title.split()) > 8 or title.endswith((".", "!", "?"))):
+            # a sentence after the marker (GitHub shows it as body text) stays prose; a short
+            # title (Obsidian's "> [!tip]- Faster builds") is markup
+            return [("markup", number, number, "alert", callout.group("quote").rstrip() + " " + title)]
+        return [("markup", number, number, "alert", callout.group("quote").rstrip())]
+    if ABBREVIATION.match(line):
+        return [("markup", number, number, "abbreviation", None)]
+    if EMOJI_LINE.match(line) and not BARE_ROLE_LINE.match(line):
+        return [("markup", number, number, "emoji", None)]
+    if ASCIIDOC_ADMONITION.match(line) and ASCIIDOC_DELIMITER.match(following(index + 1)):
+        state["asciidoc"] += 1
+        return [("markup", number, number + 1, "asciidoc admonition", None)]
+    if state["asciidoc"] and ASCIIDOC_DELIMITER.match(line):
+        state["asciidoc"] -= 1
+        return [("markup", number, number, "asciidoc admonition", None)]
+    definition = DEFINITION.match(following(index + 1))
+    if (definition and not definition.group("rest").startswith(("!!!", "???", "===")) and len(stripped.split()) <= 8
+            and not stripped.endswith((".", "!", "?", ":")) and not stripped.startswith(("#", "|", ">", "<", "-", "*"))
+            and not previous):
+        return [("markup", number, number, "definition term", None),
+                ("", number + 1, number + 1, "", definition.group("rest"))]
+    return None
+
+
+def _in_container(line: str) -> bool:
+    """The line belongs to a list item or a quote (a blank line inserted under it would end it)."""
+    return bool(re.match(r"^\s*(?:[-*+]\s|\d+[.)]\s|>)", line)) or line.startswith(("  ", "\t"))
 
 
 def _is_delimiter(line: str) -> bool:
@@ -319,14 +552,46 @@ def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth
     return end
 
 
+CHROME = re.compile(r"^(?:on this page|in this (?:article|page|section)|edit (?:this page|on github)(?: on github)?"
+                    r"|view (?:page )?source|was this (?:page|article) helpful\??|last (?:updated|modified)(?: on| at|:)?"
+                    r" [\w ,:./-]{4,40}|(?:« ?|‹ ?)?(?:previous|next)(?: page| post| article)?(?: ?»| ?›)?"
+                    r"|back to top|skip to (?:main )?content|copy page|share this (?:page|post|article)"
+                    r"|print this page|report an issue|suggest an? edit|\d+ min(?:ute)?s? read|(?:table of )?contents"
+                    r"|reading time: [\w ]{1,20}|share on (?:twitter|x|linkedin|facebook|mastodon|bluesky)"
+                    r"|(?:show|hide|copy) (?:code|source)|click to expand|download (?:python source code|jupyter "
+                    r"notebook|zipped)[^.]*|gallery generated by sphinx-gallery|(?:tags|categories|filed under)"
+                    r": [\w ,#/-]{1,60})$", re.I)
+"""A site template's chrome flattened into the page: ``On this page``, ``Edit this page``,
+``Was this page helpful?``, ``Last updated on Mar 3, 2024``, ``Previous`` / ``Next``,
+``Back to top``, ``5 min read``, ``Tags: search, index``, Sphinx-Gallery's download lines (the whole paragraph; a colon-ended lead-in such as
+``Table of contents:`` stays prose)."""
+
+
+def is_chrome_line(text: str) -> bool:
+    """Whether a paragraph is only site chrome (:data:`CHROME`); a byline (``By Jane Doe, Engineer``)
+    is not chrome: the corpus labels read it as a sentence."""
+    text = " ".join(text.split())
+    return len(text) <= 60 and bool(CHROME.match(text)) and not text.endswith(".")
+
+
+_BREADCRUMB = re.compile(r" / ")
+
+
 _NAV_SEPARATOR = re.compile(r" (?:·|\||»|›|•) ")  # on whitespace-collapsed text: linear time
 
 
 def is_navigation_line(text: str) -> bool:
     """A breadcrumb, tab bar or byline flattened to one line: two or more items of at most eight
-    words each, joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • ``, no item ending in
+    words each (numbers and symbols not counted), joined by `` · ``, `` | ``, `` » ``, `` › `` or `` • `` (or three or more
+    capitalised items joined by `` / ``: ``Docs / Guides / Evaluation``), no item ending in
     sentence punctuation (``Exact method · Pre-outcome freeze · Score inputs · Selections``,
     ``Published May 1, 2024 · Update on GitHub``)."""
-    items = _NAV_SEPARATOR.split(" ".join(text.split()))
-    return (len(items) >= 2 and all(item and len(item.split()) <= 8 for item in items)
-            and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items))
+    collapsed = " ".join(text.split())
+    items = _NAV_SEPARATOR.split(collapsed)
+    if len(items) < 2:  # a path breadcrumb: three or more capitalised items (Docs / Guides / Evaluation)
+        items = _BREADCRUMB.split(collapsed)
+        if len(items) < 3 or not all(item[:1].isupper() for item in items):
+            return False
+    return (len(items) >= 2 and all(item and len(re.findall(r"[A-Za-z][\w'’-]*", item)) <= 8 for item in items)
+            and not any(re.search(r"[.!?;:]$|[.!?;]\s", item) for item in items[1:])
+            and not re.search(r"[.!?;]$|[.!?;]\s", items[0]))  # a first item may be a label: "Glossary: | DP = …"

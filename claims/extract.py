@@ -400,6 +400,9 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if re.match(r"[*•]\s", following):
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
+    glued = after[0] == boundary and not text[after[0]:after[0] + 1].isspace()
+    if glued or following[:1] in ("/", "=", "+", "^", "×"):
+        return True  # no space at the cut, or an operator after it: "all 8!/3! = 6720 …" is one sentence
     if not any(c.isalnum() for c in following):  # a trailing emoji or symbol ("… world! 🚀")
         return True
     if following[:1].islower() and not _INNER_CAPITAL_START.match(following):

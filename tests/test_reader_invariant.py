@@ -42,7 +42,12 @@ def piece(draw):
     """``(lines, expected sentences)`` of one structure."""
     kind = draw(st.sampled_from(["paragraph", "wrapped", "code-sentence", "list", "table", "div", "details",
                                  "comment", "myst", "colon", "admonition", "sphinx", "fence", "role", "badge",
-                                 "links", "label", "quarto", "alert", "html-links", "bold-label"]))
+                                 "links", "label", "quarto", "alert", "html-links", "bold-label",
+                                 # the site-shape catalogue (tests/data/site_shapes/catalogue.toml)
+                                 "mdx-import", "jsx-tabs", "mdx-comment", "shortcode-pair", "liquid-glued",
+                                 "callout", "kramdown-toc", "emoji", "definition", "reference-glued", "media",
+                                 "toc-marker", "chrome", "asciidoc", "figure-attributes", "template-code",
+                                 "footnote-unreferenced", "tabitem-lines"]))
     one, two = draw(sentences), draw(sentences)
     if kind == "paragraph":
         return [f"{one} {two}"], [one, two]
@@ -92,11 +97,55 @@ def piece(draw):
                 '* <a href="https://example.org/b">Another link</a>'], []
     if kind == "bold-label":
         return ["**References:**"], []
+    if kind == "mdx-import":
+        return ["import Tabs from '@theme/Tabs';", "export const meta = {runs: [1, 2]};", one], [one]
+    if kind == "jsx-tabs":
+        return ['<Tabs groupId="client">', '  <TabItem value="py" label="Python">', "", one, "", "  </TabItem>",
+                "  <Chart data={{runs: [1, 2]}} />", "</Tabs>"], [one]
+    if kind == "mdx-comment":
+        return ["{/* a note for the authors */}", "", one], [one]
+    if kind == "shortcode-pair":
+        opener, closer = draw(st.sampled_from([("{{% notice tip %}}", "{{% /notice %}}"),
+                                               ('{% hint style="info" %}', "{% endhint %}"),
+                                               ('{{< details "Why" >}}', "{{< /details >}}")]))
+        return [opener, one, closer, two], [one, two]
+    if kind == "liquid-glued":
+        return ["{% include toc.html %}", one, '{{< figure src="a.png" caption="Recall at ten." >}}'], [one]
+    if kind == "callout":
+        marker = draw(st.sampled_from(["> [!tip]- Faster builds", "> [!IMPORTANT]", "> [!example] Worked run"]))
+        return [marker, f"> {one}"], [one]
+    if kind == "kramdown-toc":
+        return ["* TOC", "{:toc}"], []
+    if kind == "emoji":
+        return [":rocket: :tada:"], []
+    if kind == "definition":
+        return ["Recall", f": {one}"], [one]
+    if kind == "reference-glued":
+        return [one, "[bm25]: https://example.org/bm25 \"BM25\""], [one]
+    if kind == "media":
+        return ['<video controls src="demo.mp4">Your browser does not support the video tag.</video>'], []
+    if kind == "toc-marker":
+        return [draw(st.sampled_from(["[TOC]", "[[_TOC_]]", "[[toc]]"]))], []
+    if kind == "chrome":
+        return [draw(st.sampled_from(["On this page", "Edit this page", "Was this page helpful?",
+                                      "Last updated on Mar 3, 2024", "Docs / Guides / Evaluation"]))], []
+    if kind == "asciidoc":
+        return ["[NOTE]", "====", one, "===="], [one]
+    if kind == "figure-attributes":
+        return ["![Recall by depth.](recall.png){#fig-recall width=80%}"], []
+    if kind == "footnote-unreferenced":  # the footnote plugin dropped a definition nothing refers to
+        return [f"[^{draw(st.integers(1, 9))}x]: {one}"], [one]
+    if kind == "tabitem-lines":
+        return ["<Tabs>", f'  <TabItem value="a">{one}</TabItem>', f'  <TabItem value="b">{two}</TabItem>', "</Tabs>"], \
+            [one, two]
+    if kind == "template-code":
+        return ["{% highlight python %}", "x = run(1). Then y = 2", "{% endhighlight %}"], []
     return ["(sec-label)="], []
 
 
 MARKUP = re.compile(r"```|:::|!!!|<div|<!--|</details|:begin_tab:|:end_tab:|\|---|\.\. note|\(sec-label\)=|\]\(|"
-                    r"\[!NOTE\]|<a |References:")
+                    r"\[!NOTE\]|<a |References:|\{[{%/:#]|\[!|import |<[A-Z]|TOC|:rocket:|====|Recall :|browser|"
+                    r"On this page|Edit this|helpful|Last updated|Guides|\]:")
 
 
 def sentence_rows(document):
