@@ -40,11 +40,14 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   ``navigation``; inline code and roles (``:citet:`key```, kept as written) are ``atomic_spans``
   that the sentence splitter never cuts;
 * a bold run-in label (``**Symptom.** Text``) stays with its sentence unless it reads as a sentence
-  itself (:func:`_reads_as_sentence`); a run of bold model-card fields (``**Variations** Llama 3
-  comes in …``) gives a ``markup`` field label and the prose after it; a picture's caption (an
+  itself (:func:`_reads_as_sentence`); a run of bold model-card fields keeps each field's label in
+  its sentence (``**Variations** Llama 3 comes in …``, label convention (c)), and a field with
+  only a value (``**Model developers** Meta``) is a ``markup`` field; a picture's caption (an
   HTML block's text after its picture, an italic run under an image, ``Fig. 1. …`` after an image,
-  ``<div class="caption">``), a credit naming no source, a quotation's credit line and a short
-  title right above a table are ``markup``; page chrome (``On this page``, ``Edit this page``, …)
+  ``<div class="caption">``), a bold-titled note right under a table (``**Llama 3 family of
+  models**. Token counts …``), fine print (a paragraph wholly in ``<sup>``/``<sub>``/``<small>``),
+  a lone short emphasised line with no sentence end (``*35.85 seconds*``), a credit naming no
+  source, a quotation's credit line and a short title right above a table are ``markup``; page chrome (``On this page``, ``Edit this page``, …)
   is ``navigation``; media fallback text is no prose; a footnote definition nothing refers to
   (or a label's second definition) keeps its text, which the footnote plugin would drop.
 
@@ -267,6 +270,50 @@ def _field_label(children: list[Any] | None, content: str) -> int:
             or not re.match(r"^\s+[A-Z0-9]", after.content) or not content.startswith(label)):
         return 0
     return len(label)
+
+
+_FINE_PRINT_OPEN = re.compile(r"^<(sup|sub|small)\b[^>]*>$", re.I)
+
+
+def _meaningful(children: list[Any] | None) -> list[Any]:
+    return [c for c in children or () if not (c.type == "text" and not c.content.strip())
+            and c.type not in ("softbreak", "hardbreak")]
+
+
+def _fine_print(children: list[Any] | None) -> bool:
+    """A paragraph wholly inside ``<sup>`` / ``<sub>`` / ``<small>`` (``<sup>Preliminary measured
+    performance, subject to change.</sup>`` under a chart): the page's fine print, like a caption
+    no claim of the text (label conventions: captions are not sentences)."""
+    items = _meaningful(children)
+    if len(items) < 3 or items[0].type != "html_inline" or items[-1].type != "html_inline":
+        return False
+    opened = _FINE_PRINT_OPEN.match(items[0].content.strip())
+    return bool(opened) and re.fullmatch(rf"</{opened.group(1)}\s*>", items[-1].content.strip(), re.I) is not None
+
+
+def _after_table(block: "Block") -> bool:
+    """The block before is a table (Markdown, or an HTML block that ends with ``</table>``)."""
+    return block.kind == "table" or (block.kind == "html" and block.text.rstrip().lower().endswith("</table>"))
+
+
+def _titled_caption(children: list[Any] | None) -> bool:
+    """A paragraph opening with a bold title closed by a full stop outside the bold
+    (``**Llama 3 family of models**. Token counts refer to …``): right under a table, the
+    table's caption and notes (a model card's shape), not prose of the text."""
+    items = _meaningful(children)
+    return (len(items) >= 4 and items[0].type == "strong_open" and items[1].type == "text"
+            and items[2].type == "strong_close" and items[3].type == "text" and items[3].content.startswith("."))
+
+
+def _emphasis_line(children: list[Any] | None) -> bool:
+    """A paragraph that is one short emphasised run with no sentence end (``*35.85 seconds*``
+    under a slide, ``*Figure courtesy of the authors*``): a note on the material above, no
+    sentence (at most six words; ``*This is the key result.*`` ends like a sentence and stays prose)."""
+    items = _meaningful(children)
+    if [c.type for c in items] != ["em_open", "text", "em_close"]:
+        return False
+    text = items[1].content.strip()
+    return 0 < len(text.split()) <= 6 and not text.endswith((".", "!", "?", ":"))
 
 
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
@@ -566,10 +613,19 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                   or QUOTE_CREDIT.match(content)):  # — William Faulkner
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="caption"))
                 previous_text = content
+            elif _fine_print(inline.children):  # <sup>Preliminary measured performance, subject to change.</sup>
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="fine print"))
+            elif blocks and _after_table(blocks[-1]) and _titled_caption(inline.children):
+                # **Llama 3 family of models**. Token counts refer to … (right under a table)
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="caption"))
+                previous_text = content
             elif CAPTION_LINE.match(content) or PHOTO_CREDIT.match(content):  # Figure 1: …, Photo by …
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="caption" if CAPTION_LINE.match(content) else "credit"))
                 previous_text = content
+            elif _emphasis_line(inline.children):  # *35.85 seconds*: a slide's or figure's note
+                blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
+                                    note="emphasis line"))
             elif content:
                 container = containers[-1] if containers else "paragraph"
                 alert = _ALERT.match(content) if container == "blockquote" else None
@@ -585,18 +641,13 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                               if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]
                 if field and not any(_field_label(t.children, inline_text(t.children)[0]) for t in neighbours):
                     field = 0  # one bold run-in title alone ("**Realistic scenarios** We …") stays in its sentence
-                if field:  # **Model developers** Meta, **Variations** Llama 3 comes in …: a model card's field
+                if field:  # **Model developers** Meta: a model card's field with a value, no sentence
                     rest = content[field:].lstrip()
                     if len(re.findall(r"[A-Za-z][\w'’-]*", rest)) < 4 or not re.search(r"\b[a-z]{2,}\b", rest):
                         blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="field"))
                         content = ""
-                    else:
-                        blocks.append(Block("markup", content[:field].strip(), span[0], span[0], path_tracker.current,
-                                            note="field label"))
-                        cut = len(content) - len(rest)
-                        content = rest
-                        spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
-                        atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                    # a field followed by a sentence (**Variations** Llama 3 comes in …) keeps its
+                    # label, as a bold run-in label does (label convention (c))
                 if content:
                     blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                         level=list_depth if container == "list_item" else 0,

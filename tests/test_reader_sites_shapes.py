@@ -92,15 +92,24 @@ def test_model_card_fields_caption_divs_fine_print_and_formula_lines():
             "[![x]({{ site.baseurl }}/a.png)]({{ site.baseurl }}/a.png)\n\n"
             "**⚖️ Speed and performance** Slightly slower models give a good balance.\n")
     rows, aside = rows_and_aside(text)
-    assert rows == [(3, "Llama comes in two sizes and two variants."), (5, "Models input text only."),
-                    (11, "The measured run is below."), (12, "Preliminary measured performance, subject to change."),
+    # a field followed by a sentence keeps its label (label convention (c), as a bold run-in label);
+    # the <sup> line under the run is fine print, no sentence (captions are not sentences)
+    assert rows == [(3, "Variations Llama comes in two sizes and two variants."), (5, "Input Models input text only."),
+                    (11, "The measured run is below."),
                     (18, "Throughput is output tokens per second per GPU."),
                     (29, "⚖️ Speed and performance Slightly slower models give a good balance.")]
     # line 13's <sup> block has no prose left (its items are no words); line 27's Liquid targets
     # make the link a badge again
-    assert aside == [(1, "markup", "field"), (3, "markup", "field label"), (5, "markup", "field label"),
-                     (7, "html", ""), (13, "html", ""), (19, "code", ""), (21, "markup", "table title"),
-                     (27, "image", "")]
+    assert aside == [(1, "markup", "field"), (7, "html", ""), (12, "markup", "fine print"), (13, "html", ""),
+                     (19, "code", ""), (21, "markup", "table title"), (27, "image", "")]
+
+
+def test_a_bold_titled_note_under_a_table_and_a_lone_emphasis_line_are_no_claims():
+    text = ("| a | b |\n|---|---|\n| 1 | 2 |\n\n**Model family**. Token counts refer to pretraining only.\n\n"
+            "*35.85 seconds*\n\n*This is the key result.*\n\n**Bold lead**. A sentence that is prose.\n")
+    rows, aside = rows_and_aside(text)
+    assert rows == [(9, "This is the key result."), (11, "Bold lead. A sentence that is prose.")]
+    assert aside == [(5, "markup", "caption"), (7, "markup", "emphasis line")]
 
 
 def test_a_byline_and_a_bold_paragraph_under_a_picture_stay_prose():
