@@ -40,7 +40,7 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   ``navigation``; inline code and roles (``:citet:`key```, kept as written) are ``atomic_spans``
   that the sentence splitter never cuts;
 * a bold run-in label (``**Symptom.** Text``) stays with its sentence unless it reads as a sentence
-  itself (:func:`_reads_as_sentence`); a run of bold model-card fields keeps each field's label in
+  itself (:func:`reads_as_sentence`); a run of bold model-card fields keeps each field's label in
   its sentence (``**Variations** Llama 3 comes in …``, label convention (c)), and a field with
   only a value (``**Model developers** Meta``) is a ``markup`` field; a picture's caption (an
   HTML block's text after its picture, an italic run under an image, ``Fig. 1. …`` after an image,
@@ -63,6 +63,7 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
+from audit.runin import reads_as_sentence
 
 # ---------------------------------------------------------------------------------------------
 # Markdown.
@@ -207,33 +208,10 @@ def _collapse(text: str, spans: list[tuple[int, int]]) -> tuple[str, tuple[tuple
     return trimmed.lstrip(), moved
 
 
-_FINITE_VERBS = frozenset("""
-is are was were am isn't aren't wasn't weren't has have had hasn't haven't does did don't doesn't didn't
-can could will would shall should may might must can't won't needs needed takes took makes made gets got
-worked showed helps helped gives gave keeps kept becomes became seems seemed stays stayed won
-requires required uses reaches reached achieves achieved improves improved reduces reduced increases
-increased outperforms outperformed beats dropped falls fell rises rose grows grew saves saved fits loses
-lost scaled matched fails failed
-""".split())
-_SUBJECT_PRONOUNS = frozenset("it this that we i they he she you there these those".split())
-
-
-def _reads_as_sentence(label: str) -> bool:
-    """A bold run with a finite verb (``It was hard.``, ``The vectors need 128 MB.``) is a full
-    sentence; one without (``Symptom.``, ``Red herring — the transformers version.``,
-    ``Designing AI Systems: Composition Frameworks and Strategies.``) is a run-in label
-    (label convention (c), tests/data/corpus/REVIEW.md); so is one of more than five words with no
-    colon or dash in it (``With binary quantization, those vectors only require 128 MB.``)."""
-    words = re.findall(r"[A-Za-z']+", label.lower())
-    return (any(w in _FINITE_VERBS for w in words)
-            or (len(words) >= 2 and words[0] in _SUBJECT_PRONOUNS)
-            or (len(label.split()) > 5 and not re.search(r"[:—–]|\s-\s", label)))  # a long clause, no title
-
-
 def _lead_in(children: list[Any] | None, content: str) -> int:
     """Length of a leading bold run that ends in ``.`` or ``:`` (or is followed by one:
     ``**Reproducing 1989 performance**. The …``), a run-in label kept with the sentence after it,
-    else 0; a bold run that reads as a sentence (:func:`_reads_as_sentence`: ``**With binary
+    else 0; a bold run that reads as a sentence (:func:`reads_as_sentence`: ``**With binary
     quantization, the vectors need 128 MB.** We benchmarked …``) is a sentence of its own."""
     children = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
     if len(children) < 3 or children[0].type != "strong_open":
@@ -251,7 +229,7 @@ def _lead_in(children: list[Any] | None, content: str) -> int:
         text += after
     if not text or text[-1] not in ".:" or not content.startswith(text):
         return 0
-    return 0 if text.endswith(".") and _reads_as_sentence(text) else len(text)
+    return 0 if text.endswith(".") and reads_as_sentence(text) else len(text)
 
 
 def _field_label(children: list[Any] | None, content: str) -> int:

@@ -78,9 +78,12 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    row opens a Markdown table running over the following ``|`` lines; it is parsed alone, so the
    first line under it that does not start with ``|`` is prose (a GFM parser would take it in).
 
-   A paragraph (not a list item) opening with one or two words and a full stop before a capital
-   (``Representation. Keep all …``, a flattened ``**Representation.**``) records it as its
-   ``lead_in``, kept with the sentence it opens.
+   A paragraph (not a list item) opening with a run-in label whose bold was lost — one or two
+   words and a full stop before a capital (``Representation. Keep all …``, a flattened
+   ``**Representation.**``), or a verbless title of up to four words (eight with a subtitle's
+   colon or dash: ``Red herring — the transformers version. A GitHub issue …``) —
+   records it as its ``lead_in``, kept with the sentence it opens (:func:`flattened_lead_in`,
+   label convention (c), :mod:`audit.runin`).
 
    Site markup and lists left in a line: a directive option (``:label: x``) is ``markup``; ``*
    item`` runs after a colon are list items; a caption glued after a sentence is ``markup``; a
@@ -254,11 +257,10 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 block = Block("table", block.text, number, number, sections.current, recovered=True,
                               table=table, note=block.note)
             else:
-                lead = _LEAD_IN.match(block.text) if block.kind == "paragraph" else None
                 text = _unemphasised(block.text) if block.kind in ("paragraph", "list_item") else block.text
                 block = Block(block.kind, text, number, number, sections.current,
                               recovered=block.recovered, note=block.note, marker=block.marker,
-                              lead_in=len(lead.group(1)) if lead else 0)
+                              lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else 0)
             blocks.append(block)
         previous = line
     return Document(blocks, path, "flattened")
@@ -267,6 +269,31 @@ def read_flattened(text: str, path: str | None = None) -> Document:
 _LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")
 """A flattened bold lead-in (``Representation. Keep all …``): one or two words and a full stop
 opening the line, kept with the sentence it opens, as ``**Bold.** Text`` is in Markdown."""
+_TITLE_LEAD = re.compile(r"^([A-Z0-9][^.!?]{0,80}?\.) (?=[A-Z\"“(])")
+
+
+def flattened_lead_in(text: str) -> int:
+    """Length of a run-in label opening a flattened line (its bold was lost), else 0: one or two
+    words and a full stop (:data:`_LEAD_IN`), or a verbless title closed by a full stop before a
+    capital — at most four words, or at most eight with a subtitle's colon or dash — (``Symptom.``, ``Reproducing 1989 performance.``, ``Designing AI
+    Systems: Composition Frameworks and Strategies.``: :func:`audit.runin.reads_as_sentence`), with
+    a sentence of three or more words after it; kept with that sentence (label convention (c))."""
+    from audit.runin import reads_as_sentence
+
+    lead = _LEAD_IN.match(text)
+    if lead:
+        return len(lead.group(1))
+    title = _TITLE_LEAD.match(text)
+    if title is None:
+        return 0
+    label = title.group(1)
+    titled = len(label.split()) <= 4 or re.search(r"\w: |\s[—–-]\s", _ROLE_TEXT.sub("", label))
+    if len(label.split()) > 8 or not titled or reads_as_sentence(label) or len(text[title.end():].split()) < 3:
+        return 0
+    return len(label)
+
+
+_ROLE_TEXT = re.compile(r":[\w-]+:`[^`]*`")
 
 
 def _recover(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:

@@ -414,3 +414,25 @@ CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "fo
     if c["id"] in CHECK_FAILURES else c for c in SHAPES.cases("check")], ids=lambda c: c["id"])
 def test_each_checked_shape_reads_as_when_it_was_scored(case):
     assert SHAPES.matches(SHAPES.reading(case["text"]), case["expect"]), SHAPES.reading(case["text"])
+
+
+@pytest.mark.parametrize(("line", "lead"), [
+    ("Symptom. Encoding the checkpoint gives identical vectors for every input.", "Symptom."),
+    ("Reproducing 1989 performance. The original paper reports the following results.", "Reproducing 1989 performance."),
+    ("Designing AI Systems: Composition Frameworks and Strategies. Many developers now use frameworks.",
+     "Designing AI Systems: Composition Frameworks and Strategies."),
+    ("Red herring — the transformers version. A GitHub issue reported the same collapse.",
+     "Red herring — the transformers version."),
+    # sentences of their own: a verb, a subject pronoun, a long clause with no subtitle, too little after it
+    ("It was hard. Labeling took a week for two people.", ""),
+    ("The index is small. It fits in memory on one machine.", ""),
+    ("Recall the experiments in :numref:`sec_a` and :numref:`sec_b`. For instance, we used word2vec.", ""),
+    ("Rodrigo Nogueira and Jimmy Lin. From doc2query to docTTTTTquery.", ""),
+    ("Overview of results. Good.", ""),
+])
+def test_a_flattened_run_in_label_stays_with_its_sentence(line, lead):
+    """Label convention (c) on a flattened line, where the bold of ``**Symptom.**`` is lost: a
+    verbless title before the first full stop is the lead-in of the sentence after it."""
+    from audit.flattened import flattened_lead_in
+
+    assert line[:flattened_lead_in(line)] == lead
