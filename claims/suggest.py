@@ -247,10 +247,12 @@ def contradicts(value: RunValue, clause: tuple[str, ...]) -> bool:
 
 
 def _names_a_rival(others: frozenset[str], value: RunValue, clause: tuple[str, ...]) -> bool:
-    """The clause names one of ``others`` by a word the value's own path does not hold."""
+    """The clause names one of ``others`` by a word the value's own path does not hold; a word
+    naming the items a figure is over (``topics`` of ``topics_without_results``) names no rival:
+    "across the three topics" is said of the macro figure, not of a count beside it."""
     for other in others:
         distinct = frozenset(w for w in (other.lower(), *words(other))
-                             if not _names(value.key_words, (w,)))
+                             if not _names(value.key_words, (w,)) and not SINGLE_SCOPE_WORD.fullmatch(w))
         if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
             return True
     return False
@@ -401,6 +403,14 @@ def _keyed_by_identifiers(item: Any) -> bool:
     return isinstance(item, dict) and bool(item) and all(is_identifier(str(name)) for name in item)
 
 
+def _per_item_container(name: str, item: Any) -> bool:
+    """A dict of per-item results named by its items (``tasks`` → ``{"T1": …}``, ``per_topic_scores``):
+    no choice of that container over its siblings. A system's per-topic results
+    (``per_topic.frozen_dense`` → ``{"q1": …}``) are keyed by identifiers too, but its name is a
+    system's, which "the reranker reaches … on topic q1" rules out beside ``reranked``."""
+    return _keyed_by_identifiers(item) and any(SINGLE_SCOPE_WORD.fullmatch(part) for part in words(name))
+
+
 def _names_a_scope(name: str) -> bool:
     """A key such as ``per_topic`` / ``per_task`` names the items a figure is over, as prose does
     ("across the two topics"): no rival of ``macro`` or ``aggregate`` (the scope check decides)."""
@@ -418,7 +428,8 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
                     here.update(words(item))
         frozen = frozenset(here)
         names = frozenset(str(name) for name, item in node.items()
-                          if not _is_text(item) and not _keyed_by_identifiers(item) and not _names_a_scope(str(name)))
+                          if not _is_text(item) and not _per_item_container(str(name), item)
+                          and not _names_a_scope(str(name)))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):
