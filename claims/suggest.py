@@ -514,6 +514,8 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     return values
 
 
+# a whole number right after an item word names the item ("topic 2", "query #7"), it is no result
+_ITEM_BEFORE = re.compile(r"\b(?:topic|task|query|document|doc|item|question|id)s?\s*[#:]?\s*$", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?%?"
                       r"(?![\w/]|\.\d)")
 
@@ -535,6 +537,8 @@ def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[st
         for line in text.splitlines():
             for match in _IN_TEXT.finditer(line):
                 label = line[:match.start()]
+                if _ITEM_BEFORE.search(label) and match.group(0).isdigit():
+                    continue  # "MRR: 0.75 on topic 2": the topic's name, not a printed result
                 try:
                     parsed = parse_claimed(match.group(0))
                 except ValueError:
@@ -575,6 +579,8 @@ def printed_values(row: Any) -> list[Printed]:
             continue
         if start > 1 and sentence[start - 1] == "-" and sentence[start - 2].isalpha():
             continue  # the digits of an identifier (D-005, T-03), not a quantity
+        if _ITEM_BEFORE.search(sentence[max(0, start - 30):start]) and re.fullmatch(r"\d+", text):
+            continue  # "on topic 2", "task 101": the item's name, not a result
         number = _PRINTED.match(text)
         if not number or not any(ch.isdigit() for ch in number.group(0)):
             continue

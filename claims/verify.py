@@ -445,10 +445,20 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
                 n for n in (f"key {binding.key!r} holds null: the run did not compute this value",
                             run_note(data, binding.key), found_in, aside) if n), **common))
             continue
+        if claimed.kind in ("number", "fraction") and isinstance(reproduced, str) and _NOT_A_NUMBER.fullmatch(reproduced):
+            # a notebook printed `nan` / `inf` where the chapter prints a number: nothing was computed,
+            # so no correction to "nan" is proposed (never printed as a value) and nothing matches
+            verdicts.append(Verdict(binding, "NOT COMPUTED", claimed, note="; ".join(
+                n for n in (f"the run printed {reproduced!r}, not a number: it did not compute this value",
+                            found_in, aside) if n), **common))
+            continue
         agrees, difference = compare(claimed, reproduced)
         verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
                                 note="; ".join(n for n in (found_in, aside) if n), **common))
     return verdicts
+
+
+_NOT_A_NUMBER = re.compile(r"[-+\u2212]?(?:nan|inf|infinity)", re.IGNORECASE)
 
 
 def run_note(data: Any, key: str) -> str:
