@@ -59,6 +59,17 @@ class Verdict:
     def ok(self) -> bool:
         return self.status == "MATCH"
 
+    @property
+    def read_at(self) -> str:
+        """Where the value was read: the key, or for a pattern binding without one the text it
+        was found in (``cells.3.text``), else the pattern itself; never empty (report rows)."""
+        if self.binding.key:
+            return self.binding.key
+        found = re.search(r"pattern found in (\S+):", self.note)
+        if found:
+            return found.group(1)
+        return f"pattern {self.binding.pattern!r}" if self.binding.pattern else "(no key)"
+
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.binding.binding_id, "experiment": self.binding.experiment,
                 "quote": self.binding.quote, "key": self.binding.key, "claimed": self.claimed.text,

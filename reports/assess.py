@@ -130,6 +130,8 @@ def format_value(value: Any) -> str:
         return text if text not in ("", "-") else "0"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
+    if value is None:  # nothing was read or computed (NOT COMPUTED, MISSING KEY): never "None"
+        return "—"
     return str(value)
 
 
@@ -343,7 +345,7 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
     for v in verdicts:
         if v.run_id:
             evidence.append(f"{REPRODUCED}: run {v.run_id} ({date_part(v.run_ended_at)}) gives "
-                            f"{v.binding.key} = {format_value(v.reproduced) if v.reproduced is not None else '—'}"
+                            f"{v.read_at} = {format_value(v.reproduced) if v.reproduced is not None else '—'}"
                             f" — {v.status}")
         else:
             evidence.append(f"bound to experiment {v.binding.experiment}: {UNRUN} ({v.status})")
@@ -483,7 +485,7 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             if record is None:
                 status = f"{UNRUN}: the log holds no ok run of '{experiment.command}' with these parameters"
             else:
-                results = "; ".join(f"{v.binding.key} = {format_value(v.reproduced)} ({v.status})"
+                results = "; ".join(f"{v.read_at} = {format_value(v.reproduced)} ({v.status})"
                                     for v in verdicts if v.run_id == record["run_id"])
                 status = (f"ran: run {record['run_id']}, {record.get('ended_at', UNVERIFIED)}, status ok; "
                           f"{matched} of {len(verdicts)} bound numbers match"
@@ -651,7 +653,7 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
             v = mismatches[0]
             new = same_precision(v.claimed.text, v.reproduced)
             add(cid, f"correction: replace \"{v.claimed.text}\" with \"{new}\" in: {a.claim.text}",
-                f"run {v.run_id} logs {v.binding.key} = {format_value(v.reproduced)}",
+                f"run {v.run_id} logs {v.read_at} = {format_value(v.reproduced)}",
                 "none beyond the edit; if the printed value came from another run, name that run instead",
                 "accept", "the logged run contradicts the printed value beyond its precision")
         elif a.evidence_class == REPORTED and a.response.startswith("add a citation"):
