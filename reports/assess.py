@@ -513,7 +513,8 @@ def _unbound_measured(inputs: ReportInputs) -> list[Any]:
 def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     """Section 6's status for numbers no claims file binds: UNRUN only when the log holds no ok
     run of the command; otherwise the latest such run, to bind against (it checked nothing yet)."""
-    name = command.removeprefix("chapter-audit ").strip()
+    # a capability of two commands ("chapter-audit r03 prepare / r03 evaluate") is run by its last one
+    name = command.split(" / ")[-1].removeprefix("chapter-audit ").strip()
     runs = [r for r in records if r.get("command") == name and r.get("status") == "ok"]
     if not runs:
         return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
