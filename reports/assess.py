@@ -519,7 +519,7 @@ def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     if not runs:
         return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
     latest = runs[-1]
-    return (f"not checked: the log holds {len(runs)} ok run(s) of {name} (latest run {latest.get('run_id')}); "
+    return (f"not checked: the log holds an ok run of {name} (latest run {latest.get('run_id')}); "
             "bind the numbers to it with `chapter-audit bind` and verify them")
 
 
