@@ -563,6 +563,7 @@ class Printed:
     claimed: str
     start: int
     end: int
+    names_item: bool = False   # a whole number right after "topic", "task", …: no candidate
 
 
 def printed_values(row: Any) -> list[Printed]:
@@ -579,13 +580,13 @@ def printed_values(row: Any) -> list[Printed]:
             continue
         if start > 1 and sentence[start - 1] == "-" and sentence[start - 2].isalpha():
             continue  # the digits of an identifier (D-005, T-03), not a quantity
-        if _ITEM_BEFORE.search(sentence[max(0, start - 30):start]) and re.fullmatch(r"\d+", text):
-            continue  # "on topic 2", "task 101": the item's name, not a result
         number = _PRINTED.match(text)
         if not number or not any(ch.isdigit() for ch in number.group(0)):
             continue
         claimed = number.group(0) + ("%" if getattr(quantity, "is_percent", False) else "")
-        found.append(Printed(claimed, start, start + len(number.group(0))))
+        # "on topic 2", "task 101": the item's name, not a result (listed, never bound)
+        names_item = bool(_ITEM_BEFORE.search(sentence[max(0, start - 30):start]) and re.fullmatch(r"\d+", text))
+        found.append(Printed(claimed, start, start + len(number.group(0)), names_item))
     identifiers = list(_IDENTIFIER.finditer(sentence))
     run: list[re.Match[str]] = []
     for match in identifiers + [None]:
@@ -648,13 +649,13 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
                     return None
                 return Candidate(value, round(points, 6), difference)
 
-            for value in value_index.near(claimed, claimed.tolerance):
+            for value in ([] if item.names_item else value_index.near(claimed, claimed.tolerance)):
                 agrees, difference = _compare(claimed, value.value)
                 if agrees:
                     candidate = judged(value, difference)
                     if candidate is not None:
                         candidates.append(candidate)
-            if not candidates:
+            if not candidates and not item.names_item:
                 for value in value_index.near(claimed, _near_window(claimed)):
                     agrees, difference = _compare(claimed, value.value)
                     if difference is not None and not agrees:

@@ -194,13 +194,13 @@ def notebook(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
 def test_the_topic_a_notebook_line_names_is_not_a_result(notebook) -> None:
     """"The notebook gives an MRR of 0.75 on topic 2": the 2 names the topic. ``bind`` bound it as
     a printed result (claimed "2", pattern on the cell's "topic 2"), so ``verify`` counted a
-    MATCH for a number that is no result. Now only the 0.75 is bound."""
+    MATCH for a number that is no result. Now only the 0.75 is bound; the 2 is listed unmatched."""
     root, log, _ = notebook
     done, draft = _bind(root, "# Notebook\n\n## Results\n\nThe notebook gives an MRR of 0.75 on topic 2.\n",
                         log, "topic")
     assert done.returncode == 0, done.stderr
     assert _bindings(draft) == [("0.75", "cells.1.text")]
-    assert "1 printed numbers: 1 bound" in done.stdout
+    assert "C-001-01 2: no value within precision" in done.stdout   # listed, never bound
 
 
 NAN_CLAIMS = """[experiment.nb]
