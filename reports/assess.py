@@ -149,12 +149,24 @@ def same_precision(claimed: str, value: Any) -> str:
             marker = claimed[claimed.lower().index("e", 1)]
             return f"{mantissa}{marker}{scientific.group(2)}"
         return f"{mantissa}{scientific.group(3)}10{scientific.group(4)}{scientific.group(5)}"
-    digits = claimed.split(".")[1] if "." in claimed else ""
+    fraction = re.match(r"^\s*\d+\s*/\s*(\d+)\s*$", claimed)
+    if fraction:  # k/N: the same N when the value is a whole count of it (3/4 → 2/4), else the value
+        total = int(fraction.group(1))
+        count = value * total
+        return f"{round(count)}/{total}" if total and abs(count - round(count)) < 1e-9 else format_value(value)
+    percent = claimed.rstrip().endswith("%")
+    if percent:   # 75% reproduced as 0.8 is 80%, never "1"
+        value = value * 100
+    digits = claimed.rstrip().rstrip("%").split(".")[1] if "." in claimed else ""
     decimals = len("".join(ch for ch in digits if ch.isdigit()))
     text = f"{value:,.{decimals}f}" if "," in claimed else f"{value:.{decimals}f}"
-    if claimed.startswith(".") and text.startswith("0."):
-        text = text[1:]
-    return text
+    if claimed.lstrip("+-−").startswith(".") and text.lstrip("-").startswith("0."):
+        text = text.replace("0.", ".", 1)
+    if claimed.lstrip().startswith("+") and not text.startswith("-"):
+        text = "+" + text   # a signed change keeps its sign: +0.05 → +0.06
+    elif "−" in claimed:
+        text = text.replace("-", "−")   # the printed minus sign (U+2212) is kept
+    return text + (claimed.rstrip()[len(claimed.rstrip().rstrip("%").rstrip()):] if percent else "")
 
 
 def normalise_quote(text: str) -> str:

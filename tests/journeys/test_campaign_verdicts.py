@@ -300,3 +300,52 @@ def test_a_reused_book_report_never_calls_a_logged_run_unrun(tmp_path: Path) -> 
     assert "not run |" not in text
     third = run_cli(*args, cwd=tmp_path)
     assert "1 unchanged" in third.stdout and report.read_text() == text
+
+
+PERCENT_CHAPTER = """# Fusion
+
+## Results
+
+The supplied run finds 80% of the relevant documents in its top three across both topics.
+On topic q1, the supplied run finds 3/4 of the relevant documents in its top three.
+"""
+
+PERCENT_CLAIMS = """[experiment.mine]
+command = "sandbox run"
+result = "metrics"
+[experiment.mine.match]
+k = 3
+
+[[binding]]
+id = "recall"
+experiment = "mine"
+quote = "The supplied run finds 80%"
+claimed = "80%"
+key = "macro.frozen_dense.recall@3"
+
+[[binding]]
+id = "recall-q1"
+experiment = "mine"
+quote = "the supplied run finds 3/4"
+claimed = "3/4"
+key = "per_topic.frozen_dense.q1.recall@3"
+"""
+
+
+def test_a_contradicted_percentage_is_corrected_as_a_percentage(sandbox) -> None:
+    """The chapter prints 80% where the run logs macro Recall@3 0.75, and 3/4 where q1's is 0.5.
+    Both are MISMATCH (exit 1), rightly; but the report proposed replacing "80%" with "1" (the
+    fraction rounded to the percentage's decimals) and "3/4" with "0". Now it proposes "75%" and
+    "2/4" (the printed form kept), in fix-first and in section 5."""
+    root, log = sandbox
+    (root / "percent.md").write_text(PERCENT_CHAPTER, encoding="utf-8")
+    (root / "percent.toml").write_text(PERCENT_CLAIMS, encoding="utf-8")
+    assert run_cli("verify", "percent.toml", "--log", log, cwd=root).returncode == 1
+    done = run_cli("report", "percent.md", "--claims", "percent.toml", "--log", log, "--offline",
+                   "--date", "2026-12-02", "--output", "percent-report.md", cwd=root)
+    assert done.returncode == 0, done.stderr
+    text = (root / "percent-report.md").read_text(encoding="utf-8")
+    assert 'correction: replace "80%" with "75%" in:' in text
+    assert 'correction: replace "3/4" with "2/4" in:' in text
+    assert "Proposed text: “The supplied run finds 75% of the relevant documents" in text
+    assert 'with "1" in' not in text and 'with "0" in' not in text
