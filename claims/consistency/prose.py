@@ -212,6 +212,7 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
                 if metric and source in CONTEXT_SOURCES and shared and metric not in sentence_metrics:
                     continue
                 named.append(cell)
+        named = _in_named_context(named, text)
         if not named:
             continue
         values = [q for q in claim.quantities if _is_value(sentence, q)]
@@ -307,3 +308,36 @@ def _swapped(cell: Cell, agreeing: list, named: list[Cell], values: list, owner:
                    for q2 in _comparable(values, other)):
                 return q, other
     return None
+
+
+_CONTEXT_WORD = re.compile(r"[a-z0-9][a-z0-9-]{2,}")
+
+
+def _context_words(view: TableView) -> set[str]:
+    """The words of a table's innermost section heading and its caption (lower case)."""
+    table = view.table
+    heading = table.section[-1] if getattr(table, "section", None) else ""
+    return set(_CONTEXT_WORD.findall(f"{heading} {getattr(table, 'caption', '') or ''}".lower()))
+
+
+def _in_named_context(named: list[Cell], text: str) -> list[Cell]:
+    """Of cells with the same row and column in several tables, those of the tables whose own
+    context (section heading, caption) the sentence names: "On NFCorpus, BM25 reaches 0.656" is
+    said of the NFCorpus table's BM25 cell, never passed by the TREC-COVID table's. A sentence
+    naming no table's own words keeps them all (as before)."""
+    sentence_words = set(_CONTEXT_WORD.findall(text))
+    groups: dict[tuple[str, str], list[Cell]] = {}
+    for cell in named:
+        groups.setdefault((normalise_label(cell.view.row_label(cell.r)), normalise_label(cell.view.header[cell.c])),
+                          []).append(cell)
+    kept: list[Cell] = []
+    for cells in groups.values():
+        views = {cell.view.index: cell.view for cell in cells}
+        if len(views) < 2:
+            kept += cells
+            continue
+        words = {index: _context_words(view) for index, view in views.items()}
+        own = {index: ws - set.intersection(*(words[o] for o in words if o != index)) for index, ws in words.items()}
+        said = {index for index, ws in own.items() if ws & sentence_words}
+        kept += [cell for cell in cells if not said or cell.view.index in said]
+    return [cell for cell in named if any(cell is k for k in kept)]

@@ -349,3 +349,39 @@ def test_a_contradicted_percentage_is_corrected_as_a_percentage(sandbox) -> None
     assert 'correction: replace "3/4" with "2/4" in:' in text
     assert "Proposed text: “The supplied run finds 75% of the relevant documents" in text
     assert 'with "1" in' not in text and 'with "0" in' not in text
+
+
+TWO_DATASETS = """# Results
+
+## On TREC-COVID
+
+| System | nDCG@10 |
+|---|---|
+| BM25 | 0.656 |
+| Dense | 0.700 |
+
+## On NFCorpus
+
+| System | nDCG@10 |
+|---|---|
+| BM25 | 0.325 |
+| Dense | 0.310 |
+
+"""
+
+
+def test_a_number_said_of_one_dataset_is_checked_against_that_datasets_table(tmp_path: Path) -> None:
+    """Two tables with the same rows and column, one per dataset (section headings). "On NFCorpus,
+    BM25 reaches an nDCG@10 of 0.656" is false (NFCorpus: 0.325; 0.656 is TREC-COVID's), but the
+    check passed it against the TREC-COVID table, exit 0. Now the sentence is checked against the
+    table whose heading it names and fails; the same sentence naming TREC-COVID, and one naming
+    both datasets with both numbers, pass."""
+    (tmp_path / "wrong.md").write_text(TWO_DATASETS + "On NFCorpus, BM25 reaches an nDCG@10 of 0.656.\n")
+    wrong = run_cli("consistency", "wrong.md", cwd=tmp_path)
+    assert wrong.returncode == 1, wrong.stdout
+    assert "FAIL prose: [C-001-01]" in wrong.stdout and "On NFCorpus, row 'BM25'" in wrong.stdout
+    (tmp_path / "right.md").write_text(TWO_DATASETS + "On TREC-COVID, BM25 reaches an nDCG@10 of 0.656.\n"
+                                       "BM25 reaches an nDCG@10 of 0.325 on NFCorpus and 0.656 on TREC-COVID.\n")
+    right = run_cli("consistency", "right.md", cwd=tmp_path)
+    assert right.returncode == 0, right.stdout
+    assert right.stdout.count("PASS prose:") == 3
