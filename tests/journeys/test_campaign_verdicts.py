@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from commands import run_cli
+from commands import child_env, run_cli
 from userfiles import sandbox_args, write_benchmark, write_notebook, write_sandbox_inputs
 
 
@@ -385,3 +385,26 @@ def test_a_number_said_of_one_dataset_is_checked_against_that_datasets_table(tmp
     right = run_cli("consistency", "right.md", cwd=tmp_path)
     assert right.returncode == 0, right.stdout
     assert right.stdout.count("PASS prose:") == 3
+
+
+def test_rerun_of_an_experiment_with_no_steps_is_no_match(evaluated) -> None:
+    """The user evaluated a run read from stdin (``--run -``): ``bind`` can rebuild no rerun step
+    and says so in a comment. In CI, ``verify --rerun`` printed "no rerun declared" on stderr and
+    then MATCH, exit 0, from the old logged run: nothing was re-run although CI asked for it. Now
+    the binding is RERUN FAILED (exit 1), naming why; without --rerun it still reads the log."""
+    root, log = evaluated
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "cli", "evaluate", "--qrels", "qrels.txt", "--run", "-",
+                           "--measures", "P@3", "--output", "stdin-e", "--log", str(log)], cwd=root,
+                          input=(root / "b.run").read_text(), capture_output=True, text=True, timeout=120,
+                          env=child_env())
+    assert done.returncode == 0, done.stderr
+    done, draft = _bind(root, "# S\n\n## Results\n\nsysB reaches a P@3 of 0.444 across the three topics.\n",
+                        log, "stdin")
+    assert "no step can replay it" in draft and _bindings(draft) == [("0.444", "runs.sysB.macro.P@3")]
+    rerun = run_cli("verify", "stdin.toml", "--log", log, "--rerun", "--rerun-dir", "rr", "--format", "json", cwd=root)
+    assert rerun.returncode == 1, rerun.stdout
+    [verdict] = json.loads(rerun.stdout)
+    assert verdict["verdict"] == "RERUN FAILED" and "no rerun steps declared" in verdict["note"]
+    assert run_cli("verify", "stdin.toml", "--log", log, cwd=root).returncode == 0
