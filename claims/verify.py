@@ -208,22 +208,28 @@ def find_run(records: list[dict[str, Any]], experiment: Experiment, *, pins: dic
 
 def other_inputs_note(records: list[dict[str, Any]], experiment: Experiment, found: dict[str, Any],
                       pins: dict[str, str]) -> str:
-    """For an experiment identified by command and parameters alone (no ``pins``): a note when
-    the log also holds ok runs of them that read other inputs (the verdict read the latest;
-    pinning the experiment's inputs would say which is meant)."""
-    if pins:
-        return ""
+    """A note when the log also holds ok runs of the command and parameters, and of the pinned
+    inputs (``pins``: none, or an ``inputs`` table that pins only some roles), that read other
+    inputs: the verdict read the latest; pinning the other roles would say which is meant."""
     mine = record_input_hashes(found)
     if mine is None:
         return ""
-    others = {r.get("run_id") for r in records if r is not found and r.get("status") == "ok"
+    others = [r for r in records if r is not found and r.get("status") == "ok"
               and r.get("command") == experiment.command
               and parameters_match(r.get("parameters") or {}, experiment.match)
-              and record_input_hashes(r) not in (None, mine)}
+              and inputs_match(r, pins) and record_input_hashes(r) not in (None, mine)]
     if not others:
         return ""
-    return (f"the log also holds {len(others)} run(s) of these parameters with other inputs; "
-            f"add [experiment.{experiment.experiment_id}.inputs] to say which is meant")
+    ids = {r.get("run_id") for r in others}
+    if not pins:
+        return (f"the log also holds {len(ids)} run(s) of these parameters with other inputs; "
+                f"add [experiment.{experiment.experiment_id}.inputs] to say which is meant")
+    roles = sorted({role for r in others for role, digest in (record_input_hashes(r) or {}).items()
+                    if mine.get(role) != digest} | {role for role in mine
+                                                    if all(role not in (record_input_hashes(r) or {}) for r in others)})
+    return (f"the log also holds {len(ids)} run(s) of these parameters and pinned inputs that read another "
+            f"{', '.join(roles)}; pin {'it' if len(roles) == 1 else 'them'} in "
+            f"[experiment.{experiment.experiment_id}.inputs] to say which is meant")
 
 
 def no_run_note(records: list[dict[str, Any]], experiment: Experiment, pins: dict[str, str]) -> str:

@@ -408,3 +408,39 @@ def test_rerun_of_an_experiment_with_no_steps_is_no_match(evaluated) -> None:
     [verdict] = json.loads(rerun.stdout)
     assert verdict["verdict"] == "RERUN FAILED" and "no rerun steps declared" in verdict["note"]
     assert run_cli("verify", "stdin.toml", "--log", log, cwd=root).returncode == 0
+
+
+def test_a_partly_pinned_experiment_says_when_another_run_could_be_meant(tmp_path: Path) -> None:
+    """The user's hand-written claims file pins only the qrels. They ran the sandbox with their
+    supplied run (macro NDCG@3 of it 0.576113), then again with a second supplied run file on the
+    same qrels (0.713819). ``verify`` read the latest and said MISMATCH with no word that the log
+    holds the run the chapter's 0.576 came from (the note existed only for a file pinning
+    nothing). Now the verdict names the other run's differing role, dense_run."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "first", log), cwd=tmp_path).returncode == 0
+    second = inputs["dense_run"].with_name("run2.tsv")
+    second.write_text(inputs["dense_run"].read_text().replace("q1 Q0 a2 1 0.900000", "q1 Q0 a3 1 0.900000"))
+    assert run_cli(*sandbox_args({**inputs, "dense_run": second}, tmp_path / "second", log), cwd=tmp_path).returncode == 0
+    from engine.runs.hashing import sha256_file
+
+    (tmp_path / "part.toml").write_text(f"""[experiment.mine]
+command = "sandbox run"
+result = "metrics"
+[experiment.mine.match]
+k = 3
+[experiment.mine.inputs]
+qrels = "{sha256_file(inputs['qrels'])}"
+
+[[binding]]
+id = "ndcg"
+experiment = "mine"
+quote = "x"
+claimed = "0.576"
+key = "macro.frozen_dense.ndcg@3"
+""")
+    done = run_cli("verify", "part.toml", "--log", log, "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1
+    [verdict] = json.loads(done.stdout)
+    assert verdict["verdict"] == "MISMATCH" and verdict["reproduced"] == pytest.approx(0.713818667, abs=1e-9)
+    assert "1 run(s) of these parameters and pinned inputs that read another dense_run" in verdict["note"]
