@@ -84,6 +84,7 @@ SYNONYMS: dict[str, frozenset[str]] = {
     "idf": frozenset({"inverse"}),
     "top_k": frozenset({"top"}),
     "count": frozenset({"number"}),
+    "positives": frozenset({"relevant", "positive"}),   # budget's positives_* are the relevant documents
 }
 
 STOPWORDS = frozenset("""
@@ -166,6 +167,8 @@ def words(text: str) -> tuple[str, ...]:
             continue
         out.append(token)
         parts = re.split(r"[-@]", token)
+        if len(parts) > 1 and parts[0].isdigit() and "@" not in token:
+            continue  # "60-character cap", "5-document packet": a unit after a number, naming no key
         if len(parts) > 1:
             out.extend(p for p in parts if len(p) >= 3 and not p.isdigit() and p not in STOPWORDS)
     return tuple(out)
@@ -514,6 +517,8 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     return values
 
 
+# "60-character cap": the unit hyphenated to a number names no key (not the Characters selector)
+_UNIT_AFTER_NUMBER = re.compile(r"^-[A-Za-z]+")
 # a whole number right after an item word names the item ("topic 2", "query #7"), it is no result
 _ITEM_BEFORE = re.compile(r"\b(?:topic|task|query|document|doc|item|question|id)s?\s*[#:]?\s*$", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?%?"
@@ -620,9 +625,10 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
         for index, item in enumerate(printed):
             before_start = printed[index - 1].end if index > 0 else 0
             after_end = printed[index + 1].start if index + 1 < len(printed) else len(row.text)
-            before = words(row.text[before_start:item.start])
+            before = words(_UNIT_AFTER_NUMBER.sub("", row.text[before_start:item.start], count=1)
+                           if index > 0 else row.text[before_start:item.start])
             after_text = _CLAUSE_END.split(row.text[item.end:after_end], maxsplit=1)[0]
-            after = words(after_text)
+            after = words(_UNIT_AFTER_NUMBER.sub("", after_text, count=1))
             said = number_metric(row.text, item.start, item.end, item.end + len(after_text),
                                  printed[index - 1].end if index > 0 else 0)
             quote = row.text[before_start:item.end].strip(" ,;:")

@@ -444,3 +444,36 @@ key = "macro.frozen_dense.ndcg@3"
     [verdict] = json.loads(done.stdout)
     assert verdict["verdict"] == "MISMATCH" and verdict["reproduced"] == pytest.approx(0.713818667, abs=1e-9)
     assert "1 run(s) of these parameters and pinned inputs that read another dense_run" in verdict["note"]
+
+
+def test_a_60_character_cap_never_names_the_characters_selector(tmp_path: Path) -> None:
+    """The user's own budget run (five documents, three relevant: d1, d3, d5; unit cap 3,
+    character cap 60, their own vectors): the Characters and the MMR selector each keep 1 of the
+    3 relevant documents. "Under the 60-character cap, the MMR selector keeps 1 of the 3 relevant
+    documents" was bound to ``selectors.characters.positives_selected`` (the unit in
+    "60-character" was read as the Characters selector's name), and its 3 to the unit cap: a
+    MATCH for another selector's number. Now all three numbers bind to the MMR selector's keys."""
+    import numpy as np
+
+    docs = [("d1", "Apple", "apple pie recipe with apples"), ("d2", "Pie", "pie crust"),
+            ("d3", "Apple pie", "apple pie apple pie"), ("d4", "Sea", "the sea"), ("d5", "Salt", "salt water")]
+    (tmp_path / "corpus.jsonl").write_text("".join(json.dumps({"doc_id": d, "title": t, "text": x}) + "\n"
+                                                   for d, t, x in docs))
+    (tmp_path / "run.tsv").write_text("".join(f"q1 Q0 {d} {i + 1} {1 - i * 0.1:.3f} r\n"
+                                              for i, (d, _, _) in enumerate(docs)))
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 1\nq1 0 d3 2\nq1 0 d5 1\n")
+    vectors = np.random.default_rng(1).normal(size=(5, 8)).astype(np.float32)
+    np.save(tmp_path / "vec.npy", vectors / np.linalg.norm(vectors, axis=1, keepdims=True))
+    (tmp_path / "ids.txt").write_text("d1\nd2\nd3\nd4\nd5\n")
+    log = tmp_path / "log.jsonl"
+    done = run_cli("budget", "run", "--corpus", "corpus.jsonl", "--run", "run.tsv", "--qrels", "qrels.txt",
+                   "--vectors", "vec.npy", "--vector-ids", "ids.txt", "--depth", "5", "--unit-cap", "3",
+                   "--char-cap", "60", "--output", "b", "--log", log, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    selectors = json.loads((tmp_path / "b" / "summary.json").read_text())["selectors"]
+    assert selectors["characters"]["positives_selected"] == selectors["mmr"]["positives_selected"] == 1
+    done, draft = _bind(tmp_path, "# Budgets\n\n## Results\n\nUnder the 60-character cap, the MMR selector "
+                        "keeps 1 of the 3 relevant documents.\n", log)
+    assert done.returncode == 0, done.stderr
+    assert _bindings(draft) == [("60", "selectors.mmr.content_cap"), ("1", "selectors.mmr.positives_selected"),
+                                ("3", "selectors.mmr.positives_available")]
