@@ -269,7 +269,17 @@ def reproduced_value(data: Any, binding: Binding, claimed: ClaimedValue) -> tupl
     the key is absent or nothing matches (``pattern`` named as the missing key).
     """
     if not binding.pattern:
-        return lookup_key(data, binding.key), ""
+        value = lookup_key(data, binding.key)
+        if isinstance(value, str) and claimed.kind in ("number", "fraction"):
+            # a notebook cell that printed only the number (``cells.1.text`` = "0.5\n"): read it
+            # like a printed value, as a pattern's capture is, never compared as text
+            try:
+                parsed = parse_claimed(value.strip())
+            except ValueError:
+                parsed = None
+            if parsed is not None and parsed.kind in ("number", "fraction"):
+                return parsed.value, f"read as a number from the text {value.strip()!r}"
+        return value, ""
     regex = re.compile(binding.pattern)
     if binding.key:
         places = [(binding.key, lookup_key(data, binding.key))]
@@ -462,7 +472,8 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
                 n for n in (f"key {binding.key!r} holds null: the run did not compute this value",
                             run_note(data, binding.key), found_in, aside) if n), **common))
             continue
-        if claimed.kind in ("number", "fraction") and isinstance(reproduced, str) and _NOT_A_NUMBER.fullmatch(reproduced):
+        if claimed.kind in ("number", "fraction") and isinstance(reproduced, str) \
+                and _NOT_A_NUMBER.fullmatch(reproduced.strip()):
             # a notebook printed `nan` / `inf` where the chapter prints a number: nothing was computed,
             # so no correction to "nan" is proposed (never printed as a value) and nothing matches
             verdicts.append(Verdict(binding, "NOT COMPUTED", claimed, note="; ".join(
@@ -492,6 +503,8 @@ def format_reproduced(value: Any) -> str:
         return f"{value:.9f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
     if value is None:
         return "—"
+    if isinstance(value, str):   # a cell's text keeps the table one line a row: "hello\n" shows as 'hello\n'
+        return value if value.isprintable() else repr(value)
     return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
 
 

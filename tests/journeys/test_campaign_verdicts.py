@@ -174,7 +174,7 @@ def test_two_rows_values_swapped_in_one_sentence_fail(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def notebook(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     """The user's notebook run (a kernel spec running this interpreter); (folder, log, env).
-    Cell 0 prints 'Recall@5: nan' and 'MRR: 0.25'; cell 1 'MRR: 0.75 on topic 2'."""
+    Cell 0 prints 'Recall@5: nan' and 'MRR: 0.25'; cell 1 'MRR: 0.75 on topic 2'; cell 2 '0.5'."""
     kernels = tmp_path_factory.mktemp("jupyter")
     spec = kernels / "kernels" / "python3"
     spec.mkdir(parents=True)
@@ -184,7 +184,7 @@ def notebook(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     env = {"JUPYTER_PATH": str(kernels)}
     root = tmp_path_factory.mktemp("notebook")
     write_notebook(root / "eval.ipynb", "print('Recall@5: nan')\nprint('MRR: 0.25')",
-                   "print('MRR: 0.75 on topic 2')")
+                   "print('MRR: 0.75 on topic 2')", "print(0.5)")
     log = root / "log.jsonl"
     done = run_cli("notebook", "run", "eval.ipynb", "--output", "nb", "--log", log, cwd=root, env=env)
     assert done.returncode == 0, done.stderr
@@ -477,3 +477,35 @@ def test_a_60_character_cap_never_names_the_characters_selector(tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert _bindings(draft) == [("60", "selectors.mmr.content_cap"), ("1", "selectors.mmr.positives_selected"),
                                 ("3", "selectors.mmr.positives_available")]
+
+
+def test_a_cell_that_printed_only_the_number_is_read_as_that_number(notebook) -> None:
+    """The user binds ``cells.2.text`` (the cell printed ``0.5``) without a pattern. ``verify``
+    compared the text "0.5\n" with the number 0.500: MISMATCH (exit 1, and a "correction" to the
+    text), with the newline breaking the verdict table. Now the text is read as a printed number:
+    0.500 is a MATCH and 0.7 a MISMATCH with a numeric difference."""
+    root, log, _ = notebook
+    (root / "plain.toml").write_text("""[experiment.nb]
+command = "notebook run"
+result = "outputs"
+
+[[binding]]
+id = "right"
+experiment = "nb"
+quote = "x"
+claimed = "0.500"
+key = "cells.2.text"
+
+[[binding]]
+id = "wrong"
+experiment = "nb"
+quote = "x"
+claimed = "0.7"
+key = "cells.2.text"
+""")
+    done = run_cli("verify", "plain.toml", "--log", log, "--format", "json", cwd=root)
+    verdicts = {v["id"]: v for v in json.loads(done.stdout)}
+    assert verdicts["right"]["verdict"] == "MATCH" and verdicts["right"]["reproduced"] == 0.5
+    assert verdicts["wrong"]["verdict"] == "MISMATCH" and verdicts["wrong"]["difference"] == pytest.approx(-0.2)
+    table = run_cli("verify", "plain.toml", "--log", log, cwd=root)
+    assert len(table.stdout.splitlines()) == 4   # header, two rows, summary: no row broken by a newline
