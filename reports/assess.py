@@ -355,7 +355,12 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
     claim's primary-source search, whose hits are candidates and never support)."""
     evidence: list[str] = []
     for v in verdicts:
-        if v.run_id:
+        if v.run_id and v.status not in ("MATCH", "MISMATCH"):
+            # nothing was reproduced (NOT COMPUTED, CHANGED, MISSING KEY, …): the run is named, not
+            # called a local reproduction
+            evidence.append(f"logged run {v.run_id} ({date_part(v.run_ended_at)}), nothing reproduced: "
+                            f"{v.read_at} — {v.status}")
+        elif v.run_id:
             evidence.append(f"{REPRODUCED}: run {v.run_id} ({date_part(v.run_ended_at)}) gives "
                             f"{v.read_at} = {format_value(v.reproduced) if v.reproduced is not None else '—'}"
                             f" — {v.status}")

@@ -228,7 +228,8 @@ def test_a_notebook_that_printed_nan_computed_nothing(notebook) -> None:
     that a MISMATCH, and the report proposed replacing the chapter's 0.500 by "nan" (a NaN
     printed as a value). Now it is NOT COMPUTED (exit 1), and the report proposes no correction.
     The pattern binding without a key also names where its value was read (``cells.0.text``) in
-    the report, never an empty key, and a value not computed prints as —, never None."""
+    the report, never an empty key, and a value not computed prints as —, never None; its row's
+    evidence names the run without calling it "reproduced locally"."""
     root, log, _ = notebook
     (root / "nan.toml").write_text(NAN_CLAIMS, encoding="utf-8")
     done = run_cli("verify", "nan.toml", "--log", log, "--format", "json", cwd=root)
@@ -245,6 +246,7 @@ def test_a_notebook_that_printed_nan_computed_nothing(notebook) -> None:
     assert "correction:" not in text and '"nan"' not in text and "None" not in text
     assert "reproduced locally: cells.0.text = 0.25 in run notebook-run-" in text
     assert "results: cells.0.text = — (NOT COMPUTED); cells.0.text = 0.25 (MATCH)" in text
+    assert "logged run notebook-run-" in text and "nothing reproduced: cells.0.text — NOT COMPUTED" in text
 
 
 def test_numbers_no_claims_file_binds_are_not_called_unrun_beside_an_r03_run(tmp_path: Path) -> None:
