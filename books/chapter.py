@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from books.keys import CHEAP_PARTS, PART_WORDS, changed_parts, cheap_key, references_digest
+from books.keys import CHEAP_PARTS, PART_WORDS, changed_parts, cheap_key, cited_runs, references_digest
 from books.layout import ChapterSpec
 from engine.runs.hashing import dump_json
 
@@ -121,9 +121,10 @@ def audit_chapter(task: ChapterTask) -> dict[str, Any]:
         found = check_sources(candidates, searchable, offline=task.offline,
                               cache_dir=task.sources_cache, search=task.search)
         key["references"] = references_digest(found.records, found.searches)
-        if key["references"] == previous_key.get("references"):
+        key["cited"] = cited_runs(pack, rows, records)
+        changed = [part for part in ("references", "cited") if key[part] != previous_key.get(part)]
+        if not changed:
             return {"name": chapter.name, "reused": True, "key": key, "changed": []}
-        changed = ["references"]
     return _render(task, key, changed, records)
 
 
@@ -145,6 +146,7 @@ def _render(task: ChapterTask, key: dict[str, Any], changed: list[str],
             search=task.search, history=history_text(task, changed if task.previous else [], fingerprint)))
         report = output.read_text(encoding="utf-8")
     key["references"] = references_digest(inputs.sources, inputs.searches)
+    key["cited"] = cited_runs(inputs.pack, inputs.claims, records)
     if task.previous is None:
         changed = []
     elif "references" not in changed and (task.previous.get("key") or {}).get("references") != key["references"]:

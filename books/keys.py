@@ -1,6 +1,6 @@
 """What a chapter's report depends on: the key that decides reuse between two passes.
 
-A chapter's key has six parts, each a sha256 (or a small map of them):
+A chapter's key has seven parts, each a sha256 (or a small map of them):
 
 * ``chapter`` — the chapter file's bytes (so its fingerprint, and everything the reader reads);
 * ``claims`` — each bound claims file's bytes, by file name;
@@ -11,6 +11,11 @@ A chapter's key has six parts, each a sha256 (or a small map of them):
 * ``references`` — the source records and primary-source searches the report shows (recorded
   look-ups from the sources cache; ``from_cache`` and ``attempts`` are left out: they say how a
   record was obtained, not what it holds);
+* ``cited`` — the runs section 6 cites without a binding (:func:`cited_runs`): for each command
+  a measured result of the chapter can be reproduced by (``sandbox run``, ``budget run``,
+  ``r03 evaluate``; ``notebook run`` for an associated notebook), its latest ok run (every
+  notebook run), so a
+  reused report never says UNRUN of a command the log now holds a run of;
 * ``settings`` — ``offline`` and the primary-source search switch;
 * ``toolkit`` — the sha256 of the reader's, the claims', the sources', the report's and the
   books' own source files, so a pass after an upgrade of chapter-audit writes every report again.
@@ -29,9 +34,10 @@ from typing import Any
 from engine.runs.hashing import sha256_file, sha256_json
 
 CHEAP_PARTS = ("chapter", "claims", "runs", "settings", "toolkit")
-PARTS = CHEAP_PARTS + ("references",)
+PARTS = CHEAP_PARTS + ("references", "cited")
 PART_WORDS = {"chapter": "chapter text", "claims": "claims file", "runs": "bound runs",
-              "references": "references", "settings": "settings", "toolkit": "chapter-audit's code"}
+              "references": "references", "settings": "settings", "toolkit": "chapter-audit's code",
+              "cited": "runs cited without a binding"}
 TOOLKIT_PACKAGES = ("audit", "claims", "sources", "reports", "templates", "books")
 _DROPPED = {"from_cache", "attempts"}
 
@@ -100,3 +106,27 @@ def changed_parts(previous: dict[str, Any] | None, current: dict[str, Any], part
     if previous is None:
         return list(parts)
     return [part for part in parts if previous.get(part) != current.get(part)]
+
+
+def cited_runs(pack: Any, rows: list[Any], records: list[dict[str, Any]]) -> str:
+    """sha256 of the commands section 6 may cite for this chapter's measured results (and its
+    associated notebook) with the latest ok run id of each (``reports.assess``: "not checked: the
+    log holds an ok run of … (latest run …)", or UNRUN) and every logged notebook run."""
+    from reports.assess import attribute
+    from reports.opportunities import match_capability, notebook_material
+
+    commands = set()
+    for row in rows:
+        if getattr(row, "kind", "") == "measured result" and getattr(row, "quantities", None):
+            capability = match_capability(row.text, claim=True)
+            if capability is not None and capability.name != "notebook":
+                commands.add(capability.command.split(" / ")[-1].removeprefix("chapter-audit ").strip())
+    if notebook_material(pack, attribute) is not None:
+        commands.add("notebook run")
+    latest = {}
+    for record in records:   # what section 6 prints: the latest ok run id of each command
+        if record.get("command") in commands - {"notebook run"} and record.get("status") == "ok":
+            latest[record["command"]] = record.get("run_id")
+    notebooks = [[r.get("run_id"), r.get("ended_at"), r.get("status"), sorted(r.get("inputs") or {})]
+                 for r in records if "notebook run" in commands and r.get("command") == "notebook run"]
+    return sha256_json({"commands": sorted(commands), "latest": latest, "notebooks": notebooks})

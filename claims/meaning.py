@@ -71,8 +71,10 @@ _MENTION = re.compile(
     r"|(p|r)\s*@\s*(\d+))(?![\w-])", re.IGNORECASE)
 # bare spellings too ambiguous in prose without a cutoff ("cover", "ap", "rr", "success")
 _NEEDS_CUTOFF = frozenset({"rr", "ap", "success", "judged"})
+# ir_measures' names without a cutoff (`evaluate`'s `AP`, `RR`): a metric part, not a stray letter pair
+BARE_KEY_METRICS = frozenset({"AP", "RR"})
 _KEY_METRIC = re.compile(r"^([A-Za-z][A-Za-z_-]*?)(?:@(\d+))?$")
-IDENTIFIER = re.compile(r"^(?:[A-Za-z]{1,3}-\d+|[A-Z]{1,3}\d+|\d+)$")
+IDENTIFIER = re.compile(r"^(?:[A-Za-z]{1,3}-\d+|[A-Za-z]{1,3}\d+|\d+)$")  # T-03, B18, q1 (a user's topic ids), 103
 _ID_IN_TEXT = re.compile(r"(?<![\w.-])([A-Za-z]{1,3}-?\d+|\d+)(?![\w-]|\.\d)")
 NOT_IDENTIFIERS = frozenset({"bm25", "k1"})
 
@@ -162,7 +164,7 @@ def key_metric(key: str) -> Metric | None:
         if not match:
             continue
         name = match.group(1).lower()
-        if name in KEY_NAMES and (match.group(2) or len(name) > 2):
+        if name in KEY_NAMES and (match.group(2) or len(name) > 2 or match.group(1) in BARE_KEY_METRICS):
             return Metric(KEY_NAMES[name], int(match.group(2)) if match.group(2) else None)
     return None
 

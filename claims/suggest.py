@@ -84,6 +84,7 @@ SYNONYMS: dict[str, frozenset[str]] = {
     "idf": frozenset({"inverse"}),
     "top_k": frozenset({"top"}),
     "count": frozenset({"number"}),
+    "positives": frozenset({"relevant", "positive"}),   # budget's positives_* are the relevant documents
 }
 
 STOPWORDS = frozenset("""
@@ -166,6 +167,8 @@ def words(text: str) -> tuple[str, ...]:
             continue
         out.append(token)
         parts = re.split(r"[-@]", token)
+        if len(parts) > 1 and parts[0].isdigit() and "@" not in token:
+            continue  # "60-character cap", "5-document packet": a unit after a number, naming no key
         if len(parts) > 1:
             out.extend(p for p in parts if len(p) >= 3 and not p.isdigit() and p not in STOPWORDS)
     return tuple(out)
@@ -247,10 +250,12 @@ def contradicts(value: RunValue, clause: tuple[str, ...]) -> bool:
 
 
 def _names_a_rival(others: frozenset[str], value: RunValue, clause: tuple[str, ...]) -> bool:
-    """The clause names one of ``others`` by a word the value's own path does not hold."""
+    """The clause names one of ``others`` by a word the value's own path does not hold; a word
+    naming the items a figure is over (``topics`` of ``topics_without_results``) names no rival:
+    "across the three topics" is said of the macro figure, not of a count beside it."""
     for other in others:
         distinct = frozenset(w for w in (other.lower(), *words(other))
-                             if not _names(value.key_words, (w,)))
+                             if not _names(value.key_words, (w,)) and not SINGLE_SCOPE_WORD.fullmatch(w))
         if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
             return True
     return False
@@ -401,6 +406,14 @@ def _keyed_by_identifiers(item: Any) -> bool:
     return isinstance(item, dict) and bool(item) and all(is_identifier(str(name)) for name in item)
 
 
+def _per_item_container(name: str, item: Any) -> bool:
+    """A dict of per-item results named by its items (``tasks`` → ``{"T1": …}``, ``per_topic_scores``):
+    no choice of that container over its siblings. A system's per-topic results
+    (``per_topic.frozen_dense`` → ``{"q1": …}``) are keyed by identifiers too, but its name is a
+    system's, which "the reranker reaches … on topic q1" rules out beside ``reranked``."""
+    return _keyed_by_identifiers(item) and any(SINGLE_SCOPE_WORD.fullmatch(part) for part in words(name))
+
+
 def _names_a_scope(name: str) -> bool:
     """A key such as ``per_topic`` / ``per_task`` names the items a figure is over, as prose does
     ("across the two topics"): no rival of ``macro`` or ``aggregate`` (the scope check decides)."""
@@ -418,7 +431,8 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
                     here.update(words(item))
         frozen = frozenset(here)
         names = frozenset(str(name) for name, item in node.items()
-                          if not _is_text(item) and not _keyed_by_identifiers(item) and not _names_a_scope(str(name)))
+                          if not _is_text(item) and not _per_item_container(str(name), item)
+                          and not _names_a_scope(str(name)))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):
@@ -503,6 +517,10 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     return values
 
 
+# "60-character cap": the unit hyphenated to a number names no key (not the Characters selector)
+_UNIT_AFTER_NUMBER = re.compile(r"^-[A-Za-z]+")
+# a whole number right after an item word names the item ("topic 2", "query #7"), it is no result
+_ITEM_BEFORE = re.compile(r"\b(?:topic|task|query|document|doc|item|question|id)s?\s*[#:]?\s*$", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.@/-])[-+\u2212]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+\u2212]?\d+)?%?"
                       r"(?![\w/]|\.\d)")
 
@@ -524,6 +542,8 @@ def printed_in_cells(data: Any) -> Iterable[tuple[str, float, tuple[frozenset[st
         for line in text.splitlines():
             for match in _IN_TEXT.finditer(line):
                 label = line[:match.start()]
+                if _ITEM_BEFORE.search(label) and match.group(0).isdigit():
+                    continue  # "MRR: 0.75 on topic 2": the topic's name, not a printed result
                 try:
                     parsed = parse_claimed(match.group(0))
                 except ValueError:
@@ -548,6 +568,7 @@ class Printed:
     claimed: str
     start: int
     end: int
+    names_item: bool = False   # a whole number right after "topic", "task", …: no candidate
 
 
 def printed_values(row: Any) -> list[Printed]:
@@ -568,7 +589,9 @@ def printed_values(row: Any) -> list[Printed]:
         if not number or not any(ch.isdigit() for ch in number.group(0)):
             continue
         claimed = number.group(0) + ("%" if getattr(quantity, "is_percent", False) else "")
-        found.append(Printed(claimed, start, start + len(number.group(0))))
+        # "on topic 2", "task 101": the item's name, not a result (listed, never bound)
+        names_item = bool(_ITEM_BEFORE.search(sentence[max(0, start - 30):start]) and re.fullmatch(r"\d+", text))
+        found.append(Printed(claimed, start, start + len(number.group(0)), names_item))
     identifiers = list(_IDENTIFIER.finditer(sentence))
     run: list[re.Match[str]] = []
     for match in identifiers + [None]:
@@ -602,9 +625,10 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
         for index, item in enumerate(printed):
             before_start = printed[index - 1].end if index > 0 else 0
             after_end = printed[index + 1].start if index + 1 < len(printed) else len(row.text)
-            before = words(row.text[before_start:item.start])
+            before = words(_UNIT_AFTER_NUMBER.sub("", row.text[before_start:item.start], count=1)
+                           if index > 0 else row.text[before_start:item.start])
             after_text = _CLAUSE_END.split(row.text[item.end:after_end], maxsplit=1)[0]
-            after = words(after_text)
+            after = words(_UNIT_AFTER_NUMBER.sub("", after_text, count=1))
             said = number_metric(row.text, item.start, item.end, item.end + len(after_text),
                                  printed[index - 1].end if index > 0 else 0)
             quote = row.text[before_start:item.end].strip(" ,;:")
@@ -631,13 +655,13 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
                     return None
                 return Candidate(value, round(points, 6), difference)
 
-            for value in value_index.near(claimed, claimed.tolerance):
+            for value in ([] if item.names_item else value_index.near(claimed, claimed.tolerance)):
                 agrees, difference = _compare(claimed, value.value)
                 if agrees:
                     candidate = judged(value, difference)
                     if candidate is not None:
                         candidates.append(candidate)
-            if not candidates:
+            if not candidates and not item.names_item:
                 for value in value_index.near(claimed, _near_window(claimed)):
                     agrees, difference = _compare(claimed, value.value)
                     if difference is not None and not agrees:

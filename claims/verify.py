@@ -59,6 +59,17 @@ class Verdict:
     def ok(self) -> bool:
         return self.status == "MATCH"
 
+    @property
+    def read_at(self) -> str:
+        """Where the value was read: the key, or for a pattern binding without one the text it
+        was found in (``cells.3.text``), else the pattern itself; never empty (report rows)."""
+        if self.binding.key:
+            return self.binding.key
+        found = re.search(r"pattern found in (\S+):", self.note)
+        if found:
+            return found.group(1)
+        return f"pattern {self.binding.pattern!r}" if self.binding.pattern else "(no key)"
+
     def as_dict(self) -> dict[str, Any]:
         return {"id": self.binding.binding_id, "experiment": self.binding.experiment,
                 "quote": self.binding.quote, "key": self.binding.key, "claimed": self.claimed.text,
@@ -197,22 +208,28 @@ def find_run(records: list[dict[str, Any]], experiment: Experiment, *, pins: dic
 
 def other_inputs_note(records: list[dict[str, Any]], experiment: Experiment, found: dict[str, Any],
                       pins: dict[str, str]) -> str:
-    """For an experiment identified by command and parameters alone (no ``pins``): a note when
-    the log also holds ok runs of them that read other inputs (the verdict read the latest;
-    pinning the experiment's inputs would say which is meant)."""
-    if pins:
-        return ""
+    """A note when the log also holds ok runs of the command and parameters, and of the pinned
+    inputs (``pins``: none, or an ``inputs`` table that pins only some roles), that read other
+    inputs: the verdict read the latest; pinning the other roles would say which is meant."""
     mine = record_input_hashes(found)
     if mine is None:
         return ""
-    others = {r.get("run_id") for r in records if r is not found and r.get("status") == "ok"
+    others = [r for r in records if r is not found and r.get("status") == "ok"
               and r.get("command") == experiment.command
               and parameters_match(r.get("parameters") or {}, experiment.match)
-              and record_input_hashes(r) not in (None, mine)}
+              and inputs_match(r, pins) and record_input_hashes(r) not in (None, mine)]
     if not others:
         return ""
-    return (f"the log also holds {len(others)} run(s) of these parameters with other inputs; "
-            f"add [experiment.{experiment.experiment_id}.inputs] to say which is meant")
+    ids = {r.get("run_id") for r in others}
+    if not pins:
+        return (f"the log also holds {len(ids)} run(s) of these parameters with other inputs; "
+                f"add [experiment.{experiment.experiment_id}.inputs] to say which is meant")
+    roles = sorted({role for r in others for role, digest in (record_input_hashes(r) or {}).items()
+                    if mine.get(role) != digest} | {role for role in mine
+                                                    if all(role not in (record_input_hashes(r) or {}) for r in others)})
+    return (f"the log also holds {len(ids)} run(s) of these parameters and pinned inputs that read another "
+            f"{', '.join(roles)}; pin {'it' if len(roles) == 1 else 'them'} in "
+            f"[experiment.{experiment.experiment_id}.inputs] to say which is meant")
 
 
 def no_run_note(records: list[dict[str, Any]], experiment: Experiment, pins: dict[str, str]) -> str:
@@ -252,7 +269,17 @@ def reproduced_value(data: Any, binding: Binding, claimed: ClaimedValue) -> tupl
     the key is absent or nothing matches (``pattern`` named as the missing key).
     """
     if not binding.pattern:
-        return lookup_key(data, binding.key), ""
+        value = lookup_key(data, binding.key)
+        if isinstance(value, str) and claimed.kind in ("number", "fraction"):
+            # a notebook cell that printed only the number (``cells.1.text`` = "0.5\n"): read it
+            # like a printed value, as a pattern's capture is, never compared as text
+            try:
+                parsed = parse_claimed(value.strip())
+            except ValueError:
+                parsed = None
+            if parsed is not None and parsed.kind in ("number", "fraction"):
+                return parsed.value, f"read as a number from the text {value.strip()!r}"
+        return value, ""
     regex = re.compile(binding.pattern)
     if binding.key:
         places = [(binding.key, lookup_key(data, binding.key))]
@@ -445,10 +472,21 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
                 n for n in (f"key {binding.key!r} holds null: the run did not compute this value",
                             run_note(data, binding.key), found_in, aside) if n), **common))
             continue
+        if claimed.kind in ("number", "fraction") and isinstance(reproduced, str) \
+                and _NOT_A_NUMBER.fullmatch(reproduced.strip()):
+            # a notebook printed `nan` / `inf` where the chapter prints a number: nothing was computed,
+            # so no correction to "nan" is proposed (never printed as a value) and nothing matches
+            verdicts.append(Verdict(binding, "NOT COMPUTED", claimed, note="; ".join(
+                n for n in (f"the run printed {reproduced!r}, not a number: it did not compute this value",
+                            found_in, aside) if n), **common))
+            continue
         agrees, difference = compare(claimed, reproduced)
         verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
                                 note="; ".join(n for n in (found_in, aside) if n), **common))
     return verdicts
+
+
+_NOT_A_NUMBER = re.compile(r"[-+\u2212]?(?:nan|inf|infinity)", re.IGNORECASE)
 
 
 def run_note(data: Any, key: str) -> str:
@@ -465,6 +503,8 @@ def format_reproduced(value: Any) -> str:
         return f"{value:.9f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:.1f}"
     if value is None:
         return "—"
+    if isinstance(value, str):   # a cell's text keeps the table one line a row: "hello\n" shows as 'hello\n'
+        return value if value.isprintable() else repr(value)
     return json.dumps(value) if isinstance(value, (list, dict)) else str(value)
 
 

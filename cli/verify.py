@@ -42,6 +42,9 @@ def register(app: typer.Typer) -> None:
                                                                 f"failed (exit {code}): {outcome.message}")
                 if code > 0:
                     failed[outcome.experiment] = f"exit {code}: {outcome.message}"
+                elif code == -1:   # --rerun asked: an older logged run never stands in for a re-run
+                    failed[outcome.experiment] = ("no rerun steps declared, so nothing was re-run (add `rerun` "
+                                                  "steps, or verify without --rerun to read the log)")
                 elif code == 0:
                     rerun_dirs[outcome.experiment] = outcome.workdir
                 typer.echo(f"{claims_file}: rerun {outcome.experiment}: {state}", err=True)

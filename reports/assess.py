@@ -130,6 +130,8 @@ def format_value(value: Any) -> str:
         return text if text not in ("", "-") else "0"
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
+    if value is None:  # nothing was read or computed (NOT COMPUTED, MISSING KEY): never "None"
+        return "—"
     return str(value)
 
 
@@ -147,12 +149,24 @@ def same_precision(claimed: str, value: Any) -> str:
             marker = claimed[claimed.lower().index("e", 1)]
             return f"{mantissa}{marker}{scientific.group(2)}"
         return f"{mantissa}{scientific.group(3)}10{scientific.group(4)}{scientific.group(5)}"
-    digits = claimed.split(".")[1] if "." in claimed else ""
+    fraction = re.match(r"^\s*\d+\s*/\s*(\d+)\s*$", claimed)
+    if fraction:  # k/N: the same N when the value is a whole count of it (3/4 → 2/4), else the value
+        total = int(fraction.group(1))
+        count = value * total
+        return f"{round(count)}/{total}" if total and abs(count - round(count)) < 1e-9 else format_value(value)
+    percent = claimed.rstrip().endswith("%")
+    if percent:   # 75% reproduced as 0.8 is 80%, never "1"
+        value = value * 100
+    digits = claimed.rstrip().rstrip("%").split(".")[1] if "." in claimed else ""
     decimals = len("".join(ch for ch in digits if ch.isdigit()))
     text = f"{value:,.{decimals}f}" if "," in claimed else f"{value:.{decimals}f}"
-    if claimed.startswith(".") and text.startswith("0."):
-        text = text[1:]
-    return text
+    if claimed.lstrip("+-−").startswith(".") and text.lstrip("-").startswith("0."):
+        text = text.replace("0.", ".", 1)
+    if claimed.lstrip().startswith("+") and not text.startswith("-"):
+        text = "+" + text   # a signed change keeps its sign: +0.05 → +0.06
+    elif "−" in claimed:
+        text = text.replace("-", "−")   # the printed minus sign (U+2212) is kept
+    return text + (claimed.rstrip()[len(claimed.rstrip().rstrip("%").rstrip()):] if percent else "")
 
 
 def normalise_quote(text: str) -> str:
@@ -341,9 +355,14 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
     claim's primary-source search, whose hits are candidates and never support)."""
     evidence: list[str] = []
     for v in verdicts:
-        if v.run_id:
+        if v.run_id and v.status not in ("MATCH", "MISMATCH"):
+            # nothing was reproduced (NOT COMPUTED, CHANGED, MISSING KEY, …): the run is named, not
+            # called a local reproduction
+            evidence.append(f"logged run {v.run_id} ({date_part(v.run_ended_at)}), nothing reproduced: "
+                            f"{v.read_at} — {v.status}")
+        elif v.run_id:
             evidence.append(f"{REPRODUCED}: run {v.run_id} ({date_part(v.run_ended_at)}) gives "
-                            f"{v.binding.key} = {format_value(v.reproduced) if v.reproduced is not None else '—'}"
+                            f"{v.read_at} = {format_value(v.reproduced) if v.reproduced is not None else '—'}"
                             f" — {v.status}")
         else:
             evidence.append(f"bound to experiment {v.binding.experiment}: {UNRUN} ({v.status})")
@@ -483,7 +502,7 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
             if record is None:
                 status = f"{UNRUN}: the log holds no ok run of '{experiment.command}' with these parameters"
             else:
-                results = "; ".join(f"{v.binding.key} = {format_value(v.reproduced)} ({v.status})"
+                results = "; ".join(f"{v.read_at} = {format_value(v.reproduced)} ({v.status})"
                                     for v in verdicts if v.run_id == record["run_id"])
                 status = (f"ran: run {record['run_id']}, {record.get('ended_at', UNVERIFIED)}, status ok; "
                           f"{matched} of {len(verdicts)} bound numbers match"
@@ -511,12 +530,13 @@ def _unbound_measured(inputs: ReportInputs) -> list[Any]:
 def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     """Section 6's status for numbers no claims file binds: UNRUN only when the log holds no ok
     run of the command; otherwise the latest such run, to bind against (it checked nothing yet)."""
-    name = command.removeprefix("chapter-audit ").strip()
+    # a capability of two commands ("chapter-audit r03 prepare / r03 evaluate") is run by its last one
+    name = command.split(" / ")[-1].removeprefix("chapter-audit ").strip()
     runs = [r for r in records if r.get("command") == name and r.get("status") == "ok"]
     if not runs:
         return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
     latest = runs[-1]
-    return (f"not checked: the log holds {len(runs)} ok run(s) of {name} (latest run {latest.get('run_id')}); "
+    return (f"not checked: the log holds an ok run of {name} (latest run {latest.get('run_id')}); "
             "bind the numbers to it with `chapter-audit bind` and verify them")
 
 
@@ -651,7 +671,7 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
             v = mismatches[0]
             new = same_precision(v.claimed.text, v.reproduced)
             add(cid, f"correction: replace \"{v.claimed.text}\" with \"{new}\" in: {a.claim.text}",
-                f"run {v.run_id} logs {v.binding.key} = {format_value(v.reproduced)}",
+                f"run {v.run_id} logs {v.read_at} = {format_value(v.reproduced)}",
                 "none beyond the edit; if the printed value came from another run, name that run instead",
                 "accept", "the logged run contradicts the printed value beyond its precision")
         elif a.evidence_class == REPORTED and a.response.startswith("add a citation"):

@@ -56,7 +56,7 @@ def fix_first_items(inputs: Any, assessments: list[Any], source_rows: dict[str, 
                 new = same_precision(v.claimed.text, v.reproduced)
                 mismatched.append(_item(link, (
                     f"contradicted by run {v.run_id}: the chapter prints {v.claimed.text}; the run logs "
-                    f"{v.binding.key} = {format_value(v.reproduced)}. Proposed text: "
+                    f"{v.read_at} = {format_value(v.reproduced)}. Proposed text: "
                     f"“{proposed_text(c.text, v.claimed.text, new)}”")))
             elif v.status in ("CHANGED", "MISSING KEY", "NOT COMPUTED", "UNTRACEABLE"):
                 unchecked.append(_item(link, f"binding {v.binding.binding_id} cannot be checked "

@@ -404,7 +404,7 @@ def section_findings(inputs: ReportInputs, assessments: list[ClaimAssessment], u
     for a in assessments:
         cid = a.claim.claim_id
         for v in a.verdicts:
-            line = (f"[{cid}] {REPRODUCED}: {v.binding.key} = {format_value(v.reproduced)} in run {v.run_id} "
+            line = (f"[{cid}] {REPRODUCED}: {v.read_at} = {format_value(v.reproduced)} in run {v.run_id} "
                     f"against the printed {v.claimed.text}") if v.run_id else ""
             if v.status == "MATCH":
                 supporting.append(line + " — matches within printed precision.")

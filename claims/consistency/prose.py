@@ -93,7 +93,10 @@ def _is_value(sentence: str, q) -> bool:
     start, end = q.span
     if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
         return False
-    if getattr(q, "role", "value") != "value" or getattr(q, "upper", None) is not None \
+    role = getattr(q, "role", "value")
+    if role == "identifier" and q.decimals >= 2 and 0 <= q.value < 1:
+        role = "value"  # "and Hybrid 0.400": a score below 1 printed to two or more decimals names nothing
+    if role != "value" or getattr(q, "upper", None) is not None \
             or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
         return False
     return not (CHANGE_BEFORE.search(sentence[:start]) or CHANGE_AFTER.match(sentence[end:])
@@ -209,14 +212,26 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
                 if metric and source in CONTEXT_SOURCES and shared and metric not in sentence_metrics:
                     continue
                 named.append(cell)
+        named = _in_named_context(named, text)
         if not named:
             continue
         values = [q for q in claim.quantities if _is_value(sentence, q)]
         explained = set()
         unmatched = []
+        owner = _owners(sentence, named, values, tests)
         for cell in named:
             comparable = _comparable(values, cell)
             agreeing = [q for q in comparable if _agrees(q, cell)[0]]
+            swapped = _swapped(cell, agreeing, named, values, owner)
+            if swapped is not None:
+                q, other = swapped
+                checks.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}", False, (
+                    f"[{claim.claim_id}] {where}: the sentence gives {q.text!r} to "
+                    f"{other.view.row_label(other.r)!r}; the table gives {cell.number.text} to "
+                    f"{cell.view.row_label(cell.r)!r} at {cell.where} ✗ (the two rows' values are swapped): {sentence!r}"),
+                    cell.view.row_line(cell.r), (where, cell.where)))
+                explained.update(id(q) for q in agreeing)
+                continue
             explained.update(id(q) for q in agreeing)
             if agreeing:
                 q = agreeing[0]
@@ -246,3 +261,83 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
                 f"that match none of them; which number belongs to which cell cannot be told"), None,
                 (where,) + tuple(shown)))
     return checks
+
+
+def _owners(sentence: str, named: list[Cell], values: list, tests: dict) -> dict[int, str]:
+    """Which named row label each number is said of, when the sentence names two or more rows
+    by their text: the row named nearest before it ("BM25 reaches 0.550 and Hybrid 0.400"), or,
+    when the first number comes before any row ("0.550 for BM25 and 0.400 for Hybrid"), the row
+    named nearest after it. {id(quantity): row label}; empty when the rows cannot be placed."""
+    lowered = sentence.lower()
+    mentions: list[tuple[int, str]] = []
+    for row in {cell.view.row_label(cell.r) for cell in named}:
+        test = tests.get(row)
+        if not test or test[0] != "text":
+            return {}
+        mentions += [(m.start(), row) for m in test[1].finditer(lowered)]
+    if len({row for _, row in mentions}) < 2 or not values:
+        return {}
+    mentions.sort()
+    following = min(q.span[0] for q in values) < mentions[0][0]
+    owners = {}
+    for q in values:
+        start = q.span[0]
+        if following:
+            after = [row for pos, row in mentions if pos > start]
+            if after:
+                owners[id(q)] = after[0]
+        else:
+            before = [row for pos, row in mentions if pos < start]
+            if before:
+                owners[id(q)] = before[-1]
+    return owners
+
+
+def _swapped(cell: Cell, agreeing: list, named: list[Cell], values: list, owner: dict[int, str]):
+    """(the number, the other cell) when the sentence gives this cell's value to another named
+    row of the same column and that row's value to this one: a swap, never two passes."""
+    row = cell.view.row_label(cell.r)
+    for q in agreeing:
+        said_of = owner.get(id(q))
+        if said_of is None or said_of == row:
+            continue
+        for other in named:
+            if other.view is not cell.view or other.c != cell.c or other.view.row_label(other.r) != said_of:
+                continue
+            if any(owner.get(id(q2)) == row and _agrees(q2, other)[0]
+                   for q2 in _comparable(values, other)):
+                return q, other
+    return None
+
+
+_CONTEXT_WORD = re.compile(r"[a-z0-9][a-z0-9-]{2,}")
+
+
+def _context_words(view: TableView) -> set[str]:
+    """The words of a table's innermost section heading and its caption (lower case)."""
+    table = view.table
+    heading = table.section[-1] if getattr(table, "section", None) else ""
+    return set(_CONTEXT_WORD.findall(f"{heading} {getattr(table, 'caption', '') or ''}".lower()))
+
+
+def _in_named_context(named: list[Cell], text: str) -> list[Cell]:
+    """Of cells with the same row and column in several tables, those of the tables whose own
+    context (section heading, caption) the sentence names: "On NFCorpus, BM25 reaches 0.656" is
+    said of the NFCorpus table's BM25 cell, never passed by the TREC-COVID table's. A sentence
+    naming no table's own words keeps them all (as before)."""
+    sentence_words = set(_CONTEXT_WORD.findall(text))
+    groups: dict[tuple[str, str], list[Cell]] = {}
+    for cell in named:
+        groups.setdefault((normalise_label(cell.view.row_label(cell.r)), normalise_label(cell.view.header[cell.c])),
+                          []).append(cell)
+    kept: list[Cell] = []
+    for cells in groups.values():
+        views = {cell.view.index: cell.view for cell in cells}
+        if len(views) < 2:
+            kept += cells
+            continue
+        words = {index: _context_words(view) for index, view in views.items()}
+        own = {index: ws - set.intersection(*(words[o] for o in words if o != index)) for index, ws in words.items()}
+        said = {index for index, ws in own.items() if ws & sentence_words}
+        kept += [cell for cell in cells if not said or cell.view.index in said]
+    return [cell for cell in named if any(cell is k for k in kept)]

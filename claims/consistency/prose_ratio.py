@@ -17,7 +17,9 @@ metric the sentence names; anything else is skipped as ambiguous, never failed.
 ms, s, seconds, minutes, cost, $) is B/A, slower A/B; on a throughput column (QPS, throughput,
 per second, /s) faster is A/B, slower B/A; on any other column higher / larger / more / better
 is A/B and lower / smaller / less / fewer / worse B/A (faster and slower skipped). Points:
-A − B (B − A for lower / less / worse / below / behind), ×100 when the cells are fractions.
+A − B (B − A for lower / less / worse / below / behind), ×100 when the cells are fractions; a
+stated number below 1 printed with decimals (``0.15 points above``) may also be points of the
+score's own scale, and passes when either reading agrees.
 
 **Tolerance** (the shared printed-precision rule): the function's interval over the cells'
 printed intervals (corners) must meet the stated number's [n ± h_n] (``3×`` stands for
@@ -170,6 +172,13 @@ def check_prose_ratios(claims: Sequence[Any], views: Sequence[TableView]) -> lis
                     continue
                 value, low, high = box
                 ok = stated.value + stated.half_unit + EPS >= low and stated.value - stated.half_unit - EPS <= high
+                if not ok and kind == KINDS[1] and scale == 100.0 and stated.decimals and stated.value < 1:
+                    raw = _box(a, b, (lambda x, y: y - x) if down else (lambda x, y: x - y))
+                    if raw is not None and stated.value + stated.half_unit + EPS >= raw[1] \
+                            and stated.value - stated.half_unit - EPS <= raw[2]:
+                        # "0.15 points above" of scores in [0, 1]: points of the score's own scale
+                        value, low, high, ok = *raw, True
+                        formula = formula.replace("100·", "") + " (points of the score's own scale)"
                 arithmetic = (f"{claim.claim_id} says “{m.group(0).strip()}”: {view.row_label(ra)!r} vs "
                               f"{view.row_label(rb)!r} in {view.name()} column {header!r}: {formula} = {fmt(value, 3)} "
                               f"(interval [{fmt(low, 3)}, {fmt(high, 3)}]; the statement stands for "
