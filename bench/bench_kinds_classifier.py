@@ -32,8 +32,11 @@ second here), far beyond the 5 s budget of ``bench/bench_claims.py`` for 50,000 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +46,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import bench_claims_quality as quality  # noqa: E402
+import kinds_candidates as kc  # noqa: E402
 import train_kinds_model as trainer  # noqa: E402
 from claims import kinds_model as km  # noqa: E402
 from claims.extract import _CHANGE, _METRIC, quantity_roles  # noqa: E402
@@ -93,42 +97,80 @@ def minilm(documents: list[dict]) -> None:
                   f"F1 {2 * tp / (p + g):.3f}")
 
 
+def in_sample(model: km.KindsModel, sentences: list[dict], numbers: list[dict]) -> np.ndarray:
+    """The shipped model's call on every development number (MiniLM texts encoded in one batch)."""
+    quantities = [[numbers[i]["quantity"] for i in s["numbers"]] for s in sentences]
+    texts = [model.texts(s["text"], q) for s, q in zip(sentences, quantities)]
+    vectors: list[dict] = [{} for _ in sentences]
+    for block in model.minilm:
+        flat = km.minilm_vectors([t for entry in texts for t in entry[block]])
+        start = 0
+        for entry, out in zip(texts, vectors):
+            out[block] = flat[start:start + len(entry[block])]
+            start += len(entry[block])
+    called = np.zeros(len(numbers), dtype=bool)
+    for s, q, v in zip(sentences, quantities, vectors):
+        if q:
+            scores = model.scores(s["text"], q, s["rules"], v if model.minilm else None)
+            called[s["numbers"]] = np.array(scores) >= model.threshold
+    return called
+
+
+def candidates(sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
+    """The nested leave-one-document-out table of bench/kinds_candidates.py's designs."""
+    problem = kc.Problem(sentences, numbers)
+    wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
+    started = time.perf_counter()
+    dense = kc.minilm_blocks(sentences, numbers, tuple(wanted)) if wanted else {}
+    if wanted:
+        print(f"  MiniLM blocks {', '.join(wanted)} encoded in {time.perf_counter() - started:.1f} s (in memory)")
+    print(f"  rules, in sample (tuned on all of development: optimistic): "
+          f"{kc.describe(problem.figures(problem.rules_number))}")
+    for name in names:
+        design = kc.DESIGNS[name]
+        started = time.perf_counter()
+        k, _ = kc.design_kernel(design, numbers, dense)
+        called, choices = kc.nested_loo(problem, k, design.gate, design.weightings)
+        common = Counter((lam, w, t) for _, lam, w, t in choices).most_common(1)[0]
+        note = " [uses the rules: optimistic]" if design.uses_rules else ""
+        print(f"  {name:<40} nested LOO: {kc.describe(problem.figures(called, design.gate))}{note}; "
+              f"most chosen lambda {common[0][0]}, {common[0][1]}, threshold {common[0][2]} "
+              f"({common[1]}/{len(choices)} folds) [{time.perf_counter() - started:.0f} s]", flush=True)
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minilm", action="store_true", help="also the first MiniLM attempt (sentence level)")
+    parser.add_argument("--candidates", nargs="?", const="plain," + kc.SHIPPED, default=None,
+                        help="comma-separated designs of bench/kinds_candidates.py, or all "
+                             f"(default with the flag: plain,{kc.SHIPPED})")
+    args = parser.parse_args()
+    names = None
+    if args.candidates is not None:
+        names = list(kc.DESIGNS) if args.candidates == "all" else [n for n in args.candidates.split(",") if n]
+        unknown = [n for n in names if n not in kc.DESIGNS]
+        if unknown:
+            parser.error(f"--candidates: unknown {unknown}; choose from {list(kc.DESIGNS)}")
     documents = quality.corpus_documents("development")  # never the held-out part
     sentences, numbers = trainer.cases(documents)
-    print(f"development: {len(documents)} documents, {len(sentences)} sentences, {len(numbers)} numbers")
-    print(f"  rules, in sample (tuned on all of development): "
-          f"{trainer.describe(trainer.rules_sentence_figures(sentences, numbers))}")
+    print(f"development: {len(documents)} documents, {len(sentences)} sentences "
+          f"({sum(s['measured'] for s in sentences)} measured), {len(numbers)} numbers "
+          f"({sum(n['result'] for n in numbers)} results)")
+    problem = kc.Problem(sentences, numbers)
+    print(f"  rules, in sample (tuned on all of development): {kc.describe(problem.figures(problem.rules_number))}")
     model = km.shipped_model()
-    called = np.zeros(len(numbers), dtype=bool)
-    for s in sentences:
-        if not s["numbers"]:
-            continue
-        q_numbers = [numbers[i] for i in s["numbers"]]
-        for i, number in zip(s["numbers"], q_numbers):
-            x = km.vector(number["features"][model.features])
-            z = sum(v * model.weights.get(j, 0.0) for j, v in x.items())
-            called[i] = 1.0 / (1.0 + np.exp(-z)) >= model.threshold
-    print(f"  shipped model ({model.features}, lambda {model.lam}, threshold {model.threshold}), in sample: "
-          f"{trainer.describe(trainer.sentence_figures(sentences, numbers, called))}")
-    retrained = trainer.train(documents, False, model.features, model.lam, model.threshold)
     shipped = json.loads(km.WEIGHTS.read_text(encoding="utf-8"))
-    print(f"  retraining now reproduces the shipped weights: "
-          f"{'yes' if retrained['weights'] == shipped['weights'] else 'NO: retrain (bench/train_kinds_model.py)'}")
-    y = np.array([float(n["result"]) for n in numbers])
-    ids = np.array([n["document"] for n in numbers])
-    for features in km.FEATURE_SETS:
-        x, _ = trainer.matrix(numbers, features)
-        k = x @ x.T
-        scores = np.zeros(len(numbers))
-        for document in sorted(set(ids)):
-            test = ids == document
-            alpha = trainer.fit_dual(k[np.ix_(~test, ~test)], y[~test], model.lam)
-            scores[test] = 1.0 / (1.0 + np.exp(-(k[np.ix_(test, ~test)] @ alpha)))
-        print(f"  hashed model, features {features}, leave-one-document-out at lambda {model.lam}, "
-              f"threshold {model.threshold}: "
-              f"{trainer.describe(trainer.sentence_figures(sentences, numbers, scores >= model.threshold))}")
-    if "--minilm" in sys.argv:
+    print(f"  shipped model ({shipped.get('design', model.features)}, lambda {model.lam}, "
+          f"{shipped.get('weighting', 'none')}, threshold {model.threshold}), in sample: "
+          f"{kc.describe(problem.figures(in_sample(model, sentences, numbers)))}")
+    if "design" in shipped:
+        retrained = trainer.train(documents, False, shipped["design"], model.lam, shipped["weighting"], model.threshold)
+        same = retrained["weights"] == shipped["weights"] and retrained["minilm"] == shipped["minilm"]
+        print(f"  retraining now reproduces the shipped weights: "
+              f"{'yes' if same else 'NO: retrain (bench/train_kinds_model.py)'}")
+    if names:
+        candidates(sentences, numbers, names)
+    if args.minilm:
         minilm(documents)
     return 0
 

@@ -47,19 +47,24 @@ import json
 import math
 import re
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from claims.kinds import not_measured
 from claims.quantities import Quantity
-from engine.runs.errors import RefusalError
+from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
 WEIGHTS_SHA256 = "41a91afe17a03530b3cd271fa98f84ea6203b0a5ca86804f6c967c7bf4c8601f"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
+MINILM_DIMENSION = 384
+WINDOW_WORDS = 8
+MINILM_BLOCKS = ("sentence", "window")
 KIND_OPTIONS = ("rules", "model")
 FEATURE_SETS = ("plain", "roles", "rules")
 
@@ -169,14 +174,17 @@ def bucket(feature: str) -> int:
     return 1 + zlib.crc32(feature.encode("utf-8")) % (DIMENSION - 1)
 
 
-def vector(features: list[str]) -> dict[int, float]:
+def vector(features: list[str], ngrams: bool = True) -> dict[int, float]:
     """Sparse binary vector of the feature strings, bias 1 at index 0; the n-gram features
     (words, bigrams, window words, character 3-grams) and the others (``s:`` structure, ``n:``
     number, ``r:`` rules) are two groups, each scaled to unit L2 norm, so that the few
-    structural features are not drowned by the many n-grams."""
+    structural features are not drowned by the many n-grams. ``ngrams=False`` leaves the n-gram
+    group out (the bias and the structural group only)."""
     groups: tuple[set[int], set[int]] = (set(), set())
     for f in features:
-        groups[f[:2] in ("s:", "n:", "r:")].add(bucket(f))
+        structural = f[:2] in ("s:", "n:", "r:")
+        if structural or ngrams:
+            groups[structural].add(bucket(f))
     out: dict[int, float] = {}
     for indices in groups:
         for i in indices:
@@ -185,23 +193,77 @@ def vector(features: list[str]) -> dict[int, float]:
     return out
 
 
+def window_text(sentence: str, span: tuple[int, int], words: int = WINDOW_WORDS) -> str:
+    """The number (``span`` in ``sentence``) with the ``words`` whitespace-separated words before
+    and after it, joined by single spaces: the text whose MiniLM vector the model reads."""
+    start, end = span
+    before, after = sentence[:start].split()[-words:], sentence[end:].split()[:words]
+    return " ".join(before + [sentence[start:end]] + after)
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    """The pinned all-MiniLM-L6-v2 (engine.encoder), 1 intra-op thread (deterministic), batch 32;
+    a missing onnxruntime or model package is one InputError line (exit 2), never a traceback."""
+    try:
+        from engine.encoder.encode import EncoderConfig, load_encoder
+    except ImportError as exc:  # onnxruntime or tokenizers absent
+        raise InputError(f"--kinds model needs the local MiniLM encoder: {exc}; install onnxruntime and "
+                         "tokenizers, or use --kinds rules")
+    try:
+        return load_encoder(EncoderConfig(intra_op_threads=1, batch_size=32))
+    except ImportError as exc:
+        raise InputError(f"--kinds model needs the local MiniLM encoder: {exc}; or use --kinds rules")
+    except InputError as exc:
+        raise InputError(f"--kinds model needs the local MiniLM: {exc.render()}; or use --kinds rules")
+
+
+def minilm_vectors(texts: list[str]) -> np.ndarray:
+    """float64 MiniLM vectors (unit L2 norm) of ``texts``, in order, one batched call."""
+    if not texts:
+        return np.zeros((0, MINILM_DIMENSION))
+    return _encoder().encode(list(texts)).astype(np.float64)
+
+
 @dataclass(frozen=True)
 class KindsModel:
-    """Weights of the classifier (``claims/kinds_model.json``)."""
+    """Weights of the classifier (``claims/kinds_model.json``): the hashed weights, and for each
+    MiniLM block (``sentence``: the vector of the number's sentence; ``window``: of
+    :func:`window_text`) a 384-vector w_b, so that z = w·x + Σ_b w_b·m_b."""
 
     weights: dict[int, float]
     threshold: float
     features: str
     lam: float
     sha256: str
+    ngrams: bool = True
+    minilm: dict[str, np.ndarray] = field(default_factory=dict)
+    window_words: int = WINDOW_WORDS
 
-    def scores(self, sentence: str, quantities: list[Quantity], rules_measured: bool = False) -> list[float]:
-        """p(result) of each quantity of ``sentence``, in order."""
+    def texts(self, sentence: str, quantities: list[Quantity]) -> dict[str, list[str]]:
+        """The texts to encode for :meth:`scores`, per MiniLM block (none without MiniLM)."""
+        out: dict[str, list[str]] = {}
+        if "sentence" in self.minilm:
+            out["sentence"] = [sentence]
+        if "window" in self.minilm:
+            out["window"] = [window_text(sentence, q.span, self.window_words) for q in quantities]
+        return out
+
+    def scores(self, sentence: str, quantities: list[Quantity], rules_measured: bool = False,
+               vectors: dict[str, np.ndarray] | None = None) -> list[float]:
+        """p(result) of each quantity of ``sentence``, in order. ``vectors``: the MiniLM vectors of
+        :meth:`texts` (rows in order; encoded here, one call, when not given)."""
+        if self.minilm and vectors is None:
+            vectors = {block: minilm_vectors(texts) for block, texts in self.texts(sentence, quantities).items()}
+        dense = [0.0] * len(quantities)
+        for block, w in self.minilm.items():
+            m = vectors[block] @ w
+            dense = [d + float(m[0 if block == "sentence" else i]) for i, d in enumerate(dense)]
         shared = sentence_features(sentence, quantities)
         out = []
-        for q in quantities:
-            x = vector(number_features(sentence, q, shared, self.features, rules_measured))
-            z = sum(v * self.weights.get(i, 0.0) for i, v in x.items())
+        for q, extra in zip(quantities, dense):
+            x = vector(number_features(sentence, q, shared, self.features, rules_measured), self.ngrams)
+            z = sum(v * self.weights.get(i, 0.0) for i, v in x.items()) + extra
             out.append(1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z)))
         return out
 
@@ -218,11 +280,16 @@ def load_model(path: Path = WEIGHTS, expected_sha256: str | None = None) -> Kind
         raise RefusalError(f"{path}: kinds model weights have sha256 {digest[:12]}…, the code pins "
                            f"{expected[:12]}…; refusing to load them (retrain: bench/train_kinds_model.py)")
     data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("dimension") != DIMENSION or data.get("features") not in FEATURE_SETS:
+    minilm = data.get("minilm") or {}
+    blocks = minilm.get("weights", {})
+    if (data.get("dimension") != DIMENSION or data.get("features") not in FEATURE_SETS
+            or any(b not in MINILM_BLOCKS or len(w) != MINILM_DIMENSION for b, w in blocks.items())):
         raise RefusalError(f"{path}: kinds model weights are for another feature layout")
     return KindsModel(weights={int(k): float(v) for k, v in data["weights"].items()},
                       threshold=float(data["threshold"]), features=data["features"], lam=float(data["lam"]),
-                      sha256=digest)
+                      sha256=digest, ngrams=bool(data.get("ngrams", True)),
+                      minilm={b: np.array(w, dtype=np.float64) for b, w in sorted(blocks.items())},
+                      window_words=int(minilm.get("window_words", WINDOW_WORDS)))
 
 
 @lru_cache(maxsize=1)
@@ -256,8 +323,9 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
     from claims.roles import masked
 
     model = model or shipped_model()
+    vectors = _row_vectors(rows, model, masked)
     out = []
-    for row in rows:
+    for number, row in enumerate(rows):
         if row.kind == TABLE_VALUE or not row.quantities:
             if row.kind == MEASURED:  # (never: the rules need a number) kept for safety
                 row = replace(row, kind="method or definition", cue="model: no number")
@@ -266,7 +334,7 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
         words = masked(row.text)
         rules_measured = row.kind == MEASURED
         credited = row.kind == "attribution" or "credited to" in row.cue
-        scores = model.scores(words, row.quantities, rules_measured)
+        scores = model.scores(words, row.quantities, rules_measured, vectors.get(number))
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         tag = f"(threshold {model.threshold:.2f}, kinds_model {model.sha256[:12]})"
         if scores[best] >= model.threshold:
@@ -279,4 +347,23 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
             if rules_measured:
                 kind, cue = classify(words, [q for q in row.quantities if q.role not in RESULT_ROLES], credited)
             out.append(replace(row, kind=kind, cue=f"model: no result number, max p={scores[best]:.3f} {tag}; {cue}"))
+    return out
+
+
+def _row_vectors(rows: list, model: KindsModel, masked) -> dict[int, dict[str, np.ndarray]]:
+    """The MiniLM vectors of every row :func:`relabel` scores, encoded in one batched call per
+    block: {row index: {block: rows of vectors}}; empty when the model reads no MiniLM."""
+    if not model.minilm:
+        return {}
+    wanted = {i: model.texts(masked(row.text), row.quantities) for i, row in enumerate(rows)
+              if row.kind != TABLE_VALUE and row.quantities}
+    out: dict[int, dict[str, np.ndarray]] = {i: {} for i in wanted}
+    for block in model.minilm:
+        texts = [t for i in wanted for t in wanted[i][block]]
+        encoded = minilm_vectors(texts)
+        start = 0
+        for i in wanted:
+            count = len(wanted[i][block])
+            out[i][block] = encoded[start:start + count]
+            start += count
     return out
