@@ -36,6 +36,10 @@ WEIGHTINGS = ("none", "balanced")
 INNER_FOLDS = 5
 
 
+POSITIONS = ("L1:", "L2:", "L3:", "R1:", "R2:")
+"""The n-gram features a ``positions`` design keeps: the 1st–3rd word before and 1st–2nd after."""
+
+
 @dataclass(frozen=True)
 class Design:
     """One candidate: the hashed feature set (``plain``/``rules``), whether the n-gram group is in,
@@ -43,7 +47,7 @@ class Design:
     model), and the case weightings the inner selection may choose."""
 
     features: str = "plain"
-    ngrams: bool = True
+    ngrams: bool | tuple[str, ...] = True
     minilm: dict[str, float] = field(default_factory=dict)
     gate: bool = False
     weightings: tuple[str, ...] = ("none",)
@@ -58,7 +62,9 @@ DESIGNS: dict[str, Design] = {
     "structure": Design(ngrams=False),
     "structure+window": Design(ngrams=False, minilm={"window": 2.0}),
     "structure+both": Design(ngrams=False, minilm={"sentence": 1.0, "window": 1.0}),
-    "structure+window, balanced?": Design(ngrams=False, minilm={"window": 2.0}, weightings=WEIGHTINGS),
+    "structure+positions": Design(ngrams=POSITIONS),
+    "structure+positions+window": Design(ngrams=POSITIONS, minilm={"window": 2.0}),
+    "structure+window balanced?": Design(ngrams=False, minilm={"window": 2.0}, weightings=WEIGHTINGS),
     "structure+window with the rules' call": Design(features="rules", ngrams=False, minilm={"window": 2.0},
                                                   uses_rules=True),
     "structure+window ∧ rules": Design(ngrams=False, minilm={"window": 2.0}, gate=True, uses_rules=True),

@@ -1,35 +1,35 @@
 """Train the measured-result classifier of claims/kinds_model.py from the development part.
 
-Run (one command, deterministic: the same weights byte for byte on every rerun):
+Run (one command, deterministic: the same weights byte for byte on every rerun on one machine):
 
     .venv/bin/python bench/train_kinds_model.py
 
 It reads only the ``development`` documents of ``tests/data/corpus/manifest.json`` (never the
-held-out part), cross-validates every feature set (``plain``, ``roles``, ``rules``;
-claims/kinds_model.py) × λ × threshold by leaving one document out, prints every figure and the
-rules' (in sample), chooses the best sentence-level F1 (ties to the earlier grid entry) among
-the sets of ``--select-from`` — by default ``plain`` only: ``roles`` and ``rules`` take the
-rules' output as input, and the rules were tuned on all of development, so their
-cross-validated figures are optimistic by an unknown amount (the rules' own development figure
-overstated their held-out one by about 0.3 in F1), and the ``rules`` model's decisions stay
-close to the rules' own (cross-validated 105 of 125 right, the rules 105 of 127); ``plain`` is the model whose figure is honest and which can be
-compared with the rules on the held-out part — then
-fits the chosen model on all development documents, writes ``claims/kinds_model.json``
-(sorted keys, weights rounded to 10 decimals) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
+held-out part) and trains the design ``--design`` of ``bench/kinds_candidates.py`` (default
+:data:`kinds_candidates.SHIPPED`, the one the nested leave-one-document-out comparison of
+``bench/bench_kinds_classifier.py --candidates`` chose; docs/audit.md): it chooses λ, the case
+weighting and the threshold by the 5-fold document cross-validation of
+:func:`kinds_candidates.choose` over all development documents (the very procedure whose
+outer-fold figures the comparison reports), fits the model on all of them, writes
+``claims/kinds_model.json`` (sorted keys, weights rounded to 10 decimals; for a MiniLM block its
+384 weights w_b = s_b² M_bᵀα) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
 ``claims/kinds_model.py`` with the new file's hash. ``--output FILE --no-pin`` writes elsewhere
 and leaves the code alone; ``--documents N`` uses the first N development documents and
-``--no-cv`` skips the selection (with ``--features/--lam/--threshold``): the determinism test.
+``--no-cv`` skips the selection (with ``--lam/--weighting/--threshold``): the determinism test.
 
 Training cases: every quantity the reader finds in a labelled sentence (its gold text, so the
 splitter does not enter; roles as :func:`claims.extract._sentence_rows` sets them), labelled a
 result when it overlaps a labelled number with ``result = true``. A sentence is predicted
 measured when any quantity has p ≥ threshold; the gold sentence flag is the label ``measured``.
 
-Solver: L2 logistic regression, loss Σ log(1 + e^{f}) − y f + (λ/2)‖w‖², in its dual form
-w = Xᵀα (representer theorem; the bias is a feature of value 1 and penalised like the rest), by
-Newton's method from α = 0: α ← α − (S K + λ I)⁻¹ (p − y + λα), K = X Xᵀ, S = diag(p(1 − p)),
-at most 40 steps, stopping when the step is below 1e-10 — deterministic (numpy, no random
-numbers; numpy only). X holds only the buckets that occur.
+Solver: L2 logistic regression, loss Σ c_i [log(1 + e^{f_i}) − y_i f_i] + (λ/2)‖w‖² (c_i = 1, or
+balanced class weights), in its dual form w = Xᵀα (representer theorem; the bias is a feature of
+value 1 and penalised like the rest), by Newton's method from α = 0:
+α ← α − (C S K + λ I)⁻¹ (c ⊙ (p − y) + λα), K = X Xᵀ (+ Σ_b s_b² M_b M_bᵀ for MiniLM blocks),
+S = diag(p(1 − p)), at most 40 steps, stopping when the step is below 1e-10 — deterministic
+(numpy, no random numbers). X holds only the buckets that occur. The MiniLM vectors come from
+the pinned all-MiniLM-L6-v2 with 1 intra-op thread (claims/kinds_model.py), so reruns on one
+machine give the same bytes; another CPU or onnxruntime build may differ at float32 noise.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def cases(documents: list[dict]) -> tuple[list[dict], list[dict]]:
     return sentences, numbers
 
 
-def matrix(numbers: list[dict], features: str, ngrams: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def matrix(numbers: list[dict], features: str, ngrams: bool | tuple[str, ...] = True) -> tuple[np.ndarray, np.ndarray]:
     """(X, buckets): the dense rows of the hashed vectors over the buckets that occur (sorted)."""
     vectors = [km.vector(number["features"][features], ngrams) for number in numbers]
     buckets = np.array(sorted({i for v in vectors for i in v}), dtype=np.int64)
@@ -113,23 +113,6 @@ def fit_dual(k: np.ndarray, y: np.ndarray, lam: float, c: np.ndarray | None = No
     return alpha
 
 
-def figures(sentences: list[dict], numbers: list[dict], predicted: list[bool], called: np.ndarray) -> dict:
-    """Precision, recall (of ``predicted``, one call per sentence) and non-result labelled numbers
-    among the numbers ``called`` a result."""
-    tp = sum(p and s["measured"] for p, s in zip(predicted, sentences))
-    fp = sum(p and not s["measured"] for p, s in zip(predicted, sentences))
-    fn = sum(s["measured"] and not p for p, s in zip(predicted, sentences))
-    nonresult = [i for i, n in enumerate(numbers) if n["nonresult_label"]]
-    wrong = sum(bool(called[i]) for i in nonresult)
-    return {"tp": tp, "fp": fp, "fn": fn, "nonresult_called": wrong, "nonresult": len(nonresult),
-            "f1": 2 * tp / max(2 * tp + fp + fn, 1)}
-
-
-def sentence_figures(sentences: list[dict], numbers: list[dict], called: np.ndarray) -> dict:
-    """The model's figures: a sentence is measured when any of its numbers is called a result."""
-    return figures(sentences, numbers, [any(called[i] for i in s["numbers"]) for s in sentences], called)
-
-
 def rules_called(sentences: list[dict], numbers: list[dict]) -> np.ndarray:
     """The rules' per-number call: role value/p-value in a sentence the rules call measured."""
     called = np.zeros(len(numbers), dtype=bool)
@@ -137,19 +120,6 @@ def rules_called(sentences: list[dict], numbers: list[dict]) -> np.ndarray:
         for i, is_value in zip(s["numbers"], s["rules_value"]):
             called[i] = s["rules"] and is_value
     return called
-
-
-def rules_sentence_figures(sentences: list[dict], numbers: list[dict]) -> dict:
-    """The rules' figures: their sentence call, and their per-number call (:func:`rules_called`)."""
-    return figures(sentences, numbers, [s["rules"] for s in sentences], rules_called(sentences, numbers))
-
-
-def describe(figures: dict) -> str:
-    tp, fp, fn = figures["tp"], figures["fp"], figures["fn"]
-    return (f"precision {tp / max(tp + fp, 1):.3f} ({tp}/{tp + fp}), recall {tp / max(tp + fn, 1):.3f} "
-            f"({tp}/{tp + fn}), non-result numbers called a result "
-            f"{figures['nonresult_called'] / max(figures['nonresult'], 1):.3f} "
-            f"({figures['nonresult_called']}/{figures['nonresult']}), F1 {figures['f1']:.3f}")
 
 
 def train(documents: list[dict], cv: bool, design_name: str, lam: float, weighting: str,
@@ -195,7 +165,8 @@ def train(documents: list[dict], cv: bool, design_name: str, lam: float, weighti
                   "kernel_weights": dict(design.minilm),
                   "weights": {b: [round(float(v), 10) for v in s2 * (dense[b].T @ alpha)]
                               for b, s2 in sorted(design.minilm.items())}}
-    return {"dimension": km.DIMENSION, "features": design.features, "ngrams": design.ngrams,
+    ngrams = list(design.ngrams) if isinstance(design.ngrams, tuple) else design.ngrams
+    return {"dimension": km.DIMENSION, "features": design.features, "ngrams": ngrams,
             "design": design_name, "minilm": minilm, "lam": lam, "weighting": weighting, "threshold": threshold,
             "trained_on": {"part": "development", "documents": sorted(d["id"] for d in documents),
                            "sentences": len(sentences), "numbers": len(numbers)},

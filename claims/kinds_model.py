@@ -59,7 +59,7 @@ from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
-WEIGHTS_SHA256 = "41a91afe17a03530b3cd271fa98f84ea6203b0a5ca86804f6c967c7bf4c8601f"
+WEIGHTS_SHA256 = "939edc915af7eddf945e2f2252054c653b2cc9ea701214b04b6f4d7e7f62b633"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
 MINILM_DIMENSION = 384
@@ -174,16 +174,17 @@ def bucket(feature: str) -> int:
     return 1 + zlib.crc32(feature.encode("utf-8")) % (DIMENSION - 1)
 
 
-def vector(features: list[str], ngrams: bool = True) -> dict[int, float]:
+def vector(features: list[str], ngrams: bool | tuple[str, ...] = True) -> dict[int, float]:
     """Sparse binary vector of the feature strings, bias 1 at index 0; the n-gram features
     (words, bigrams, window words, character 3-grams) and the others (``s:`` structure, ``n:``
     number, ``r:`` rules) are two groups, each scaled to unit L2 norm, so that the few
     structural features are not drowned by the many n-grams. ``ngrams=False`` leaves the n-gram
-    group out (the bias and the structural group only)."""
+    group out (the bias and the structural group only); a tuple of prefixes keeps only the n-gram
+    features that start with one of them (``("L1:", "R1:")``: the words right before and after)."""
     groups: tuple[set[int], set[int]] = (set(), set())
     for f in features:
         structural = f[:2] in ("s:", "n:", "r:")
-        if structural or ngrams:
+        if structural or ngrams is True or (ngrams and f.startswith(ngrams)):
             groups[structural].add(bucket(f))
     out: dict[int, float] = {}
     for indices in groups:
@@ -195,10 +196,14 @@ def vector(features: list[str], ngrams: bool = True) -> dict[int, float]:
 
 def window_text(sentence: str, span: tuple[int, int], words: int = WINDOW_WORDS) -> str:
     """The number (``span`` in ``sentence``) with the ``words`` whitespace-separated words before
-    and after it, joined by single spaces: the text whose MiniLM vector the model reads."""
+    and after it: the stretch of ``sentence`` from the first of those words to the last, as
+    written — the text whose MiniLM vector the model reads."""
     start, end = span
-    before, after = sentence[:start].split()[-words:], sentence[end:].split()[:words]
-    return " ".join(before + [sentence[start:end]] + after)
+    before = [m.start() for m in re.finditer(r"\S+", sentence[:start])]
+    after = [m.end() for m in re.finditer(r"\S+", sentence[end:])]
+    first = before[-words] if len(before) >= words else (before[0] if before else start)
+    last = end + (after[words - 1] if len(after) >= words else (after[-1] if after else 0))
+    return sentence[first:last]
 
 
 @lru_cache(maxsize=1)
@@ -236,7 +241,7 @@ class KindsModel:
     features: str
     lam: float
     sha256: str
-    ngrams: bool = True
+    ngrams: bool | tuple[str, ...] = True
     minilm: dict[str, np.ndarray] = field(default_factory=dict)
     window_words: int = WINDOW_WORDS
 
@@ -287,9 +292,14 @@ def load_model(path: Path = WEIGHTS, expected_sha256: str | None = None) -> Kind
         raise RefusalError(f"{path}: kinds model weights are for another feature layout")
     return KindsModel(weights={int(k): float(v) for k, v in data["weights"].items()},
                       threshold=float(data["threshold"]), features=data["features"], lam=float(data["lam"]),
-                      sha256=digest, ngrams=bool(data.get("ngrams", True)),
+                      sha256=digest, ngrams=_ngrams(data.get("ngrams", True)),
                       minilm={b: np.array(w, dtype=np.float64) for b, w in sorted(blocks.items())},
                       window_words=int(minilm.get("window_words", WINDOW_WORDS)))
+
+
+def _ngrams(value) -> bool | tuple[str, ...]:
+    """The weights file's ``ngrams``: true, false or a list of kept prefixes."""
+    return tuple(value) if isinstance(value, list) else bool(value)
 
 
 @lru_cache(maxsize=1)
