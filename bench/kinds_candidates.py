@@ -132,16 +132,21 @@ class Problem:
         tp = int((predicted & gold).sum())
         return 2 * tp / max(int(predicted.sum()) + int(gold.sum()), 1)
 
-    def figures(self, called: np.ndarray, gate: bool = False) -> dict:
+    def figures(self, called: np.ndarray, gate: bool = False, documents: list[str] | None = None) -> dict:
+        """Sentence and number counts of ``called``; over ``documents`` only when given."""
         predicted = self.sentence_calls(called, gate)
         number_called = called & self.rules_sentence[self.sid] if gate else called
-        result = self.y == 1
-        return {"tp": int((predicted & self.gold).sum()), "fp": int((predicted & ~self.gold).sum()),
-                "fn": int((~predicted & self.gold).sum()),
+        gold, result, nonresult = self.gold, self.y == 1, self.nonresult
+        if documents is not None:
+            keep_s, keep_n = np.isin(self.sentence_documents, documents), np.isin(self.documents, documents)
+            predicted, gold = predicted & keep_s, gold & keep_s
+            number_called, result, nonresult = number_called & keep_n, result & keep_n, nonresult & keep_n
+        return {"tp": int((predicted & gold).sum()), "fp": int((predicted & ~gold).sum()),
+                "fn": int((~predicted & gold).sum()),
                 "number_tp": int((number_called & result).sum()), "number_called": int(number_called.sum()),
                 "numbers_result": int(result.sum()),
-                "nonresult_called": int((number_called & self.nonresult).sum()),
-                "nonresult": int(self.nonresult.sum())}
+                "nonresult_called": int((number_called & nonresult).sum()),
+                "nonresult": int(nonresult.sum())}
 
 
 def describe(figures: dict) -> str:
@@ -206,3 +211,15 @@ def nested_loo(problem: Problem, k: np.ndarray, gate: bool = False,
             called[test] = _scores(k, problem.y, ~test, test, lam, weighting) >= t
         choices.append((document, lam, weighting, t))
     return called, choices
+
+
+def fresh_test(problem: Problem, k: np.ndarray, train_documents: list[str], gate: bool = False,
+               weightings: tuple[str, ...] = ("none",)) -> tuple[np.ndarray, tuple[float, str, float]]:
+    """Calls on every number outside ``train_documents`` by the model chosen (:func:`choose`) and
+    fitted on ``train_documents`` only: a test on documents nothing was tuned on."""
+    lam, weighting, t, _ = choose(problem, k, train_documents, gate, weightings)
+    train = np.isin(problem.documents, train_documents)
+    called = np.zeros(len(problem.y), dtype=bool)
+    if (~train).any():
+        called[~train] = _scores(k, problem.y, train, ~train, lam, weighting) >= t
+    return called, (lam, weighting, t)

@@ -7,38 +7,50 @@ the rules stay the default. It decides **per number**, because the labels of the
 sentence gives one training case per number, and the decision lands on the number the report
 binds; a sentence is a measured result when any of its numbers is.
 
-Model: L2-regularised logistic regression, p = 1 / (1 + exp(−w·x)) (e.g. Hastie, Tibshirani and
-Friedman, *The Elements of Statistical Learning*, 2nd ed., §4.4), over a binary feature vector x
-of one number in its sentence, hashed into :data:`DIMENSION` buckets (the "hashing trick",
-Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias) and scaled to unit L2 norm
-(the bias excluded). Features (:func:`number_features`), all strings before hashing:
+Model: L2-regularised logistic regression, p = 1 / (1 + exp(−z)) (e.g. Hastie, Tibshirani and
+Friedman, *The Elements of Statistical Learning*, 2nd ed., §4.4), z = w·x + Σ_b w_b·m_b, over
+two kinds of input of one number in its sentence:
 
-* the sentence's words and word bigrams (lower-cased, every digit run written ``0``);
-* the window around the number: the 1st/2nd/3rd word before it and the 1st/2nd word after it by
-  position, the bag of 6 words before and 4 after, and character 3-grams of the 16 characters on
-  each side with the number's shape in the middle;
-* the number's shape (``0.0%``, ``0x``, ``0ms``), unit, decimals, percent, multiplier, range,
-  ``±``, ratio, year-like (an integer 1900–2099), version-like (``v1.2``, ``1.2.3``, after
-  "version"/"python"), flag (after ``--``), glued unit (a letter right after the digits), inside
-  parentheses, order of magnitude, position in the sentence, number of numbers;
-* structure: a question, a modal or hedge word, an imperative start, a list marker, a
-  comparative, first and second person;
-* optionally (``features`` = ``"roles"`` or ``"rules"`` in the weights file) the rules' role of
-  the number (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' own decision
-  for the sentence, their call on this number (role × decision) and their veto
-  (:func:`claims.kinds.not_measured`) — then the model corrects the rules and inherits their
-  coupling: a change to the rules changes the model's input (retrain,
-  ``bench/train_kinds_model.py``), and its cross-validated figure is optimistic because the
-  rules were tuned on the same documents. The shipped weights use ``"plain"`` (no rule output;
-  docs/audit.md says why).
+1. a binary feature vector x, hashed into :data:`DIMENSION` buckets (the "hashing trick",
+   Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias), in two groups each scaled to
+   unit L2 norm (:func:`vector`). Features (:func:`number_features`), all strings before hashing:
 
-No MiniLM vectors: encoding every sentence (about 60 a second here) breaks the 5 s budget of
-``bench/bench_claims.py`` for 50,000 words; hashed n-grams cost well under a second there.
+   * n-grams: the sentence's words and word bigrams (lower-cased, every digit run written ``0``);
+     the 1st/2nd/3rd word before the number and the 1st/2nd after it by position, the bag of 6
+     words before and 4 after, character 3-grams of the 16 characters on each side with the
+     number's shape in the middle;
+   * structure: the number's shape (``0.0%``, ``0x``, ``0ms``), unit, decimals, percent,
+     multiplier, range, ``±``, ratio, year-like (an integer 1900–2099), version-like (``v1.2``,
+     ``1.2.3``, after "version"/"python"), flag (after ``--``), glued unit (a letter right after
+     the digits), inside parentheses, order of magnitude, position in the sentence, number of
+     numbers; a question, a modal or hedge word, an imperative start, a list marker, a
+     comparative, first and second person;
+   * optionally (``features`` = ``"roles"`` or ``"rules"``) the rules' role of the number
+     (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' decision for the
+     sentence, their call on this number and their veto (:func:`claims.kinds.not_measured`) — the
+     model then inherits the rules' coupling and their in-sample optimism;
 
-The weights (``claims/kinds_model.json``, package data: dimension, threshold, λ, feature set, the non-zero
-weights) are written by ``bench/train_kinds_model.py`` from the development part of the corpus
-only, deterministically, and pinned here by :data:`WEIGHTS_SHA256`: a file with another hash is
-refused (:class:`RefusalError`, one line). A number is a result when p ≥ the stored threshold.
+   ``ngrams`` in the weights file says whether the n-gram group is read (true, false, or the
+   prefixes kept);
+2. optional MiniLM blocks m_b (all-MiniLM-L6-v2, the pinned model of :mod:`engine.encoder`, on
+   onnxruntime with 1 intra-op thread: deterministic): ``window``, the vector of the number with
+   the 8 words before and after it as written (:func:`window_text`), and ``sentence``, the vector
+   of its sentence. :meth:`KindsModel.scores` takes them precomputed; :func:`relabel` encodes
+   every row's texts in one batched call.
+
+**Shipped** (``claims/kinds_model.json``, design ``structure+window`` of
+``bench/kinds_candidates.py``): the structural group and the MiniLM window, no n-grams and no
+rule output — the best nested leave-one-document-out figures of the candidates compared on the
+development part (docs/audit.md gives the table). The MiniLM window costs an encoder call per
+number: ``claims --kinds model`` needs the model package (as ``encode`` does; without it one
+line and exit 2) and is much slower than the rules (README, Benchmarks); the rules path never
+imports onnxruntime.
+
+The weights (``claims/kinds_model.json``, package data: dimension, feature set, n-grams, the
+MiniLM blocks' 384 weights, threshold, λ, the non-zero hashed weights) are written by
+``bench/train_kinds_model.py`` from the development part of the corpus only, deterministically,
+and pinned here by :data:`WEIGHTS_SHA256`: a file with another hash is refused
+(:class:`RefusalError`, one line). A number is a result when p ≥ the stored threshold.
 """
 
 from __future__ import annotations
@@ -59,7 +71,7 @@ from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
-WEIGHTS_SHA256 = "939edc915af7eddf945e2f2252054c653b2cc9ea701214b04b6f4d7e7f62b633"
+WEIGHTS_SHA256 = "902e7c04cf4fd3c8c56c29f458069501c36697ff714eaf24714bb656d82afbfb"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
 MINILM_DIMENSION = 384
@@ -224,10 +236,14 @@ def _encoder():
 
 
 def minilm_vectors(texts: list[str]) -> np.ndarray:
-    """float64 MiniLM vectors (unit L2 norm) of ``texts``, in order, one batched call."""
+    """float64 MiniLM vectors (unit L2 norm) of ``texts``, in order, one batched call over the
+    distinct texts (a repeated text is encoded once)."""
     if not texts:
         return np.zeros((0, MINILM_DIMENSION))
-    return _encoder().encode(list(texts)).astype(np.float64)
+    distinct = list(dict.fromkeys(texts))
+    index = {text: i for i, text in enumerate(distinct)}
+    encoded = _encoder().encode(distinct).astype(np.float64)
+    return encoded[[index[text] for text in texts]]
 
 
 @dataclass(frozen=True)
