@@ -33,6 +33,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    middle columns). In the last row, the last cell ends where a new
    sentence starts (a capitalised sentence opener followed by at least 3 words ending in
    ``.``, ``!``, ``?`` or ``:``); that sentence and the rest of the line are a paragraph.
+   A table needs two rows or more, and no column name after the first opens with a sentence
+   opener: ``Model Architecture Llama 3 is an auto-regressive …`` (one "row") and ``Cyber Security
+   We have evaluated Llama 3 …`` are a heading and a sentence, never a table. A row may start
+   with a range or a number in scientific notation (``16–32``, ``1e-4``).
 3. **Table header fragment** (``table-header``). A line of 2–12 words with no digits or
    punctuation that splits into 3–8 sentence-case column names as in rule 2, directly after a
    line ending in ``:``, is a table with a header and no rows (the page was cut there).
@@ -86,9 +90,53 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    grid``; emphasis left in prose (``__word__``) is removed.
 
 7. **Marked-up lines** (not recovered, read as written): a line ``#`` … ``######`` + space is a
-   heading of that level; a line that opens with an HTML tag and ends with ``>`` is an ``html``
-   block; a line that opens with a list marker (``1.``, ``2)``, ``-``, ``*``, ``•`` + space) is a
-   ``list_item`` whose marker is kept out of the text (in ``marker``).
+   heading of that level (unless rule 8 makes it a code comment); a line that opens with an HTML
+   tag and ends with ``>`` is an ``html`` block; a line that opens with a list marker (``1.``,
+   ``2)``, ``-``, ``*``, ``•``, ``–``, ``✓``, ``✅``, ``▪`` … + space) is a ``list_item`` whose marker is kept
+   out of the text (in ``marker``); a footnote's back-link ``↩`` at a line's end is dropped from
+   the text. A heading glued to the first item of a bulleted list (``todos • Investigate …``, one
+   `` • `` in the line) is split; a heading with its permalink mark (``Evaluation¶ We …``,
+   ``Installation# The …``) is split at the mark; a title alone on its line shaped as one (``Label:
+   Title`` or ``Title (aside)``, an optional icon first, at most eight words, no sentence end, no
+   digit outside the parentheses: an admonition's title) is a heading; a line with a relation and
+   a math symbol or TeX command and no sentence end or three plain words (``L = −∑ y log p``) is
+   ``math``.
+
+8. **Whole lines read with their neighbours** (decided first, from the raw line with its
+   indentation; a browser's copy or an HTML-to-text tool keeps a ``<pre>`` block's lines and
+   indentation, and prose lines have none):
+
+   * *Code lines* (``code``, note ``code line``; one block per line, so line numbers stay
+     exact): a line of its own code shape (:data:`_STRONG_CODE`: a prompt, a command or keyword of
+     a shell, Python, JavaScript, Rust, Go, C, R or SQL followed by code punctuation, a traceback
+     line or exception, an option ``--x``, brackets only, a JSON key, a code-shaped assignment
+     ``x = f(…)`` / ``seed=42``, a call, a decorator, a comment opener, a time stamp, a log level,
+     a rule of ``=``/``#``/``*``, a dict or list literal, a progress bar, a path command), two YAML
+     settings in a row, two log lines opening with the same ``key:`` and holding digits; then,
+     after a code line: a line it continues (a backslash, an open bracket, a comma, an operator; a
+     prose-shaped line only after a backslash), an indented line, a line of output (no sentence end, and
+     a digit or symbol, a lower-case start, indentation, or ``key : value``), a ``#`` line, a short
+     line between code lines (not a single word, a tab label; ending in ``:`` only before an
+     indented line). A ``# comment`` line before a command is code; an indented line that is no
+     sentence, no list item and not one bare word is code; a heading glued to the code under it
+     (two to six Title Case words or a stock title, then code with no three plain words:
+     ``Citation @article{key,``) is a heading and a code line. Never a prose-shaped line
+     (:func:`_prose_shaped`: a capital first, four words, a sentence end, three plain words), a
+     setting with a worded aside, or a line rule 5 splits (code glued to prose).
+   * *Site chrome* (``markup``, note ``chrome``/``caption``; ``navigation``, note
+     ``breadcrumb``/``contents``): a whole line of :data:`_CHROME_LINE` (``Edit this page``,
+     ``Share``, ``5 min read``, bylines with ``·``, ``Last updated …``, ``Tags: …``, copyright and
+     "built with" footers, a bare URL), a previous/next link with an arrow or guillemet, a
+     breadcrumb (``›``/``»``, or ``>``/``/`` with three items), a caption or credit (``Fig. 2.``,
+     ``Source:``, ``Image credit:``); a contents label (``Table of contents``, ``On this page``,
+     ``Related posts``) and the run of entries under it (twelve words at most without a final
+     ``.``/``:``/``;``/``,``, or any line whose text comes again below as the start of a line).
+     A line that starts with a contents entry followed by a capitalised word is that heading
+     glued to its first paragraph: it is split there (note ``contents-heading``).
+   * *Column tables* (``table``, note ``column-table``): two lines or more laid out in columns
+     (cells split by a tab or two to sixty spaces inside the line, as ``w3m -dump`` and inscriptis
+     render a table and a browser copies one with tabs), each with the first line's number of
+     cells or one fewer, none of them code; the first line is the header.
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -141,11 +189,45 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         following_lines[index] = upcoming
         if lines[index].strip():
             upcoming = lines[index].strip()
+    code_lines = _code_lines(lines)
+    chrome_lines = _chrome_lines(lines, code_lines)
+    column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
+                     if not any(i in code_lines for i in range(start, end))}
+    column_end = 0
+    listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
+                     and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
-        if not line:
+        if not line or number <= column_end:
             continue
         in_list, list_run = list_run, _introduces_list(line) or (list_run and len(line.split()) <= 15)
+        if number - 1 in column_tables and number not in pipe_tables:
+            column_end = column_tables[number - 1]
+            rows = [tuple(c for c in re.split(r"\t+|\s{2,}", r.strip()) if c) for r in lines[number - 1:column_end]]
+            header, body = rows[0], tuple((r + ("",) * len(rows[0]))[:len(rows[0])] for r in rows[1:])
+            caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
+            table = Table(number, column_end, sections.current, caption, header, body, recovered=True)
+            blocks.append(Block("table", " | ".join(header), number, column_end, sections.current, recovered=True,
+                                table=table, note="column-table"))
+            previous = lines[column_end - 1]
+            continue
+        if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
+            note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
+            seam = _heading_before_code(line)
+            if seam is not None:  # "Citation @article{key," : a heading glued to the code under it
+                heading = line[:seam].strip()
+                blocks.append(Block("heading", heading, number, number, sections.enter(2, heading), recovered=True,
+                                    level=2, note="glued-heading"))
+                raw = line[seam:]
+            blocks.append(Block("code", raw.rstrip(), number, number, sections.current, recovered=True, note=note))
+            previous = line
+            continue
+        if number - 1 in chrome_lines and number not in pipe_tables:
+            note = chrome_lines[number - 1]
+            blocks.append(Block("navigation" if note in ("contents", "breadcrumb") else "markup", line, number, number,
+                                sections.current, recovered=True, note=note))
+            previous = line
+            continue
         if number in pipe_tables:
             table = pipe_tables[number]
             if table is not None:
@@ -155,7 +237,12 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
-        for block in _recover(line, number, previous, following_lines[number - 1], in_list):
+        entry = next((e for e in listed if line.startswith(e + " ") and len(line[len(e):].split()) >= 2
+                      and re.match(r"\s+[\"'“(]?[A-Z0-9]", line[len(e):])), None)
+        recovered = (_recover(line, number, previous, following_lines[number - 1], in_list) if entry is None else
+                     [Block("heading", entry, number, number, recovered=True, level=2, note="contents-heading")]
+                     + _recover(line[len(entry):].strip(), number, entry))
+        for block in recovered:
             if block.kind == "heading":
                 level = block.level or 2
                 block = Block("heading", block.text, number, number, sections.enter(level, block.text),
@@ -224,13 +311,39 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
 
 
 _CAPTION_END = re.compile(r"[.!?](?=\s+[A-Z])")
+_TITLE_FRAGMENT = re.compile(r"^(?:[^\w\s(\[]{1,2}\s+)?[A-Z][^.!?;:\d]{0,60}?(?::\s+[A-Z][^.!?;:\d]{0,60}|\s\([^()]{1,20}\))$")
+"""A title alone on its line, shaped as one: ``Label: Title`` or ``Title (aside)`` after an optional
+icon (``The real value: Looking at your data``, ``📋 Output (baseline v1)``; an admonition's or a
+card's title): no sentence end, no digit outside the parentheses, at most eight words."""
+_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?])\s•\s(\S.*)$")
+"""A heading of one line glued to the first item of the bulleted list under it (``todos •
+Investigate …``, ``Reproduction Log* • Results reproduced by …``)."""
+_HEADERLINK = re.compile(r"^([^\s¶#][^¶#.!:;]{0,100}?[\w?)])[¶#](?=\s|$)")
+"""A heading and its permalink mark glued after its last word (``Notes¶``, ``Installation#``)."""
+_MATH_LINE = re.compile(r"^(?=.*(?:[=≤≥≈∝]|\\[a-zA-Z]+\{))(?=.*(?:[∑∏‖√∫∂∈∀∃·×−]|\\[a-zA-Z]+))[^.!?]*$")
+"""A formula left by a math renderer (``L = −∑ y log p``, ``\\mathrm{nDCG}@k = \\frac{…}{…}``): a relation
+or a TeX command, a math symbol, no sentence end."""
 
 
 def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
     """:func:`_recover` for a line without glued directive options or captions."""
-    item = re.match(r"^(\d{1,3}[.)]|[-*•])\s+(\S.*)$", line)
+    if line.rstrip("\ufe0e").endswith("↩"):  # a footnote's back-link is the page's link, not its text
+        line = line.rstrip("\ufe0e")[:-1].rstrip()
+    item = re.match(r"^(\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
     if item:
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    glued_item = _HEADING_BEFORE_BULLET.match(line)
+    if glued_item and line.count(" • ") == 1:  # "todos • Investigate and add FSDP": a heading glued to an item
+        return [Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading"),
+                Block("list_item", glued_item.group(2), number, number, recovered=True, marker="•",
+                      note="glued-heading")]
+    headerlink = _HEADERLINK.match(line)
+    if headerlink:  # "Evaluation¶ We evaluate …": a heading with its permalink mark (Sphinx ¶, Furo #)
+        rest = line[headerlink.end():].strip()
+        return ([Block("heading", headerlink.group(1), number, number, recovered=True, level=2, note="headerlink")]
+                + (_recover_line(rest, number, headerlink.group(1)) if rest else []))
+    if _MATH_LINE.match(line) and not _PROSE_RUN.search(line):
+        return [Block("math", line, number, number, recovered=True, note="formula")]
     numbered = _NUMBERED_AFTER_HEADING.match(line)
     if numbered:  # "Train 1. RetroMAE Pre-train We pre-train …": a heading glued to a numbered item
         return [Block("heading", numbered.group(1), number, number, recovered=True, level=2, note="glued-heading"),
@@ -280,7 +393,8 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
                       note="callout-title"),
                 Block("paragraph", line[words[callout][0]:], number, number, recovered=True, note="callout-title")]
-    short = _short_heading(line, words) or ("heading" if _title_line(line, words) else "")
+    short = (_short_heading(line, words) or ("heading" if _title_line(line, words) else "")
+             or ("heading" if _TITLE_FRAGMENT.match(line) and len(words) <= 8 else ""))
     if short == "heading" and (in_list or words[0][1].lower().replace("’", "'") in _PRONOUN_OPENERS):
         short = ""  # an item of a list that lost its markers ("Dataset", "Loss Function"), "Let's examine …"
     if short:
@@ -397,13 +511,18 @@ def _callout_title(words: list[tuple[int, str]]) -> int | None:
 _SECTION_NUMBER = re.compile(r"^(?:\d+\.)+\d*\s+|^\d+\s+(?=[A-Z])")
 
 
+_HEADING_ASIDE = re.compile(r"\s\((?:v\d+(?:\.\d+)*|[A-Za-z][\w .-]{0,20})\)$")
+
+
 def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     """``heading`` for a line of 1–6 words (after an optional section number such as ``11.3.``)
     without digits, symbols or final punctuation, its first word capitalised: a heading flattened
     onto its own line (``Further reading``, ``11.3.1. Summary``); ``markup`` for one to three such
     lower-case words (tab labels: ``pytorch mxnet``); else ''."""
     text = _SECTION_NUMBER.sub("", line, count=1)
-    text = re.sub(r"^(\S.*?)\s+\((?:v\d+(?:\.\d+)*|[A-Za-z][\w .-]{0,20})\)$", r"\1", text)  # "ColBERT (v2)"
+    aside = _HEADING_ASIDE.search(text) if text.endswith(")") else None
+    if aside and text[:aside.start()].strip():  # "ColBERT (v2)" (a search, not a lazy match: linear time)
+        text = text[:aside.start()].rstrip()
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
@@ -624,7 +743,7 @@ def _ends_sentence(texts: list[str], index: int) -> bool:
 _TITLE_WORD = re.compile(r"^(?:v\d+(?:\.\d+)*|[A-Z][a-z]+(?:-[A-Za-z]+)*|[A-Z]{2,}[a-z]*|[a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*|[A-Z]|&)$")
 
 
-_GRID_NUMBER = re.compile(r"^[-+−]?\d(?:[\d.,]*\d)?(?:%|x)?$")
+_GRID_NUMBER = re.compile(r"^(?:±|[-+−]|\+/-)?\d(?:[\d.,]*\d)?(?:%|x)?$")
 
 
 def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
@@ -632,7 +751,8 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
-    plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|Fig|Eq|No)\.", "", line)  # abbreviations end no sentence
+    plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|fig|eq|no|avg|max|min|std)\.", "", line,
+                   flags=re.I)  # abbreviations end no sentence
     if re.search(r"[.!?]$", plain.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", plain):
         return False
     numbers = sum(1 for _, w in words if _GRID_NUMBER.match(w))
@@ -720,7 +840,11 @@ def _header_fragment(words: list[tuple[int, str]], previous: str) -> tuple[str, 
 
 def _row_start(words: list[tuple[int, str]], index: int) -> bool:
     return (index + 1 < len(words) and bool(_CAPITAL_WORD.match(words[index][1]))
-            and bool(_NUMBER.match(words[index + 1][1].rstrip(",;"))))
+            and bool(_NUMBER.match(words[index + 1][1].rstrip(",;")) or _RANGE_CELL.match(words[index + 1][1])))
+
+
+_RANGE_CELL = re.compile(r"^\d+(?:\.\d+)?[–-]\d+(?:\.\d+)?%?$|^\d+(?:\.\d+)?e[-+]?\d+$")
+"""A cell that is a range (``16–32``) or a number in scientific notation (``1e-4``)."""
 
 
 def _flattened_table(line: str, words: list[tuple[int, str]], previous: str) -> list[Block] | None:
@@ -728,12 +852,14 @@ def _flattened_table(line: str, words: list[tuple[int, str]], previous: str) -> 
     if first_row is None or first_row < 2:
         return None
     columns = _columns([w for _, w in words[:first_row]])
-    if columns is None:
-        return None
+    if columns is None or any(_is_opener(c.split()[0]) for c in columns[1:]):
+        return None  # "Cyber Security We have evaluated Llama 3 …": a heading and a sentence, no header
     starts = [first_row]
     for i in range(first_row + 2, len(words)):
         if _row_start(words, i) and i > starts[-1] + len(columns) - 1:
             starts.append(i)
+    if len(starts) < 2:
+        return None  # "Model Architecture Llama 3 is an auto-regressive …": one "row" is a sentence
     rows: list[tuple[str, ...]] = []
     tail_start: int | None = None
     for r, start in enumerate(starts):
@@ -898,4 +1024,295 @@ def _pipe_tables(lines: list[str]) -> dict[int, Table | None]:
             for number in range(index + 2, end + 1):
                 out[number] = None
         index = end
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole lines read with their neighbours (rule 8): code lines, site chrome, tables of contents,
+# column tables. Decided before the one-line rules, from the raw line (indentation kept).
+
+_CHROME_LINE = re.compile(
+    r"^(?:Edit (?:this|on) (?:page|GitHub|GitLab)|Edit page|Edit this (?:article|post|doc)|View (?:page )?source|"
+    r"View on GitHub|Improve this (?:page|doc|article)|Suggest (?:an )?edits?|Report an issue|"
+    r"Open in (?:Colab|Studio Lab|Kaggle|SageMaker Studio Lab)|Download (?:notebook|PDF|\.ipynb|\.md)|"
+    r"Share|Share (?:on|this|via) \w+(?: \w+)?|Copy(?: link| code| to clipboard| page)?|Copied!?|Tweet|Print|"
+    r"Previous|Next|Prev|Older posts?|Newer posts?|Back to (?:top|blog|articles|posts|docs|home)|"
+    r"Skip to (?:main )?content|Table of contents|Contents|On this page|In this (?:article|post|page|guide)|"
+    r"Was this (?:page|article|post) helpful\??|Yes No|Thanks for (?:your )?feedback!?|"
+    r"Subscribe(?: to (?:our|the) \w+(?: \w+)?)?|Sign up|Sign in|Log in|"
+    r"Join (?:our|the) (?:Discord|Slack|community|newsletter|forum)(?: \w+)?|"
+    r"Related (?:posts|articles|reading|pages)|Read more|Read next|Recommended(?: posts| articles)?|"
+    r"(?:Tags?|Categories|Category|Filed under|Topics):\s.{1,120}|"
+    r"Last (?:updated|modified|edited|reviewed)(?: on)?:? \S.{0,40}|"
+    r"(?:Posted|Published)(?: on| by| in)? [\w ,.'’-]{1,60}|"
+    r"By [A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3}(?:,? (?:and )?[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,3})* · .{1,60}|"
+    r"By the [\w .-]{1,40} team(?: · .{1,40})?|"
+    r"\d{1,3}[ -]min(?:ute)?s? read|Reading time:? \d{1,3} min(?:ute)?s?|"
+    r"(?:©|Copyright ©|\(c\) \d{4}|Copyright \d{4}).{0,120}|All rights reserved\.?|"
+    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60}|(?:https?://|www\.)\S+)$")
+"""A line of site chrome (``Edit this page``, ``Share``, ``5 min read``, ``© 2024 Acme Inc. All
+rights reserved.``, ``By Jane Doe · March 4, 2024``, a bare URL: an embed's link): the whole line, so that ``Share of queries
+rose …``, ``Previous work …``, ``Copyright law …`` and ``By default, …`` stay prose."""
+_ARROW_LINK = re.compile(r"^(?:[«←‹]\s*\S.{0,60}|.{0,60}\S\s*[»→›])$")
+"""A previous/next link (``« Previous: Indexing``, ``Next: Evaluation »``, ``← Back to blog``)."""
+_BREADCRUMB = re.compile(r"^[^.!?]{1,40}(?:\s+[›»>/]\s+[^.!?]{1,40}){1,6}$")
+"""A breadcrumb (``Home › Docs › Quantization``; with ``>`` or ``/``: three items or more)."""
+_CONTENTS_LABEL = re.compile(r"^(?:Table of contents|Contents|On this page|In this (?:article|post|page|guide)|"
+                             r"Related (?:posts|articles|reading|pages)|Read next|Recommended(?: posts| articles)?"
+                             r"|More (?:posts|articles|from [\w .-]{1,40}))$", re.I)
+"""A line that opens a run of links: a table of contents, related posts."""
+_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Figure|Table)\s+[IVXLC]{1,6}[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$")
+"""A caption or credit alone on its line (``Fig. 2. Recall at each depth.``, ``Source: MTEB
+leaderboard, June 2024.``, ``Table I: …``), beside ``Figure 1: …`` and ``Table 1: …``
+(:data:`CAPTION_LINE`)."""
+
+_STRONG_CODE = re.compile(
+    r"^(?:\$ |>>> |\.\.\. |#!|Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
+    r"[A-Z]\w*(?:Error|Exception|Warning|Interrupt|Exit)(?::|$)|"
+    r"(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|uv|cargo|go|make|cmake|java|javac|mvn|"
+    r"gradle|bash|sh|zsh|cd|ls|cat|cp|mv|rm|mkdir|tar|unzip|gzip|gunzip|export|source|sudo|apt|apt-get|brew|"
+    r"kubectl|helm|ssh|scp|rsync|chmod|echo|head|tail|grep|sed|awk|paste|sort|wc|md5sum|sha256sum|nvidia-smi|"
+    r"torchrun|accelerate|deepspeed|huggingface-cli|nohup|time|for|while|do|done|fi|then|if|else|elif|"
+    r"import|from|def|class|return|yield|raise|assert|try|except|finally|with|async|await|lambda|print|"
+    r"const|let|var|function|fn|func|pub|use|impl|struct|enum|package|public|private|static|void|int|"
+    r"#include|#define|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN)"
+    r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"'`|@]|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
+    r"(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE (?:TABLE|INDEX))\s.*\b(?:FROM|WHERE|VALUES|SET|ON)\b|"
+    r"-{1,2}[A-Za-z][\w-]*(?:[= ]\S|\s*\\?$)|"
+    r"(?:\.{1,2}/|~/)?[\w.-]+(?:/[\w.-]+)+(?=\s+-{1,2}[A-Za-z]|\s.*\\$|$)|"
+    r"[\]\[{}()<>,;:.]+$|"
+    r"\"[^\"]{1,60}\"\s*:\s|'[^']{1,60}'\s*:\s|"
+    r"[A-Za-z_][\w.\[\]\"']*(?:[-+*/]?=|:=)[^\s=]\S*$|"
+    r"[A-Za-z_][\w.\[\]\"']*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=|:=)\s*(?:[\w.]+\(|[\"'\[{]|-?\d[\d.e+-]*$|"
+    r"True$|False$|None$|await\s|new\s|lambda\b)|"
+    r"[A-Za-z_][\w.$]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
+    r"[A-Za-z_][\w.$]*\s*<-\s*\S|[A-Za-z_][\w.$]*\((?:[^()]*,)?$|"
+    r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
+    r"@[A-Za-z_][\w.]*(?:\(|$)|@\w+\{[\w:.-]*,|"
+    r"(?://|--|/\*|\*/)\s|"
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
+    r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$|\*{3,}\s.{1,60}\s\*{3,}$|"
+    r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|)")
+"""A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
+shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
+(``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
+no keyword), a traceback line or an exception (``RuntimeError: …``), an option (``--model x``), a
+line of brackets only (``])``, ``}``), a JSON key (``"model": …``), an assignment (``x = …``,
+``seed=42``; not one followed by three plain words: ``N = 40 tasks were evaluated``), a call
+(``print(vectors.shape)``, ``model.to(device)``), a decorator, a comment opener, a time stamp
+or a log level."""
+_YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|true$|false$|null$|None$|~$|"
+                       r"[\w./@:-]+(?:\s+#.*)?$))")
+"""A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
+one token; ``note: the …`` with words after it is no setting."""
+_WORDED_ASIDE = re.compile(r"\s\((?:or|and|at|e\.g\.|i\.e\.|about|roughly)\s[a-z ]+\)$")
+"""``Oversampling=2.0 (or more)``: a setting written as a list item of prose, with a worded aside."""
+_CODE_END = re.compile(r"(?:[\\,({\[=]|\b(?:and|or|&&|\|\|))$")
+"""A code line that continues on the next line (``\\``, an open bracket, a comma, an operator)."""
+
+
+def _bracket_depth(text: str) -> int:
+    return sum(text.count(o) - text.count(c) for o, c in ("()", "[]", "{}"))
+
+
+def _prose_shaped(line: str) -> bool:
+    """A line a sentence writes: a capital or a digit first, four words or more, a sentence end last
+    (``.``, ``!``, ``?``, ``:``), a run of three plain lower-case words."""
+    words = line.split()
+    return (len(words) >= 4 and bool(re.match(r"^[\"'“(]?[A-Z0-9]", line)) and bool(re.search(r"[.!?:][\"'”’)]*$", line))
+            and bool(re.search(r"(?:^|\s)[A-Za-z][a-z'’]+\s+[a-z][a-z'’-]+\s+[a-z][a-z'’-]+(?:\s|[.,;:!?]|$)", line)))
+
+
+def _glued_prose(line: str) -> bool:
+    """The line holds prose glued before or after its code (``model = f(x) The model loads in 2
+    seconds.``): rule 5 splits it, so it is not taken whole."""
+    blocks = _code(line, [(m.start(), m.group(0)) for m in _WORD.finditer(line)])
+    return blocks is not None and any(b.kind == "paragraph" for b in blocks)
+
+
+_CODE_FIRST_TOKEN = re.compile(
+    r"^(?:[@$>{\[(\"'#./~-]|(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|cargo|uv|bash|sh|make|cmake|"
+    r"java|kubectl|helm|brew|apt|apt-get|sudo|torchrun|accelerate|deepspeed|huggingface-cli|nvidia-smi)\s|"
+    r"[\w.]*[=(.:][\w\"'(\[])")
+"""The first token of code glued after a heading: a symbol, a command (``pip``, ``git``, ``docker`` …),
+or a token holding code punctuation (``model.to(``, ``x=1``); ``from Passages …`` and ``with
+always_ram=True`` open with English words."""
+
+
+def _heading_before_code(line: str) -> int | None:
+    """Offset of the code after a heading glued to it (``Citation @article{key,``, ``Quick Install pip
+    install tinystore``): two to six Title Case words (or one stock section title,
+    :data:`STOCK_HEADINGS`), the first no sentence opener, then text that is code by its own shape
+    and no sentence."""
+    words = [(m.start(), m.group(0)) for m in _WORD.finditer(line[:200])]
+    for i in range(1, min(7, len(words))):
+        head = [w for _, w in words[:i]]
+        if not all(_TITLE_WORD.match(w) or w.lower() in FUNCTION_WORDS for w in head) or _is_opener(head[0]):
+            return None
+        if i == 1 and head[0].lower() not in STOCK_HEADINGS:
+            continue
+        rest = line[words[i][0]:]
+        if (_STRONG_CODE.match(rest) and _CODE_FIRST_TOKEN.match(rest) and not _prose_shaped(rest)
+                and not _CHROME_LINE.match(rest) and not _PROSE_RUN.search(rest)
+                and not rest[:1].isupper() and head[-1].lower() not in FUNCTION_WORDS):
+            return words[i][0]
+    return None
+
+
+def _next_code_shaped(lines: list[str], index: int, strong: list[bool], indented_only: bool = False) -> bool:
+    """The next non-blank line after ``index`` is code by its shape or indented (only indented for
+    a line ending in ``:``: ``Sanity check:`` before ``$ md5sum …`` introduces the command)."""
+    for j in range(index + 1, len(lines)):
+        if lines[j].strip():
+            return (strong[j] and not indented_only) or lines[j][:1].isspace()
+    return False
+
+
+_JSON_STRING_VALUE = re.compile(r'^"[^"]{1,60}"\s*:\s*"(.*)",?$')
+
+
+def _prose_value(line: str) -> bool:
+    """A JSON line whose string value is prose (``"status": "Single prespecified exploratory reranker
+    … no population claim.",``: seed 003, a chapter written as a JSON record): its text is read."""
+    value = _JSON_STRING_VALUE.match(line)
+    return value is not None and _prose_shaped(value.group(1))
+
+
+def _code_lines(raw: list[str]) -> set[int]:
+    """0-based indexes of the lines that are code (rule 8): a line of its own code shape
+    (:data:`_STRONG_CODE`, two or more YAML settings in a row: :data:`_YAML_KEY`), and with its
+    neighbours: a line after a code line that continues it (``\\``, an open bracket, a comma),
+    an indented line (the flattening keeps a ``<pre>``'s indentation; prose lines have none)
+    after a code line, a line of output under a command (no sentence end, not prose-shaped), a
+    ``# comment`` line before or after code. Never a line that is prose-shaped
+    (:func:`_prose_shaped`) unless a continuation or open bracket holds it in the code."""
+    lines = [r.rstrip() for r in raw]
+    strong = [bool(line.strip()) and bool(_STRONG_CODE.match(line.strip())) and not _prose_shaped(line.strip())
+              and not _prose_value(line.strip())
+              and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
+              and not _glued_prose(line.strip()) for line in lines]
+    for i, line in enumerate(lines):
+        if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
+            strong[i] = True
+    yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
+    for i in range(len(lines) - 1):  # "eval: split train. loss 2.5e-3 …" twice: a log's lines
+        prefix = re.match(r"^([a-z_][\w-]*:)\s", lines[i].strip())
+        if (prefix and re.search(r"\d", lines[i]) and lines[i + 1].strip().startswith(prefix.group(1))
+                and re.search(r"\d", lines[i + 1])):
+            strong[i] = strong[i + 1] = True
+    for i in range(len(lines) - 3):  # "Input: g, c, b" / "Output: g, c, b" / "Input: …": records
+        keys = [re.match(r"^([A-Z]?[a-z_]\w{0,20}):\s+(\S.{0,60})$", lines[j].strip()) for j in range(i, i + 4)]
+        if (all(keys) and keys[0].group(1) == keys[2].group(1) and keys[1].group(1) == keys[3].group(1)
+                and not any(re.search(r"[.!?]$", k.group(2)) for k in keys)):
+            for j in range(i, i + 4):
+                strong[j] = True
+    for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
+        if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip()) and not _prose_value(line.strip())
+                and (len(line.split()) >= 2 or not line.strip().isalpha())  # "  x" alone: a tab label (markup)
+                and not re.match(r"^\s*(?:\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s", line) and not _CHROME_LINE.match(line.strip())):
+            strong[i] = True
+    for i, is_yaml in enumerate(yaml):
+        if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
+            strong[i] = True
+    code: set[int] = set()
+    depth = 0
+    previous: int | None = None
+    for i, line in enumerate(lines):
+        text = line.strip()
+        if not text:
+            continue
+        sentence = _prose_shaped(text) or _prose_value(text)
+        after = previous is not None and previous in code
+        held = after and (depth > 0 or _CODE_END.search(lines[previous].strip()) is not None)
+        if held and sentence and not lines[previous].endswith("\\"):
+            held = False  # a sentence after an unclosed "fn main() {": the excerpt of code ended
+        is_code = strong[i] or held
+        if not is_code and after and not sentence:
+            indented = line[:1].isspace()
+            output = not re.search(r"[.!?:]$", text) and not _CONTENTS_LABEL.match(text) and (
+                bool(re.search(r"[\d/=_<>{}\[\]$\\|@#]", text)) or text[:1].islower() or indented
+                or bool(re.match(r"^[^:]{1,40}?\s*:\s*\S+$", text)))  # "Scenario : Offline", a report's line
+            is_code = indented or output or text.startswith("#")
+        if not is_code and text.startswith("# ") and i + 1 < len(lines) and lines[i + 1].strip() and strong[i + 1]:
+            is_code = True  # "# download the archive" above a command: a comment, no heading
+        if (not is_code and after and not sentence and 2 <= len(text.split()) <= 12
+                and _next_code_shaped(lines, i, strong, indented_only=text.endswith(":"))):
+            is_code = True  # "MLPerf Results Summary" between two "=====" rules: a line inside the code
+        if is_code:
+            code.add(i)
+            depth = max(0, depth + _bracket_depth(text)) if (depth > 0 or after or strong[i]) else max(0, _bracket_depth(text))
+        else:
+            depth = 0
+        previous = i
+    return code
+
+
+def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
+    """0-based indexes of site chrome lines and the note each gets (rule 8): a chrome line
+    (:data:`_CHROME_LINE`), a previous/next link (:data:`_ARROW_LINK`), a breadcrumb
+    (:data:`_BREADCRUMB`), a caption or credit (:data:`_CREDIT_LINE`), and the run of short lines
+    under a contents label (:data:`_CONTENTS_LABEL`: ``Table of contents``, ``On this page``,
+    ``Related posts``): lines of at most twelve words not ending in ``.``, ``:`` or ``;``, up to the
+    first line that does (or is longer, or code)."""
+    out: dict[int, str] = {}
+    run = False
+    for i, line in enumerate(raw):
+        text = " ".join(line.split())
+        if not text or i in code:
+            run = False if i in code else run
+            continue
+        if _CONTENTS_LABEL.match(text):
+            out[i] = "contents"
+            run = True
+            continue
+        if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,]$", text)
+                     and not re.search(r"[a-z][.!?]\s", text)) or _repeated_below(raw, i, text)):
+            out[i] = "contents"
+            continue
+        run = False
+        if _CHROME_LINE.match(text):
+            out[i] = "chrome"
+        elif len(text.split()) <= 8 and _ARROW_LINK.match(text) and not re.search(r"[=<>]\s*\d", text):
+            out[i] = "chrome"
+        elif _BREADCRUMB.match(text) and (" › " in text or " » " in text or len(re.findall(r"\s[>/]\s", text)) >= 2):
+            out[i] = "breadcrumb"
+        elif _CREDIT_LINE.match(text):
+            out[i] = "caption"
+    return out
+
+
+def _repeated_below(raw: list[str], index: int, text: str) -> bool:
+    """A contents entry of any length: the text comes again further down as a line or as the
+    start of one (the heading it links to, glued to its first paragraph)."""
+    return any(" ".join(r.split()).startswith(text) for r in raw[index + 1:] if r.strip())
+
+
+_COLUMN_GAP = re.compile(r"\S(?:\t| {2,})(?=\S)")
+_WIDE_GAP = re.compile(r" {61}")
+"""A gap between columns is a tab or two to sixty spaces: a run of thousands is no layout."""
+
+
+def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
+    """Runs of two or more lines laid out in columns (cells split by a tab or by two spaces or more
+    inside the line, as ``w3m -dump`` or inscriptis render a table, tab-separated as a browser
+    copies one), each with two or more cells and the same number of cells as the first (a body row
+    may hold one cell fewer): start index → end index (exclusive)."""
+    def cells(line: str) -> list[str]:
+        return [c for c in re.split(r"\t+|\s{2,}", line.strip()) if c]
+    out: dict[int, int] = {}
+    i = 0
+    while i < len(raw):
+        width = len(cells(raw[i])) if raw[i].strip() else 0
+        if width < 2 or not _COLUMN_GAP.search(raw[i]) or _WIDE_GAP.search(raw[i]):
+            i += 1
+            continue
+        end = i + 1
+        while (end < len(raw) and _COLUMN_GAP.search(raw[end]) and not _WIDE_GAP.search(raw[end])
+               and width - 1 <= len(cells(raw[end])) <= width):
+            end += 1
+        if end - i >= 2:
+            out[i] = end
+            i = end
+        else:
+            i += 1
     return out

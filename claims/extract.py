@@ -82,7 +82,7 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
-from claims.attribution import credits, possessive_credits
+from claims.attribution import citation_marker_spans, credits, possessive_credits, work_reports, works_named
 from claims.kinds import measured_cue, not_measured, refine_roles
 from claims.roles import masked as mask_roles
 
@@ -159,7 +159,8 @@ _RECOMMEND = re.compile(r"\b(?:" + "|".join(re.escape(c) for c in RECOMMENDATION
 _SCOPE = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(c) for c in SCOPE_CUES) + r")(?![\w'])", re.I)
 
 _NAME = r"[A-ZÀ-Þ][a-zß-ÿ][\w\-]*"  # capitalised word, Latin-1 letters included (Järvelin)
-_ET_AL = re.compile(rf"\b({_NAME}(?:\s+(?:and|&)\s+{_NAME})?)\s+et\s+al\.?")
+_ET_AL = re.compile(rf"\b((?:(?:van|von|de|der|den|del|da|di|dos|le|la)\s+)*{_NAME}(?:\s+(?:and|&)\s+{_NAME})?)"
+                    rf"\s+et\s+[aA]l\b\.?")  # "van der Maaten et al.", "et Al" as written in the wild
 _PAIR = re.compile(rf"\b({_NAME})\s+(?:and|&)\s+({_NAME})(?=’s|'s|\s*\(\d{{4}}|,\s*\d{{4}})")
 _BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|&)\s+({_NAME})\b")
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
@@ -169,6 +170,9 @@ _ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-]
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
 _URL = re.compile(r"(?:https?://|www\.)\S+?(?=[.,;:!?)\]”\"']*(?:\s|$))")
+_RELATIVE_PATH = re.compile(r"(?<!\S)(?:\.{1,2}|~)/[\w.@/-]*[\w/](?=[.,;:!?)\]”\"']*(?:\s|$))")
+"""A relative path in prose (``./examples``, ``../tools``, ``~/bin``): atomic, as a URL is (a flattened
+page has lost the inline code around it)."""
 """A URL without the punctuation that follows it (``… see https://x.org/a.b. Then …`` ends a
 sentence after ``a.b``)."""
 _LIST_MARKER = re.compile(r"^\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,4})[.)]$")
@@ -251,7 +255,8 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
         for piece_start, piece_end in _inline_bullets(paragraph, start, start + len(stripped)):
             pieces.extend(_acronym_ends(paragraph, piece_start, piece_end))
         cursor = start + len(stripped)
-    guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph)))
+    guarded = _disjoint(protected + tuple(m.span() for m in _URL.finditer(paragraph))
+                        + tuple(m.span() for m in _RELATIVE_PATH.finditer(paragraph)))
     merged: list[tuple[int, int]] = []
     for start, end in _symbols_back(paragraph, pieces):
         if merged and _keep_together(paragraph, merged[-1], (start, end), guarded):
@@ -263,13 +268,24 @@ def sentence_spans(paragraph: str, protected: tuple[tuple[int, int], ...] = ()) 
 
 
 _LEADING_SYMBOLS = re.compile(r"(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+\s*)+")
+_LEADING_MARKER = re.compile(r"(?:\[(?:\^[\w\-]{1,40}|[1-9]\d{0,2}(?:\s*[,–-]\s*[1-9]\d{0,2})*)\]|[¹²³⁴-⁹⁰]+)+(?=\s|$)")
+"""A footnote reference, a numbered reference or a superscript number right after a full stop."""
 
 
 def _symbols_back(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Emoji that open a piece after a full stop close the sentence before it (``… weekend! 🚀
-    Then …``: sentencex puts the emoji with the next sentence)."""
+    Then …``: sentencex puts the emoji with the next sentence), and so does a citation marker
+    glued to the full stop (``… tokenizers.[^2] Smith found …``, ``… before.² It …``: the marker
+    cites the sentence it closes; ``… first. [12] showed that …`` keeps its subject)."""
     out: list[tuple[int, int]] = []
     for start, end in pieces:
+        marker = _LEADING_MARKER.match(text, start, end)
+        if out and marker and start > 0 and not text[start - 1].isspace():
+            if marker.end() >= end:  # a lone marker closing the paragraph
+                out[-1] = (out[-1][0], end)
+                continue
+            out[-1] = (out[-1][0], marker.end())
+            start = marker.end()
         match = _LEADING_SYMBOLS.match(text, start, end)
         if out and match and match.end() < end:
             out[-1] = (out[-1][0], match.start() + len(match.group(0).rstrip()))
@@ -441,7 +457,8 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
     for m in _PAIR.finditer(sentence):
         add(m.start(), m.end(), f"{m.group(1)} and {m.group(2)}", True)
     for m in _BY_PAIR.finditer(sentence):
-        add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
+        if not (m.group(1).endswith("ing") or m.group(2).endswith("ing")):  # "by Inhibiting and Amplifying"
+            add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
     for m in _PAREN.finditer(sentence):
         add(m.start(1), m.end(1), m.group(1), True)
     for m in _NAME_YEAR.finditer(sentence):
@@ -477,6 +494,7 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
     """The quantities with ``role`` refined from the words around them (module docstring)."""
     out = []
     phrases = [m.span() for m in _PARAMETER_PHRASE.finditer(sentence)]  # once: linear in the sentence
+    markers = citation_marker_spans(sentence)  # claims/attribution.py: "[12]", "[^2]" cite, they count nothing
     for q in quantities:
         start, end = q.span
         before = sentence[max(0, start - 60):start]  # the context rules look at most this far back
@@ -485,6 +503,8 @@ def quantity_roles(sentence: str, quantities: list[Quantity],
         role = q.role
         if any(s <= start < e for s, e in math_spans):
             role = "math"
+        elif any(s <= start < e for s, e in markers):
+            role = "identifier"
         elif q.role == "p-value":
             pass
         elif (q.decimals == 0 and q.unit is None and not q.is_percent and q.denominator is None
@@ -597,11 +617,33 @@ def claims_from_document(document: Document, kinds: str = "rules") -> list[Claim
         for row in new:
             _require_finite(row, block, document.path)
         rows.extend(new)
+    rows = _credit_named_works(rows)
     if kinds != "rules":  # hook (branch kinds-model): the trained classifier decides the measured kind
         from claims.kinds_model import check_kinds, relabel
 
         rows = relabel(rows, classify) if check_kinds(kinds) == "model" else rows
     return rows
+
+
+def _credit_named_works(rows: list[ClaimRow]) -> list[ClaimRow]:
+    """A work the page names (``the Chinchilla paper``, ``DrQA (Chen et al., 2017)``) credits the
+    later sentences it is the subject of (``Chinchilla reveals …``; claims/attribution.py
+    ``works_named``, ``work_reports``): their kind is decided again with the credit."""
+    works = works_named([r.text for r in rows if r.kind != TABLE_VALUE])
+    if not works:
+        return rows
+    out = []
+    for row in rows:
+        work = work_reports(row.text, works) if row.kind not in (TABLE_VALUE, "attribution") else None
+        if work is None or "credited to" in row.cue:
+            out.append(row)
+            continue
+        kind, cue = classify(mask_roles(row.text), row.quantities, True)
+        names = row.cited_names + ([work] if work not in row.cited_names else [])
+        if kind == MEASURED:
+            cue += f"; credited to {', '.join(names)}"
+        out.append(replace(row, kind=kind, cue=cue, cited_names=names))
+    return out
 
 
 def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:

@@ -38,7 +38,10 @@ by its label's words); a metric and cutoff the sentence names count +3 (+1.5 wit
 ``numerator`` / ``denominator`` counts 5 less unless the sentence names it (it restates a count). **Contradiction**: a value is
 no candidate when the clause before the number names another key beside one of its key parts
 and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall@3``;
-:func:`contradicts`); a dict of per-item results (``tasks`` → ``{"T1": …}``) or a key naming the items
+:func:`contradicts`), and so it is when a word inside a compound key part names a thing of the run
+(a key that holds results in any of the run's files) and the clause names another such thing
+beside it and not that word (``the reranker changes macro NDCG@3 by`` rules out
+``macro_change_bm25_to_hybrid.ndcg@3``: :func:`run_rivals`); a dict of per-item results (``tasks`` → ``{"T1": …}``) or a key naming the items
 (``per_topic``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
 suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
@@ -116,6 +119,7 @@ class RunValue:
     pattern: str | None = None                               # a number printed inside text (a cell)
     inputs: tuple[tuple[str, str], ...] = ()                 # the run's input sha256 by role (its identity)
     scope: tuple[tuple[str, frozenset[str]], ...] = ()      # (identifier, its sibling identifiers) per level
+    rivals: tuple[tuple[str, frozenset[str]], ...] = ()     # (a word of the key, the run's keys beside it)
 
 
 @dataclass(frozen=True)
@@ -229,20 +233,71 @@ def contradicts(value: RunValue, clause: tuple[str, ...]) -> bool:
     string describes its object), and words the value's own path also holds are no conflict.
 
     ``lifts macro NDCG@3 to 0.889`` contradicts ``macro.bm25.recall@3`` twice: ``ndcg@3``
-    stands beside ``recall@3`` and ``fusion`` (``hybrid``) beside ``bm25``.
+    stands beside ``recall@3`` and ``fusion`` (``hybrid``) beside ``bm25``. A word inside a
+    compound part stands beside the run's keys that its own key stands beside elsewhere
+    (``value.rivals``, :func:`run_rivals`).
     """
     for part, others in value.siblings:
         if part.isdigit():
             continue
-        own = (part.lower(), *words(part))
-        if _names(own, clause):
-            continue
-        for other in others:
-            distinct = frozenset(w for w in (other.lower(), *words(other))
-                                 if not _names(value.key_words, (w,)))
-            if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
-                return True
+        if not _names((part.lower(), *words(part)), clause) and _names_a_rival(others, value, clause):
+            return True
+    return any(not _names((word,), clause) and _names_a_rival(others, value, clause)
+               for word, others in value.rivals)
+
+
+def _names_a_rival(others: frozenset[str], value: RunValue, clause: tuple[str, ...]) -> bool:
+    """The clause names one of ``others`` by a word the value's own path does not hold."""
+    for other in others:
+        distinct = frozenset(w for w in (other.lower(), *words(other))
+                             if not _names(value.key_words, (w,)))
+        if not other.isdigit() and distinct and _names(distinct, clause, strict=True):
+            return True
     return False
+
+
+def run_rivals(files: Iterable[Any]) -> dict[str, frozenset[str]]:
+    """For every key of a run's result files, the keys that stand beside it in any of them.
+
+    A word inside a compound key (``hybrid`` in ``macro_change_bm25_to_hybrid``) has the rivals
+    its own key has elsewhere in the run (``bm25``, ``frozen_dense``, ``reranked`` beside
+    ``macro.hybrid`` in the metrics file), so "the reranker changes macro NDCG@3 by −0.018"
+    contradicts the fusion's change although no reranked change sits beside it. Only keys that
+    hold results (a dict: ``macro.hybrid`` → its measures) name a thing of the run; a setting
+    (``k``: 3, so not the ``k`` of ``top_k``), a per-item dict and a scope key name none.
+    """
+    rivals: dict[str, set[str]] = {}
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            names = {str(name) for name, item in node.items()
+                     if isinstance(item, dict) and not _keyed_by_identifiers(item) and not _names_a_scope(str(name))}
+            for name in names:
+                rivals.setdefault(name.lower(), set()).update(names - {name})
+            for item in node.values():
+                visit(item)
+        elif isinstance(node, list):
+            for item in node:
+                visit(item)
+
+    for data in files:
+        visit(data)
+    return {name: frozenset(others) for name, others in rivals.items() if others}
+
+
+def key_rivals(key: str, rivals: dict[str, frozenset[str]]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The words of a key path (whole parts and their ``_`` words) that are keys of the run with
+    rivals (:func:`run_rivals`), each with those rivals; a part's own siblings are
+    :func:`contradicts`' first check, so only words inside compound parts are added."""
+    out = []
+    for part in key.split("."):
+        inner = words(part)
+        if len(inner) < 2:
+            continue
+        for word in inner:
+            if word in rivals and word != part.lower():
+                out.append((word, rivals[word]))
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -423,12 +478,15 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
     for record in latest_runs(records):
         match = _scalar_match(record["command"], record.get("parameters") or {})
         inputs = identity_inputs(record, produced)
+        files = []
         for result, path in sorted((record.get("results") or {}).items()):
             if "manifest" in result or not isinstance(path, str):
                 continue
             data = _read_result(record, path, log_path)
-            if data is None:
-                continue
+            if data is not None:
+                files.append((result, data))
+        rivals = run_rivals(data for _, data in files)
+        for result, data in files:
             common = (record["command"], record.get("run_id", ""), record.get("ended_at", ""), match, result)
             cache: dict[int, bool] = {}
             for key, value, context, siblings in _leaves(data, [], frozenset()):
@@ -438,7 +496,7 @@ def run_values(records: Iterable[dict[str, Any]], log_path: str | Path | None = 
                 key_words = frozenset().union(*units)
                 own = frozenset(w for w in context if not _names(key_words, (w,)))  # no second count
                 values.append(RunValue(*common, key, value, key_words, own, units, siblings, inputs=inputs,
-                                       scope=key_scope(data, key, cache)))
+                                       scope=key_scope(data, key, cache), rivals=key_rivals(key, rivals)))
             values.extend(RunValue(*common, key, value, frozenset().union(*units), frozenset(), units, (), pattern,
                                    inputs=inputs)
                           for key, value, units, pattern in printed_in_cells(data))

@@ -386,3 +386,21 @@ def test_error_line_keeps_a_location_and_names_the_program_otherwise(tmp_path):
     assert error_line("run invalid: parameter k1: 1.2 -> 1.5") == "chapter-audit: run invalid: parameter k1: 1.2 -> 1.5"
     assert error_line("--vectors and --vector-ids must be\ngiven together") == \
         "chapter-audit: --vectors and --vector-ids must be given together"
+
+
+def test_a_file_that_is_not_utf8_is_named_with_its_line_and_column(tmp_path):
+    """The first undecodable byte is located in the decompressed, BOM-less content, so the
+    message is the team's ``FILE:LINE: message`` for a chapter, a gzipped qrels file and a JSONL
+    corpus alike, and nothing is written."""
+    import gzip
+
+    (tmp_path / "ch.md").write_bytes("\ufeff# T\n\nFine.\nCaf\xe9 broke.\n".encode("utf-8").replace(b"\xc3\xa9", b"\xe9"))
+    (tmp_path / "qrels.txt.gz").write_bytes(gzip.compress(b"t1 0 d1 1\nt1 0 d\xff2 1\n"))
+    (tmp_path / "run.txt").write_text(RUN, encoding="utf-8")
+    chapter = chapter_audit("claims", "ch.md", cwd=tmp_path)
+    assert (chapter.returncode, chapter.stdout) == (2, "")
+    assert chapter.stderr.strip().splitlines()[-1] == "ch.md:4: file is not valid UTF-8 (byte 0xe9 at column 4)"
+    scored = chapter_audit("evaluate", "--qrels", "qrels.txt.gz", "--run", "run.txt", "--measures", "AP",
+                           "-o", "out", cwd=tmp_path)
+    assert scored.returncode == 2 and not (tmp_path / "out").exists()
+    assert scored.stderr.strip() == "qrels.txt.gz:2: file is not valid UTF-8 (byte 0xff at column 7)"

@@ -274,3 +274,143 @@ def test_myst_fences_left_in_a_line_are_markup():
     assert blocks(line) == [("markup", ":::{note}"), ("markup", ":class: dropdown"),
                             ("paragraph", "The ideal ordering sorts documents by grade. Unjudged ones count as zero."),
                             ("markup", ":::")]
+
+
+# --- branch packs-gen: whole lines read with their neighbours (rule 8), the shape catalogue ------
+
+def located(text: str) -> list[tuple[int, int, str, str]]:
+    return [(b.line, b.end_line, b.kind, b.text) for b in read_flattened(text).blocks]
+
+
+def test_code_lines_of_a_flattened_page_are_code_with_their_own_line_numbers():
+    text = ("Open the store like this:\n"
+            "from tinystore import Store\n"
+            "store = Store(\"idx\",\n"
+            "    mode=\"r\")\n"
+            "# a comment, no heading\n"
+            "store.close()\n"
+            "The store is read-only afterwards.\n")
+    assert located(text) == [
+        (1, 1, "paragraph", "Open the store like this:"),
+        (2, 2, "code", "from tinystore import Store"), (3, 3, "code", 'store = Store("idx",'),
+        (4, 4, "code", '    mode="r")'), (5, 5, "code", "# a comment, no heading"), (6, 6, "code", "store.close()"),
+        (7, 7, "paragraph", "The store is read-only afterwards.")]
+
+
+def test_output_under_a_command_and_a_report_between_rules_are_code():
+    text = ("$ tinystore build ./pages\nbuilt 52 shards (1.2 GB)\n=========\nRun Summary\n=========\n"
+            "Scenario : Offline\nSamples per second: 80.2\nThe shards are written once.\n")
+    assert [kind for _, _, kind, _ in located(text)] == ["code"] * 7 + ["paragraph"]
+
+
+def test_settings_yaml_and_a_sentence_about_them_stay_apart():
+    text = "Our config:\nwarmup=100\ndropout=0.1\nencoder:\n  size: base\n  layers: 12\nNothing else was changed.\n"
+    assert [kind for _, _, kind, _ in located(text)] == ["paragraph"] + ["code"] * 5 + ["paragraph"]
+
+
+def test_sentences_that_open_like_code_or_chrome_stay_prose():
+    for line in ("Set batch_size=32 for the base model.", "By default, the encoder truncates inputs at 256 tokens.",
+                 "Share prices are not a benchmark.", "Next steps are listed in the roadmap.",
+                 "Binary Quantization with always_ram=True", "Oversampling=2.0 (or more)"):
+        assert blocks("Intro sentence here.\n" + line) == [("paragraph", "Intro sentence here."), ("paragraph", line)]
+
+
+def test_site_chrome_lines_are_not_claims():
+    text = ("Guides › Storage › Shards\nBy Lena Park · May 2, 2025\n9 min read\nShare on LinkedIn\n"
+            "Shards are written once.\nEdit on GitHub\nNext: Compaction »\nCopyright 2025 Tinystore contributors\n")
+    doc = read_flattened(text)
+    assert [(b.kind, b.note) for b in doc.blocks] == [
+        ("navigation", "breadcrumb"), ("markup", "chrome"), ("markup", "chrome"), ("markup", "chrome"),
+        ("paragraph", ""), ("markup", "chrome"), ("markup", "chrome"), ("markup", "chrome")]
+    assert [b.text for b in doc.prose_blocks()] == ["Shards are written once."]
+
+
+def test_contents_entries_are_navigation_and_split_the_headings_they_name():
+    text = ("On this page\nQuick start\nWhy does int8 work?\nA very long heading that reads almost like a sentence.\n"
+            "Quick start Install the package with pip.\n"
+            "A very long heading that reads almost like a sentence. The body follows it.\n")
+    assert located(text) == [
+        (1, 1, "navigation", "On this page"), (2, 2, "navigation", "Quick start"),
+        (3, 3, "navigation", "Why does int8 work?"),
+        (4, 4, "navigation", "A very long heading that reads almost like a sentence."),
+        (5, 5, "heading", "Quick start"), (5, 5, "paragraph", "Install the package with pip."),
+        (6, 6, "heading", "A very long heading that reads almost like a sentence."),
+        (6, 6, "paragraph", "The body follows it.")]
+
+
+def test_a_table_rendered_in_columns_is_a_table():
+    doc = read_flattened("Scores:\nModel        Params   Score\nTiny         4M       61.0\nSmall\t22M\t64.3\nDone here.\n")
+    (table,) = doc.tables()
+    assert (table.line, table.end_line, table.header, table.rows) == (
+        2, 4, ("Model", "Params", "Score"), (("Tiny", "4M", "61.0"), ("Small", "22M", "64.3")))
+
+
+def test_a_heading_and_one_sentence_naming_a_number_is_no_flattened_table():
+    # four sentences of a model card were eaten as one-row tables ("Model | Architecture")
+    for line in ("Model Architecture Llama 3 is an auto-regressive language model that uses a transformer.",
+                 "Conclusion In OpenSearch 3.3, we release an approximate retrieval algorithm.",
+                 "Cyber Security We have evaluated Llama 3 with an internal suite."):
+        assert "table" not in [kind for kind, _ in blocks(line)], line
+        assert any(line.endswith(text) for kind, text in blocks(line) if kind == "paragraph"), line
+
+
+def test_math_leftovers_headerlinks_bullets_and_backlinks():
+    assert blocks("L = −∑ y log p") == [("math", "L = −∑ y log p")]
+    assert blocks("Evaluation¶ We evaluate on three datasets.") == [
+        ("heading", "Evaluation"), ("paragraph", "We evaluate on three datasets.")]
+    assert blocks("✅ Streaming responses") == [("list_item", "Streaming responses")]
+    assert blocks("todos • Investigate and add FSDP") == [("heading", "todos"), ("list_item", "Investigate and add FSDP")]
+    assert blocks("The run used one GPU. ↩") == [("paragraph", "The run used one GPU.")]
+
+
+def _shapes():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_flattened_shapes.py"
+    spec = importlib.util.spec_from_file_location("bench_flattened_shapes", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SHAPES = _shapes()
+
+
+def test_the_catalogue_parts_are_fixed_by_the_case_ids():
+    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (41, 38)
+    assert [SHAPES.part_of(i) for i in ("shell-prompt-alone", "json-block", "stack-trace")] == ["check", "tune", "check"]
+
+
+@pytest.mark.parametrize("case", SHAPES.cases("tune"), ids=lambda c: c["id"])
+def test_each_tuned_shape_is_read_as_expected(case):
+    assert SHAPES.matches(SHAPES.reading(case["text"]), case["expect"]), SHAPES.reading(case["text"])
+
+
+def test_a_heading_glued_to_the_code_under_it_is_split_and_a_sentence_naming_a_command_is_not():
+    assert blocks("Citation @article{doe2025store,\n  title={Stores},\n}") == [
+        ("heading", "Citation"), ("code", "@article{doe2025store,"), ("code", "  title={Stores},"), ("code", "}")]
+    assert blocks("Quick Install pip install tinystore==1.0") == [("heading", "Quick Install"),
+                                                                 ("code", "pip install tinystore==1.0")]
+    for line in ("Run pip install tinystore to get started.", "Then run python train.py --epochs 3",
+                 "Cuda GPUs with Cuda compute capabilities < 7.5 are not supported (V100, Titan V)."):
+        assert "code" not in [kind for kind, _ in blocks(line)], line
+
+
+def test_a_json_record_with_prose_values_is_read_as_prose():
+    text = '{\n  "budget": 5,\n  "status": "Single exploratory reranker on the public benchmark. No new holdout.",\n}\n'
+    assert [kind for kind, _ in blocks(text)] == ["code", "code", "paragraph", "code"]
+
+
+CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "footnote-lines", "footnote-mark-glued",
+                            "headings-alone", "heading-emoji", "heading-step-glued", "prose-import-word",
+                            "prose-question-then-answer"])
+"""The check part's failures when it was scored once (bench/data/flattened_shapes_check.log, commit
+36b4fac): stated limitations, kept as strict expected failures so that a fix shows here."""
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="a check-part failure, a stated limitation"))
+    if c["id"] in CHECK_FAILURES else c for c in SHAPES.cases("check")], ids=lambda c: c["id"])
+def test_each_checked_shape_reads_as_when_it_was_scored(case):
+    assert SHAPES.matches(SHAPES.reading(case["text"]), case["expect"]), SHAPES.reading(case["text"])

@@ -61,7 +61,9 @@ def read_notebook(path: Path) -> Any:
     except OSError as exc:
         raise InputError(f"cannot read notebook ({exc.strerror})", path=path) from None
     except UnicodeDecodeError:
-        raise InputError("notebook is not UTF-8 text", path=path) from None
+        from engine.runs.opener import not_utf8_error
+
+        raise not_utf8_error(path) from None
     try:
         notebook = nbformat.reads(text, as_version=4)
         nbformat.validate(notebook)

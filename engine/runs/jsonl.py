@@ -48,7 +48,7 @@ def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
     """A whole UTF-8 text file (gzip decompressed, a leading BOM removed with a warning:
     :mod:`engine.runs.opener`); unreadable or undecodable files are InputErrors naming the file."""
     from engine.runs.errors import InputError
-    from engine.runs.opener import read_text
+    from engine.runs.opener import not_utf8_error, read_text
 
     require_regular_file(path)
     path = Path(path)
@@ -57,7 +57,7 @@ def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", path=path)
     except UnicodeDecodeError:
-        raise InputError("file is not valid UTF-8", path=path)
+        raise not_utf8_error(path, encoding) from None
 
 
 def read_json_file(path: str | Path) -> Any:
@@ -69,7 +69,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line; a non-object is an error.
     gzip files are decompressed and a leading BOM removed with a warning (:mod:`engine.runs.opener`)."""
     from engine.runs.errors import InputError
-    from engine.runs.opener import open_text
+    from engine.runs.opener import not_utf8_error, open_text
 
     require_regular_file(path)
     path = Path(path)
@@ -87,7 +87,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     raise InputError("each line must be a JSON object", path=path, line=number)
                 yield number, value
         except UnicodeDecodeError:
-            raise InputError("file is not valid UTF-8", path=path)
+            raise not_utf8_error(path) from None
 
 
 def require_fields(record: dict[str, Any], fields: tuple[str, ...], path: str | Path, line: int,

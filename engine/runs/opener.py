@@ -175,4 +175,29 @@ def read_text(path: str | Path, *, encoding: str = "utf-8") -> str:
         try:
             return handle.read()
         except UnicodeDecodeError:
-            raise _input_error("file is not valid UTF-8", path) from None
+            raise not_utf8_error(path, encoding) from None
+
+
+def not_utf8_error(path: str | Path, encoding: str = "utf-8"):
+    """The InputError for a file that does not decode: ``FILE:LINE: file is not valid UTF-8
+    (byte 0xff at column 7)``, LINE and column (1-based, in bytes) of the first undecodable byte of
+    the (decompressed, BOM-less) content; without a line when the file cannot be read again."""
+    from engine.runs.errors import InputError
+
+    try:
+        with open_binary(path) as stream:
+            data = stream.read()
+    except (OSError, EOFError, InputError):
+        return _input_error("file is not valid UTF-8", path)
+    if data.startswith(UTF8_BOM):
+        data = data[len(UTF8_BOM):]
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        return InputError(f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x} at column "
+                          f"{exc.start - line_start + 1})", path=display_name(path),
+                          line=data.count(b"\n", 0, exc.start) + 1)
+    except LookupError:
+        pass
+    return _input_error("file is not valid UTF-8", path)

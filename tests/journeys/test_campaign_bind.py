@@ -115,3 +115,25 @@ def test_across_the_topics_is_the_macro_figure(tmp_path: Path) -> None:
     assert bound.returncode == 0, bound.stdout + bound.stderr
     bindings = tomllib.loads((tmp_path / "claims.toml").read_text(encoding="utf-8"))["binding"]
     assert [(b["claimed"], b["key"]) for b in bindings] == [("0.75", "macro.frozen_dense.recall@3")]
+
+
+def test_the_reranker_never_binds_the_fusions_logged_change(tmp_path: Path) -> None:
+    """The user's sandbox logs one change, BM25 → hybrid (``macro_change_bm25_to_hybrid.ndcg@3``
+    = −0.018030; the reranked list's macro NDCG@3 equals the hybrid's here, so its change would
+    print the same). "The reranker changes macro NDCG@3 by -0.018 relative to BM25" is a figure of
+    the reranker, which the run never logged: binding it to the fusion's change would be a MATCH
+    for another system's number. The word ``hybrid`` inside the compound key has the run's other
+    methods as rivals, so the reranker sentence is left unbound and says so, while the same figure
+    said of the fusion binds."""
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    log = tmp_path / ".chapter-audit" / "log.jsonl"
+    assert run_cli(*sandbox_args(inputs, tmp_path / "out", log), cwd=tmp_path).returncode == 0
+    (tmp_path / "ch.md").write_text("# R\n\nThe reranker changes macro NDCG@3 by -0.018 relative to BM25.\n\n"
+                                    "Fusion changes macro NDCG@3 by -0.018 relative to BM25.\n", encoding="utf-8")
+    bound = run_cli("bind", "ch.md", "--log", log, "--output", "claims.toml", cwd=tmp_path)
+    assert bound.returncode == 0, bound.stdout + bound.stderr
+    assert "C-001-01 -0.018: no value within precision; nothing near it in the logged results" in bound.stdout
+    assert "2 printed numbers: 1 bound, 0 ambiguous, 1 unmatched" in bound.stdout
+    bindings = tomllib.loads((tmp_path / "claims.toml").read_text(encoding="utf-8"))["binding"]
+    assert [(b["id"], b["claimed"], b["key"]) for b in bindings] == [
+        ("C-002-01-1", "-0.018", "macro_change_bm25_to_hybrid.ndcg@3")]
