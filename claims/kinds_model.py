@@ -38,13 +38,12 @@ two kinds of input of one number in its sentence:
    of its sentence. :meth:`KindsModel.scores` takes them precomputed; :func:`relabel` encodes
    every row's texts in one batched call.
 
-**Shipped** (``claims/kinds_model.json``, design ``structure+window`` of
-``bench/kinds_candidates.py``): the structural group and the MiniLM window, no n-grams and no
-rule output — the best nested leave-one-document-out figures of the candidates compared on the
-development part (docs/audit.md gives the table). The MiniLM window costs an encoder call per
-number: ``claims --kinds model`` needs the model package (as ``encode`` does; without it one
-line and exit 2) and is much slower than the rules (README, Benchmarks); the rules path never
-imports onnxruntime.
+**Shipped** (``claims/kinds_model.json``, design ``plain`` of ``bench/kinds_candidates.py``):
+both hashed groups, no MiniLM, no rule output. The candidates with MiniLM blocks (best:
+``structure+window``, the structural group plus the window vector) tie with it out of sample and
+cost an encoder call per number (docs/audit.md gives the comparison). A weights file with a
+MiniLM block makes ``--kinds model`` need the model package (as ``encode`` does; without it one
+line and exit 2); the rules path never imports onnxruntime.
 
 The weights (``claims/kinds_model.json``, package data: dimension, feature set, n-grams, the
 MiniLM blocks' 384 weights, threshold, λ, the non-zero hashed weights) are written by
@@ -71,7 +70,7 @@ from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
-WEIGHTS_SHA256 = "d38878a15169bbe61d256b6abc0c32c59bd2de2a49181395260fc13ae733e53d"
+WEIGHTS_SHA256 = "fc69c8f5caf664cf9c62d790727dbd06b99029e314e78ac322c94248348145b3"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
 MINILM_DIMENSION = 384
