@@ -77,7 +77,8 @@ SHIPPED = "plain"
 every development document scored by a model that never saw it (the 44 earlier ones by nested
 leave-one-document-out, batch 5's 29 by the model fitted on the 44) ``plain`` and
 ``structure+window`` tie at F1 0.746; ``plain`` is the simpler (no MiniLM, 20× faster) and
-calls fewer non-result numbers a result (11.0% against 16.0%)."""
+calls fewer non-result numbers a result (11.0% against 16.0%); the nested leave-one-document-out
+on all 73 development documents puts ``plain`` ahead (F1 0.790 against 0.776)."""
 
 
 def window_text(sentence: str, span: tuple[int, int]) -> str:
