@@ -1,35 +1,35 @@
 """Train the measured-result classifier of claims/kinds_model.py from the development part.
 
-Run (one command, deterministic: the same weights byte for byte on every rerun):
+Run (one command, deterministic: the same weights byte for byte on every rerun on one machine):
 
     .venv/bin/python bench/train_kinds_model.py
 
 It reads only the ``development`` documents of ``tests/data/corpus/manifest.json`` (never the
-held-out part), cross-validates every feature set (``plain``, ``roles``, ``rules``;
-claims/kinds_model.py) × λ × threshold by leaving one document out, prints every figure and the
-rules' (in sample), chooses the best sentence-level F1 (ties to the earlier grid entry) among
-the sets of ``--select-from`` — by default ``plain`` only: ``roles`` and ``rules`` take the
-rules' output as input, and the rules were tuned on all of development, so their
-cross-validated figures are optimistic by an unknown amount (the rules' own development figure
-overstated their held-out one by about 0.3 in F1), and the ``rules`` model's decisions stay
-close to the rules' own (cross-validated 105 of 125 right, the rules 105 of 127); ``plain`` is the model whose figure is honest and which can be
-compared with the rules on the held-out part — then
-fits the chosen model on all development documents, writes ``claims/kinds_model.json``
-(sorted keys, weights rounded to 10 decimals) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
+held-out part) and trains the design ``--design`` of ``bench/kinds_candidates.py`` (default
+:data:`kinds_candidates.SHIPPED`, the one the nested leave-one-document-out comparison of
+``bench/bench_kinds_classifier.py --candidates`` chose; docs/audit.md): it chooses λ, the case
+weighting and the threshold by the 5-fold document cross-validation of
+:func:`kinds_candidates.choose` over all development documents (the very procedure whose
+outer-fold figures the comparison reports), fits the model on all of them, writes
+``claims/kinds_model.json`` (sorted keys, weights rounded to 10 decimals; for a MiniLM block its
+384 weights w_b = s_b² M_bᵀα) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
 ``claims/kinds_model.py`` with the new file's hash. ``--output FILE --no-pin`` writes elsewhere
 and leaves the code alone; ``--documents N`` uses the first N development documents and
-``--no-cv`` skips the selection (with ``--features/--lam/--threshold``): the determinism test.
+``--no-cv`` skips the selection (with ``--lam/--weighting/--threshold``): the determinism test.
 
 Training cases: every quantity the reader finds in a labelled sentence (its gold text, so the
 splitter does not enter; roles as :func:`claims.extract._sentence_rows` sets them), labelled a
 result when it overlaps a labelled number with ``result = true``. A sentence is predicted
 measured when any quantity has p ≥ threshold; the gold sentence flag is the label ``measured``.
 
-Solver: L2 logistic regression, loss Σ log(1 + e^{f}) − y f + (λ/2)‖w‖², in its dual form
-w = Xᵀα (representer theorem; the bias is a feature of value 1 and penalised like the rest), by
-Newton's method from α = 0: α ← α − (S K + λ I)⁻¹ (p − y + λα), K = X Xᵀ, S = diag(p(1 − p)),
-at most 40 steps, stopping when the step is below 1e-10 — deterministic (numpy, no random
-numbers; numpy only). X holds only the buckets that occur.
+Solver: L2 logistic regression, loss Σ c_i [log(1 + e^{f_i}) − y_i f_i] + (λ/2)‖w‖² (c_i = 1, or
+balanced class weights), in its dual form w = Xᵀα (representer theorem; the bias is a feature of
+value 1 and penalised like the rest), by Newton's method from α = 0:
+α ← α − (C S K + λ I)⁻¹ (c ⊙ (p − y) + λα), K = X Xᵀ (+ Σ_b s_b² M_b M_bᵀ for MiniLM blocks),
+S = diag(p(1 − p)), at most 40 steps, stopping when the step is below 1e-10 — deterministic
+(numpy, no random numbers). X holds only the buckets that occur. The MiniLM vectors come from
+the pinned all-MiniLM-L6-v2 with 1 intra-op thread (claims/kinds_model.py), so reruns on one
+machine give the same bytes; another CPU or onnxruntime build may differ at float32 noise.
 """
 
 from __future__ import annotations
@@ -54,8 +54,6 @@ from claims.quantities import find_quantities  # noqa: E402
 from claims.roles import masked  # noqa: E402
 from engine.runs.hashing import dump_json, sha256_file  # noqa: E402
 
-LAMBDAS = (0.1, 0.3, 1.0, 3.0)
-THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 MODULE = REPO / "claims" / "kinds_model.py"
 
 
@@ -79,16 +77,17 @@ def cases(documents: list[dict]) -> tuple[list[dict], list[dict]]:
                                 "nonresult_label": bool(overlap) and not any(n["result"] for n in overlap),
                                 "features": {f: km.number_features(words, q, shared, f, rules)
                                              for f in km.FEATURE_SETS}})
-            sentences.append({"document": document["id"], "measured": bool(label["measured"]), "rules": rules,
+            sentences.append({"document": document["id"], "text": words, "measured": bool(label["measured"]),
+                              "rules": rules,
                               "rules_value": [q.role in RESULT_ROLES for q in quantities],
                               "numbers": [len(numbers) - len(quantities) + i for i in range(len(quantities))],
                               "nonresult_labels": sum(not n["result"] for n in label["numbers"])})
     return sentences, numbers
 
 
-def matrix(numbers: list[dict], features: str) -> tuple[np.ndarray, np.ndarray]:
+def matrix(numbers: list[dict], features: str, ngrams: bool | tuple[str, ...] = True) -> tuple[np.ndarray, np.ndarray]:
     """(X, buckets): the dense rows of the hashed vectors over the buckets that occur (sorted)."""
-    vectors = [km.vector(number["features"][features]) for number in numbers]
+    vectors = [km.vector(number["features"][features], ngrams) for number in numbers]
     buckets = np.array(sorted({i for v in vectors for i in v}), dtype=np.int64)
     column = {int(b): j for j, b in enumerate(buckets)}
     x = np.zeros((len(numbers), len(buckets)))
@@ -98,34 +97,20 @@ def matrix(numbers: list[dict], features: str) -> tuple[np.ndarray, np.ndarray]:
     return x, buckets
 
 
-def fit_dual(k: np.ndarray, y: np.ndarray, lam: float) -> np.ndarray:
-    """α of the L2 logistic regression (module docstring)."""
+def fit_dual(k: np.ndarray, y: np.ndarray, lam: float, c: np.ndarray | None = None) -> np.ndarray:
+    """α of the L2 logistic regression (module docstring); ``c``: optional case weights c_i of
+    the loss Σ c_i [log(1 + e^{f_i}) − y_i f_i] (the Newton step becomes
+    (C S K + λ I)⁻¹ (c ⊙ (p − y) + λα))."""
     alpha = np.zeros(len(y))
+    c = np.ones(len(y)) if c is None else c
     for _ in range(40):
         f = k @ alpha
         p = 1.0 / (1.0 + np.exp(-f))
-        step = np.linalg.solve((p * (1.0 - p))[:, None] * k + lam * np.eye(len(y)), p - y + lam * alpha)
+        step = np.linalg.solve((c * p * (1.0 - p))[:, None] * k + lam * np.eye(len(y)), c * (p - y) + lam * alpha)
         alpha -= step
         if np.max(np.abs(step)) < 1e-10:
             break
     return alpha
-
-
-def figures(sentences: list[dict], numbers: list[dict], predicted: list[bool], called: np.ndarray) -> dict:
-    """Precision, recall (of ``predicted``, one call per sentence) and non-result labelled numbers
-    among the numbers ``called`` a result."""
-    tp = sum(p and s["measured"] for p, s in zip(predicted, sentences))
-    fp = sum(p and not s["measured"] for p, s in zip(predicted, sentences))
-    fn = sum(s["measured"] and not p for p, s in zip(predicted, sentences))
-    nonresult = [i for i, n in enumerate(numbers) if n["nonresult_label"]]
-    wrong = sum(bool(called[i]) for i in nonresult)
-    return {"tp": tp, "fp": fp, "fn": fn, "nonresult_called": wrong, "nonresult": len(nonresult),
-            "f1": 2 * tp / max(2 * tp + fp + fn, 1)}
-
-
-def sentence_figures(sentences: list[dict], numbers: list[dict], called: np.ndarray) -> dict:
-    """The model's figures: a sentence is measured when any of its numbers is called a result."""
-    return figures(sentences, numbers, [any(called[i] for i in s["numbers"]) for s in sentences], called)
 
 
 def rules_called(sentences: list[dict], numbers: list[dict]) -> np.ndarray:
@@ -137,76 +122,52 @@ def rules_called(sentences: list[dict], numbers: list[dict]) -> np.ndarray:
     return called
 
 
-def rules_sentence_figures(sentences: list[dict], numbers: list[dict]) -> dict:
-    """The rules' figures: their sentence call, and their per-number call (:func:`rules_called`)."""
-    return figures(sentences, numbers, [s["rules"] for s in sentences], rules_called(sentences, numbers))
+def train(documents: list[dict], cv: bool, design_name: str, lam: float, weighting: str,
+          threshold: float) -> dict:
+    """The weights file's content for the design ``design_name`` of bench/kinds_candidates.py,
+    fitted on ``documents``; with ``cv`` its λ, case weighting and threshold chosen by the 5-fold
+    document cross-validation of :func:`kinds_candidates.choose` (the procedure the nested
+    figures of ``bench/bench_kinds_classifier.py --candidates`` evaluate)."""
+    import kinds_candidates as kc
 
-
-def describe(figures: dict) -> str:
-    tp, fp, fn = figures["tp"], figures["fp"], figures["fn"]
-    return (f"precision {tp / max(tp + fp, 1):.3f} ({tp}/{tp + fp}), recall {tp / max(tp + fn, 1):.3f} "
-            f"({tp}/{tp + fn}), non-result numbers called a result "
-            f"{figures['nonresult_called'] / max(figures['nonresult'], 1):.3f} "
-            f"({figures['nonresult_called']}/{figures['nonresult']}), F1 {figures['f1']:.3f}")
-
-
-def cross_validate(sentences: list[dict], numbers: list[dict], kernels: dict,
-                   feature_sets: tuple[str, ...] = km.FEATURE_SETS) -> list[tuple]:
-    """Leave-one-document-out scores for every (features, λ): a list of (features, λ, scores)."""
-    documents = np.array([n["document"] for n in numbers])
-    y = np.array([float(n["result"]) for n in numbers])
-    out = []
-    for features in feature_sets:
-        k = kernels[features]
-        for lam in LAMBDAS:
-            scores = np.zeros(len(numbers))
-            for document in sorted(set(documents)):
-                test = documents == document
-                train = ~test
-                alpha = fit_dual(k[np.ix_(train, train)], y[train], lam)
-                scores[test] = 1.0 / (1.0 + np.exp(-(k[np.ix_(test, train)] @ alpha)))
-            out.append((features, lam, scores))
-    return out
-
-
-def train(documents: list[dict], cv: bool, features: str, lam: float, threshold: float,
-          feature_sets: tuple[str, ...] = km.FEATURE_SETS) -> dict:
+    design = kc.DESIGNS[design_name]
+    if design.gate:
+        raise SystemExit(f"design {design_name!r} gates by the rules; claims/kinds_model.py ships no gate")
     sentences, numbers = cases(documents)
-    y = np.array([float(n["result"]) for n in numbers])
-    matrices = {f: matrix(numbers, f) for f in km.FEATURE_SETS}
-    kernels = {f: x @ x.T for f, (x, _) in matrices.items()}
-    rules = rules_sentence_figures(sentences, numbers)
+    problem = kc.Problem(sentences, numbers)
+    y = problem.y
     print(f"development: {len(documents)} documents, {len(sentences)} sentences "
           f"({sum(s['measured'] for s in sentences)} measured), {len(numbers)} numbers found by the reader "
           f"({int(y.sum())} results)")
-    print(f"rules on the same sentences (tuned on all of development: optimistic): {describe(rules)}")
+    dense = kc.minilm_blocks(sentences, numbers, tuple(design.minilm))
+    k, (x, buckets) = kc.design_kernel(design, numbers, dense)
     selection = None
     if cv:
-        best, per_set = None, {}
-        for f, lam_, scores in cross_validate(sentences, numbers, kernels):
-            for t in THRESHOLDS:
-                figures = sentence_figures(sentences, numbers, scores >= t)
-                print(f"  leave-one-document-out, features {f:<6} lambda {lam_:<5} threshold {t}: {describe(figures)}")
-                if f in feature_sets and (best is None or figures["f1"] > best[0]["f1"]):
-                    best = (figures, f, lam_, t)
-                if f not in per_set or figures["f1"] > per_set[f]["f1"]:
-                    per_set[f] = dict(figures, lam=lam_, threshold=t)
-        for f, figures in per_set.items():
-            print(f"best with features {f}: lambda {figures['lam']}, threshold {figures['threshold']}: {describe(figures)}")
-        figures, features, lam, threshold = best
-        print(f"chosen: features {features}, lambda {lam}, threshold {threshold}: {describe(figures)}")
-        selection = {"model": {k: figures[k] for k in ("tp", "fp", "fn", "nonresult_called", "nonresult")},
-                     "rules_in_sample": {k: rules[k] for k in ("tp", "fp", "fn", "nonresult_called", "nonresult")},
-                     "best_per_feature_set": {f: {k: v for k, v in fig.items() if k != "f1"} for f, fig in per_set.items()},
-                     "method": "leave-one-document-out on the development part; chosen from "
-                               f"features {list(feature_sets)}, lambda {list(LAMBDAS)}, threshold {list(THRESHOLDS)}; "
-                               "best sentence-level F1, ties to the earlier grid entry"}
-    alpha = fit_dual(kernels[features], y, lam)
-    x, buckets = matrices[features]
+        lam, weighting, threshold, f1 = kc.choose(problem, k, sorted({d["id"] for d in documents}),
+                                                  weightings=design.weightings)
+        selection = {"method": f"{kc.INNER_FOLDS}-fold cross-validation by document over the development "
+                               f"part (documents sorted by id, dealt round-robin); chosen from lambda "
+                               f"{list(kc.LAMBDAS)}, weighting {list(design.weightings)}, threshold "
+                               f"{list(kc.THRESHOLDS)}; best sentence-level F1, ties to the earlier grid entry",
+                     "cross_validated_f1": round(f1, 6)}
+        print(f"chosen by {kc.INNER_FOLDS}-fold document cross-validation: lambda {lam}, weighting {weighting}, "
+              f"threshold {threshold} (F1 {f1:.3f})")
+    alpha = fit_dual(k, y, lam, kc.case_weights(y, weighting))
     w = x.T @ alpha
     weights = {str(int(buckets[j])): round(float(w[j]), 10) for j in range(len(buckets))
                if round(float(w[j]), 10) != 0.0}
-    return {"dimension": km.DIMENSION, "features": features, "lam": lam, "threshold": threshold,
+    minilm = None
+    if design.minilm:
+        from engine.encoder.model_files import MODEL_NAME
+        from engine.encoder.onnx_graph import ONNX_SHA256
+
+        minilm = {"model": MODEL_NAME, "onnx_sha256": ONNX_SHA256, "window_words": km.WINDOW_WORDS,
+                  "kernel_weights": dict(design.minilm),
+                  "weights": {b: [round(float(v), 10) for v in s2 * (dense[b].T @ alpha)]
+                              for b, s2 in sorted(design.minilm.items())}}
+    ngrams = list(design.ngrams) if isinstance(design.ngrams, tuple) else design.ngrams
+    return {"dimension": km.DIMENSION, "features": design.features, "ngrams": ngrams,
+            "design": design_name, "minilm": minilm, "lam": lam, "weighting": weighting, "threshold": threshold,
             "trained_on": {"part": "development", "documents": sorted(d["id"] for d in documents),
                            "sentences": len(sentences), "numbers": len(numbers)},
             "selection": selection, "weights": weights}
@@ -226,29 +187,28 @@ def pin(digest: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import kinds_candidates as kc
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--output", type=Path, default=km.WEIGHTS)
     parser.add_argument("--no-pin", action="store_true", help="do not rewrite WEIGHTS_SHA256 in the code")
     parser.add_argument("--documents", type=int, default=None, help="first N development documents only")
-    parser.add_argument("--no-cv", action="store_true", help="skip the selection; use --features/--lam/--threshold")
-    parser.add_argument("--features", default="roles", choices=km.FEATURE_SETS)
-    parser.add_argument("--select-from", default="plain",
-                        help="the feature sets the selection may choose, comma-separated (all are "
-                             "cross-validated and printed); default plain: see the module docstring")
-    parser.add_argument("--lam", type=float, default=0.1)
+    parser.add_argument("--design", default=kc.SHIPPED, choices=sorted(kc.DESIGNS),
+                        help="the candidate of bench/kinds_candidates.py to train (default: the shipped one)")
+    parser.add_argument("--no-cv", action="store_true", help="skip the selection; use --lam/--weighting/--threshold")
+    parser.add_argument("--lam", type=float, default=1.0)
+    parser.add_argument("--weighting", default="none", choices=kc.WEIGHTINGS)
     parser.add_argument("--threshold", type=float, default=0.5)
     args = parser.parse_args(argv)
     documents = quality.corpus_documents("development")  # never the held-out part
     if args.documents is not None:
         documents = documents[: args.documents]
-    feature_sets = tuple(f for f in args.select_from.split(",") if f)
-    if not feature_sets or any(f not in km.FEATURE_SETS for f in feature_sets):
-        parser.error(f"--select-from: choose from {', '.join(km.FEATURE_SETS)}")
-    model = train(documents, not args.no_cv, args.features, args.lam, args.threshold, feature_sets)
+    model = train(documents, not args.no_cv, args.design, args.lam, args.weighting, args.threshold)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(dump_json(model), encoding="utf-8")
     digest = sha256_file(args.output)
-    print(f"wrote {args.output} ({len(model['weights'])} weights, sha256 {digest})")
+    print(f"wrote {args.output} ({len(model['weights'])} hashed weights"
+          f"{', MiniLM blocks ' + ', '.join(model['minilm']['weights']) if model['minilm'] else ''}, sha256 {digest})")
     if not args.no_pin:
         pin(digest)
     return 0

@@ -7,38 +7,49 @@ the rules stay the default. It decides **per number**, because the labels of the
 sentence gives one training case per number, and the decision lands on the number the report
 binds; a sentence is a measured result when any of its numbers is.
 
-Model: L2-regularised logistic regression, p = 1 / (1 + exp(−w·x)) (e.g. Hastie, Tibshirani and
-Friedman, *The Elements of Statistical Learning*, 2nd ed., §4.4), over a binary feature vector x
-of one number in its sentence, hashed into :data:`DIMENSION` buckets (the "hashing trick",
-Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias) and scaled to unit L2 norm
-(the bias excluded). Features (:func:`number_features`), all strings before hashing:
+Model: L2-regularised logistic regression, p = 1 / (1 + exp(−z)) (e.g. Hastie, Tibshirani and
+Friedman, *The Elements of Statistical Learning*, 2nd ed., §4.4), z = w·x + Σ_b w_b·m_b, over
+two kinds of input of one number in its sentence:
 
-* the sentence's words and word bigrams (lower-cased, every digit run written ``0``);
-* the window around the number: the 1st/2nd/3rd word before it and the 1st/2nd word after it by
-  position, the bag of 6 words before and 4 after, and character 3-grams of the 16 characters on
-  each side with the number's shape in the middle;
-* the number's shape (``0.0%``, ``0x``, ``0ms``), unit, decimals, percent, multiplier, range,
-  ``±``, ratio, year-like (an integer 1900–2099), version-like (``v1.2``, ``1.2.3``, after
-  "version"/"python"), flag (after ``--``), glued unit (a letter right after the digits), inside
-  parentheses, order of magnitude, position in the sentence, number of numbers;
-* structure: a question, a modal or hedge word, an imperative start, a list marker, a
-  comparative, first and second person;
-* optionally (``features`` = ``"roles"`` or ``"rules"`` in the weights file) the rules' role of
-  the number (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' own decision
-  for the sentence, their call on this number (role × decision) and their veto
-  (:func:`claims.kinds.not_measured`) — then the model corrects the rules and inherits their
-  coupling: a change to the rules changes the model's input (retrain,
-  ``bench/train_kinds_model.py``), and its cross-validated figure is optimistic because the
-  rules were tuned on the same documents. The shipped weights use ``"plain"`` (no rule output;
-  docs/audit.md says why).
+1. a binary feature vector x, hashed into :data:`DIMENSION` buckets (the "hashing trick",
+   Weinberger et al., ICML 2009) by CRC-32 (bucket 0 is the bias), in two groups each scaled to
+   unit L2 norm (:func:`vector`). Features (:func:`number_features`), all strings before hashing:
 
-No MiniLM vectors: encoding every sentence (about 60 a second here) breaks the 5 s budget of
-``bench/bench_claims.py`` for 50,000 words; hashed n-grams cost well under a second there.
+   * n-grams: the sentence's words and word bigrams (lower-cased, every digit run written ``0``);
+     the 1st/2nd/3rd word before the number and the 1st/2nd after it by position, the bag of 6
+     words before and 4 after, character 3-grams of the 16 characters on each side with the
+     number's shape in the middle;
+   * structure: the number's shape (``0.0%``, ``0x``, ``0ms``), unit, decimals, percent,
+     multiplier, range, ``±``, ratio, year-like (an integer 1900–2099), version-like (``v1.2``,
+     ``1.2.3``, after "version"/"python"), flag (after ``--``), glued unit (a letter right after
+     the digits), inside parentheses, order of magnitude, position in the sentence, number of
+     numbers; a question, a modal or hedge word, an imperative start, a list marker, a
+     comparative, first and second person;
+   * optionally (``features`` = ``"roles"`` or ``"rules"``) the rules' role of the number
+     (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' decision for the
+     sentence, their call on this number and their veto (:func:`claims.kinds.not_measured`) — the
+     model then inherits the rules' coupling and their in-sample optimism;
 
-The weights (``claims/kinds_model.json``, package data: dimension, threshold, λ, feature set, the non-zero
-weights) are written by ``bench/train_kinds_model.py`` from the development part of the corpus
-only, deterministically, and pinned here by :data:`WEIGHTS_SHA256`: a file with another hash is
-refused (:class:`RefusalError`, one line). A number is a result when p ≥ the stored threshold.
+   ``ngrams`` in the weights file says whether the n-gram group is read (true, false, or the
+   prefixes kept);
+2. optional MiniLM blocks m_b (all-MiniLM-L6-v2, the pinned model of :mod:`engine.encoder`, on
+   onnxruntime with 1 intra-op thread: deterministic): ``window``, the vector of the number with
+   the 8 words before and after it as written (:func:`window_text`), and ``sentence``, the vector
+   of its sentence. :meth:`KindsModel.scores` takes them precomputed; :func:`relabel` encodes
+   every row's texts in one batched call.
+
+**Shipped** (``claims/kinds_model.json``, design ``plain`` of ``bench/kinds_candidates.py``):
+both hashed groups, no MiniLM, no rule output. The candidates with MiniLM blocks (best:
+``structure+window``, the structural group plus the window vector) tie with it out of sample and
+cost an encoder call per number (docs/audit.md gives the comparison). A weights file with a
+MiniLM block makes ``--kinds model`` need the model package (as ``encode`` does; without it one
+line and exit 2); the rules path never imports onnxruntime.
+
+The weights (``claims/kinds_model.json``, package data: dimension, feature set, n-grams, the
+MiniLM blocks' 384 weights, threshold, λ, the non-zero hashed weights) are written by
+``bench/train_kinds_model.py`` from the development part of the corpus only, deterministically,
+and pinned here by :data:`WEIGHTS_SHA256`: a file with another hash is refused
+(:class:`RefusalError`, one line). A number is a result when p ≥ the stored threshold.
 """
 
 from __future__ import annotations
@@ -47,19 +58,24 @@ import json
 import math
 import re
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from claims.kinds import not_measured
 from claims.quantities import Quantity
-from engine.runs.errors import RefusalError
+from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "kinds_model.json"
-WEIGHTS_SHA256 = "41a91afe17a03530b3cd271fa98f84ea6203b0a5ca86804f6c967c7bf4c8601f"
+WEIGHTS_SHA256 = "fc69c8f5caf664cf9c62d790727dbd06b99029e314e78ac322c94248348145b3"
 """sha256 of :data:`WEIGHTS`; ``bench/train_kinds_model.py`` rewrites this line when it retrains."""
 DIMENSION = 1 << 18
+MINILM_DIMENSION = 384
+WINDOW_WORDS = 8
+MINILM_BLOCKS = ("sentence", "window")
 KIND_OPTIONS = ("rules", "model")
 FEATURE_SETS = ("plain", "roles", "rules")
 
@@ -169,14 +185,18 @@ def bucket(feature: str) -> int:
     return 1 + zlib.crc32(feature.encode("utf-8")) % (DIMENSION - 1)
 
 
-def vector(features: list[str]) -> dict[int, float]:
+def vector(features: list[str], ngrams: bool | tuple[str, ...] = True) -> dict[int, float]:
     """Sparse binary vector of the feature strings, bias 1 at index 0; the n-gram features
     (words, bigrams, window words, character 3-grams) and the others (``s:`` structure, ``n:``
     number, ``r:`` rules) are two groups, each scaled to unit L2 norm, so that the few
-    structural features are not drowned by the many n-grams."""
+    structural features are not drowned by the many n-grams. ``ngrams=False`` leaves the n-gram
+    group out (the bias and the structural group only); a tuple of prefixes keeps only the n-gram
+    features that start with one of them (``("L1:", "R1:")``: the words right before and after)."""
     groups: tuple[set[int], set[int]] = (set(), set())
     for f in features:
-        groups[f[:2] in ("s:", "n:", "r:")].add(bucket(f))
+        structural = f[:2] in ("s:", "n:", "r:")
+        if structural or ngrams is True or (ngrams and f.startswith(ngrams)):
+            groups[structural].add(bucket(f))
     out: dict[int, float] = {}
     for indices in groups:
         for i in indices:
@@ -185,23 +205,85 @@ def vector(features: list[str]) -> dict[int, float]:
     return out
 
 
+def window_text(sentence: str, span: tuple[int, int], words: int = WINDOW_WORDS) -> str:
+    """The number (``span`` in ``sentence``) with the ``words`` whitespace-separated words before
+    and after it: the stretch of ``sentence`` from the first of those words to the last, as
+    written — the text whose MiniLM vector the model reads."""
+    start, end = span
+    before = [m.start() for m in re.finditer(r"\S+", sentence[:start])]
+    after = [m.end() for m in re.finditer(r"\S+", sentence[end:])]
+    first = before[-words] if len(before) >= words else (before[0] if before else start)
+    last = end + (after[words - 1] if len(after) >= words else (after[-1] if after else 0))
+    return sentence[first:last]
+
+
+@lru_cache(maxsize=1)
+def _encoder():
+    """The pinned all-MiniLM-L6-v2 (engine.encoder), 1 intra-op thread (deterministic), batch 32;
+    a missing onnxruntime or model package is one InputError line (exit 2), never a traceback."""
+    try:
+        from engine.encoder.encode import EncoderConfig, load_encoder
+    except ImportError as exc:  # onnxruntime or tokenizers absent
+        raise InputError(f"--kinds model needs the local MiniLM encoder: {exc}; install onnxruntime and "
+                         "tokenizers, or use --kinds rules")
+    try:
+        return load_encoder(EncoderConfig(intra_op_threads=1, batch_size=32))
+    except ImportError as exc:
+        raise InputError(f"--kinds model needs the local MiniLM encoder: {exc}; or use --kinds rules")
+    except InputError as exc:
+        raise InputError(f"--kinds model needs the local MiniLM: {exc.render()}; or use --kinds rules")
+
+
+def minilm_vectors(texts: list[str]) -> np.ndarray:
+    """float64 MiniLM vectors (unit L2 norm) of ``texts``, in order, one batched call over the
+    distinct texts (a repeated text is encoded once)."""
+    if not texts:
+        return np.zeros((0, MINILM_DIMENSION))
+    distinct = list(dict.fromkeys(texts))
+    index = {text: i for i, text in enumerate(distinct)}
+    encoded = _encoder().encode(distinct).astype(np.float64)
+    return encoded[[index[text] for text in texts]]
+
+
 @dataclass(frozen=True)
 class KindsModel:
-    """Weights of the classifier (``claims/kinds_model.json``)."""
+    """Weights of the classifier (``claims/kinds_model.json``): the hashed weights, and for each
+    MiniLM block (``sentence``: the vector of the number's sentence; ``window``: of
+    :func:`window_text`) a 384-vector w_b, so that z = w·x + Σ_b w_b·m_b."""
 
     weights: dict[int, float]
     threshold: float
     features: str
     lam: float
     sha256: str
+    ngrams: bool | tuple[str, ...] = True
+    minilm: dict[str, np.ndarray] = field(default_factory=dict)
+    window_words: int = WINDOW_WORDS
 
-    def scores(self, sentence: str, quantities: list[Quantity], rules_measured: bool = False) -> list[float]:
-        """p(result) of each quantity of ``sentence``, in order."""
+    def texts(self, sentence: str, quantities: list[Quantity]) -> dict[str, list[str]]:
+        """The texts to encode for :meth:`scores`, per MiniLM block (none without MiniLM)."""
+        out: dict[str, list[str]] = {}
+        if "sentence" in self.minilm:
+            out["sentence"] = [sentence]
+        if "window" in self.minilm:
+            out["window"] = [window_text(sentence, q.span, self.window_words) for q in quantities]
+        return out
+
+    def scores(self, sentence: str, quantities: list[Quantity], rules_measured: bool = False,
+               vectors: dict[str, np.ndarray] | None = None) -> list[float]:
+        """p(result) of each quantity of ``sentence``, in order. ``vectors``: the MiniLM vectors of
+        :meth:`texts` (rows in order; encoded here, one call, when not given)."""
+        if self.minilm and vectors is None:
+            vectors = {block: minilm_vectors(texts) for block, texts in self.texts(sentence, quantities).items()}
+        dense = [0.0] * len(quantities)
+        for block, w in self.minilm.items():
+            m = vectors[block] @ w
+            dense = [d + float(m[0 if block == "sentence" else i]) for i, d in enumerate(dense)]
         shared = sentence_features(sentence, quantities)
         out = []
-        for q in quantities:
-            x = vector(number_features(sentence, q, shared, self.features, rules_measured))
-            z = sum(v * self.weights.get(i, 0.0) for i, v in x.items())
+        for q, extra in zip(quantities, dense):
+            x = vector(number_features(sentence, q, shared, self.features, rules_measured), self.ngrams)
+            z = sum(v * self.weights.get(i, 0.0) for i, v in x.items()) + extra
             out.append(1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z)))
         return out
 
@@ -218,11 +300,21 @@ def load_model(path: Path = WEIGHTS, expected_sha256: str | None = None) -> Kind
         raise RefusalError(f"{path}: kinds model weights have sha256 {digest[:12]}…, the code pins "
                            f"{expected[:12]}…; refusing to load them (retrain: bench/train_kinds_model.py)")
     data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("dimension") != DIMENSION or data.get("features") not in FEATURE_SETS:
+    minilm = data.get("minilm") or {}
+    blocks = minilm.get("weights", {})
+    if (data.get("dimension") != DIMENSION or data.get("features") not in FEATURE_SETS
+            or any(b not in MINILM_BLOCKS or len(w) != MINILM_DIMENSION for b, w in blocks.items())):
         raise RefusalError(f"{path}: kinds model weights are for another feature layout")
     return KindsModel(weights={int(k): float(v) for k, v in data["weights"].items()},
                       threshold=float(data["threshold"]), features=data["features"], lam=float(data["lam"]),
-                      sha256=digest)
+                      sha256=digest, ngrams=_ngrams(data.get("ngrams", True)),
+                      minilm={b: np.array(w, dtype=np.float64) for b, w in sorted(blocks.items())},
+                      window_words=int(minilm.get("window_words", WINDOW_WORDS)))
+
+
+def _ngrams(value) -> bool | tuple[str, ...]:
+    """The weights file's ``ngrams``: true, false or a list of kept prefixes."""
+    return tuple(value) if isinstance(value, list) else bool(value)
 
 
 @lru_cache(maxsize=1)
@@ -256,8 +348,9 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
     from claims.roles import masked
 
     model = model or shipped_model()
+    vectors = _row_vectors(rows, model, masked)
     out = []
-    for row in rows:
+    for number, row in enumerate(rows):
         if row.kind == TABLE_VALUE or not row.quantities:
             if row.kind == MEASURED:  # (never: the rules need a number) kept for safety
                 row = replace(row, kind="method or definition", cue="model: no number")
@@ -266,7 +359,7 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
         words = masked(row.text)
         rules_measured = row.kind == MEASURED
         credited = row.kind == "attribution" or "credited to" in row.cue
-        scores = model.scores(words, row.quantities, rules_measured)
+        scores = model.scores(words, row.quantities, rules_measured, vectors.get(number))
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         tag = f"(threshold {model.threshold:.2f}, kinds_model {model.sha256[:12]})"
         if scores[best] >= model.threshold:
@@ -279,4 +372,23 @@ def relabel(rows: list, classify, model: KindsModel | None = None) -> list:
             if rules_measured:
                 kind, cue = classify(words, [q for q in row.quantities if q.role not in RESULT_ROLES], credited)
             out.append(replace(row, kind=kind, cue=f"model: no result number, max p={scores[best]:.3f} {tag}; {cue}"))
+    return out
+
+
+def _row_vectors(rows: list, model: KindsModel, masked) -> dict[int, dict[str, np.ndarray]]:
+    """The MiniLM vectors of every row :func:`relabel` scores, encoded in one batched call per
+    block: {row index: {block: rows of vectors}}; empty when the model reads no MiniLM."""
+    if not model.minilm:
+        return {}
+    wanted = {i: model.texts(masked(row.text), row.quantities) for i, row in enumerate(rows)
+              if row.kind != TABLE_VALUE and row.quantities}
+    out: dict[int, dict[str, np.ndarray]] = {i: {} for i in wanted}
+    for block in model.minilm:
+        texts = [t for i in wanted for t in wanted[i][block]]
+        encoded = minilm_vectors(texts)
+        start = 0
+        for i in wanted:
+            count = len(wanted[i][block])
+            out[i][block] = encoded[start:start + count]
+            start += count
     return out
