@@ -106,7 +106,7 @@ def test_development_figures_hold(bench):
     assert nonresult <= 0.03
     # split 3: the label review of 2026-12-02 joined five bold lead-ins of tevatron-bugs-and-fixes
     # to their sentences (manifest label_conventions)
-    assert summary["dropped"] == 0 and summary["split"] <= 3 and summary["merged"] <= 3
+    assert summary["dropped"] == 0 and summary["split"] <= 1 and summary["merged"] == 0
 
 
 def test_fifth_batch_figures_hold(bench):
@@ -117,10 +117,12 @@ def test_fifth_batch_figures_hold(bench):
     summary = bench.score_corpus("development", "markdown", frozenset({5}))["counts"]
     measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(summary)
     assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (85, 92, 870)
-    assert measured_precision >= 0.63 and measured_recall >= 0.81
-    assert attribution_precision >= 0.96 and attribution_recall >= 0.63
+    # after branches packs-gen, attribution-gen, sitemarkup-gen, kinds-minilm (which tuned on it):
+    # 0.657, 0.812, 0.988, 0.913, 0.176, dropped 3 (a link list the labels call sentences), split 0, merged 3
+    assert measured_precision >= 0.65 and measured_recall >= 0.81
+    assert attribution_precision >= 0.98 and attribution_recall >= 0.91
     assert nonresult <= 0.18
-    assert summary["dropped"] <= 5 and summary["split"] <= 6 and summary["merged"] <= 6
+    assert summary["dropped"] <= 3 and summary["split"] == 0 and summary["merged"] <= 3
 
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
