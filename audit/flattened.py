@@ -1198,11 +1198,19 @@ def _next_code_shaped(lines: list[str], index: int, strong: list[bool], indented
 _JSON_STRING_VALUE = re.compile(r'^"[^"]{1,60}"\s*:\s*"(.*)",?$')
 
 
+_JSON_INNER_STRING = re.compile(r'"[^"]{1,60}"\s*:\s*"([^"]*)"')
+
+
 def _prose_value(line: str) -> bool:
     """A JSON line whose string value is prose (``"status": "Single prespecified exploratory reranker
-    … no population claim.",``: seed 003, a chapter written as a JSON record): its text is read."""
+    … no population claim.",``: seed 003, a chapter written as a JSON record), or an object on one
+    line holding such a value (``"statistics": {"seed": 129300, …, "tests": "No significance tests
+    … Every subset is exploratory …"},``): its text is read, so that its sentences are kept."""
     value = _JSON_STRING_VALUE.match(line)
-    return value is not None and _prose_shaped(value.group(1))
+    if value is not None and _prose_shaped(value.group(1)):
+        return True
+    return (re.match(r'^"[^"]{1,60}"\s*:\s*[{\[]', line) is not None
+            and any(_prose_shaped(inner.group(1)) for inner in _JSON_INNER_STRING.finditer(line)))
 
 
 def _code_lines(raw: list[str]) -> set[int]:

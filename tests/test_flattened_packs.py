@@ -436,3 +436,16 @@ def test_a_flattened_run_in_label_stays_with_its_sentence(line, lead):
     from audit.flattened import flattened_lead_in
 
     assert line[:flattened_lead_in(line)] == lead
+
+
+def test_a_sentence_inside_a_one_line_json_object_is_kept():
+    """A chapter written as a JSON record (seed 003's shape): an object on one line whose string
+    value is prose keeps that prose as a row; a line of settings alone stays code."""
+    pack = ("== 1. Identity ==\nBook: B\nChapter: C\n\n== 2. Chapter text ==\n{\n"
+            '  "budget": 5,\n'
+            '  "statistics": {"replicates": 1000, "seed": 7, "tests": "No significance tests were run. '
+            'Every subset is exploratory because the benchmark is already public."},\n'
+            '  "settings": {"k": 3, "depth": 10},\n}\n')
+    texts = [row.text for row in claims_for_pack(parse_pack(pack))[1]]
+    assert any("Every subset is exploratory because the benchmark is already public." in t for t in texts)
+    assert not any('"depth": 10' in t for t in texts)
