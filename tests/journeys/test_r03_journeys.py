@@ -76,7 +76,11 @@ def test_two_prepares_at_once_into_one_freeze(tmp_path):
     codes = [code for code, _, _ in results]
     assert sorted(codes) == [0, 3], results
     loser = results[codes.index(3)][2]
-    assert "(r03 prepare, pid" in loser or "a freeze is never overwritten" in loser
+    # refused while the winner holds the lock (named once it has written its description; in the
+    # instant before, "a run that is starting"), or after it published: never both written
+    assert ("is writing this output right now; refusing to write into it at the same time" in loser
+            and ("(r03 prepare, pid" in loser or "(a run that is starting)" in loser)) \
+        or "a freeze is never overwritten" in loser, loser
     winner_log = tmp_path / ("a.jsonl", "b.jsonl")[codes.index(0)]
     (record,) = log_records(winner_log)
     assert json.loads((tmp_path / "freeze" / "freeze_manifest.json").read_text())["run_id"] == record["run_id"]
