@@ -83,11 +83,9 @@ from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
 from claims.attribution import citation_marker_spans, credits, possessive_credits, work_reports, works_named
-from claims.kinds import measured_cue, not_measured, refine_roles
+from claims.kinds import MEASURED, RESULT_ROLES, TABLE_VALUE, measured_cue, not_measured, refine_roles
 from claims.roles import masked as mask_roles
 
-MEASURED = "measured result"
-TABLE_VALUE = "table value"
 KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
          "recommendation", TABLE_VALUE)
 
@@ -537,9 +535,6 @@ def _near_parameter_phrase(sentence: str, start: int, end: int,
         if p_start >= end and p_start - end <= 3 and not sentence[end:p_start].strip(" -"):
             return True
     return False
-
-
-RESULT_ROLES = ("value", "p-value")
 
 
 def classify(sentence: str, quantities: list[Quantity], person_citation: bool) -> tuple[str, str]:

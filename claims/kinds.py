@@ -76,6 +76,13 @@ from dataclasses import dataclass, replace
 
 from claims.quantities import Quantity
 
+MEASURED = "measured result"
+TABLE_VALUE = "table value"
+RESULT_ROLES = ("value", "p-value")
+"""The measured-result kind, the table-value kind and the quantity roles that make a result:
+named here, below both deciders (the rules of :mod:`claims.extract` and the trained
+:mod:`claims.kinds_model`), so that they are one set of names."""
+
 COUNT_NOUNS = frozenset("""
 dataset datasets language languages dimension dimensions dimensional dim vector vectors example examples
 thread threads core cores bit bits token tokens parameter parameters params gpu gpus tpu tpus

@@ -64,7 +64,7 @@ from pathlib import Path
 
 import numpy as np
 
-from claims.kinds import not_measured
+from claims.kinds import MEASURED, RESULT_ROLES, TABLE_VALUE, not_measured
 from claims.quantities import Quantity
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.hashing import sha256_file
@@ -328,11 +328,6 @@ def check_kinds(kinds: str) -> str:
     if kinds not in KIND_OPTIONS:
         raise ValueError(f"unknown kinds {kinds!r} (choose rules or model)")
     return kinds
-
-
-MEASURED, TABLE_VALUE, RESULT_ROLES = "measured result", "table value", ("value", "p-value")
-"""The public names of :mod:`claims.extract` (``MEASURED``, ``TABLE_VALUE``, ``RESULT_ROLES``),
-repeated here because claims.extract imports this module (no circle; a test checks they agree)."""
 
 
 def relabel(rows: list, classify, model: KindsModel | None = None) -> list:

@@ -64,10 +64,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from claims.bindings import parse_claimed
+from claims.kinds import MEASURED as MEASURED_KIND
 from claims.meaning import key_metric, meaning_conflict, named_ids, number_metric
 from engine.runs.hashing import sha256_file
 
-MEASURED_KIND = "measured result"
 # A ratio's numerator and denominator restate counts the result holds on their own (a ledger
 # stage's count): they rank below them unless the sentence names the part.
 RATIO_PARTS = frozenset({"numerator", "denominator"})
