@@ -253,11 +253,6 @@ def _field_label(children: list[Any] | None, content: str) -> int:
 _FINE_PRINT_OPEN = re.compile(r"^<(sup|sub|small)\b[^>]*>$", re.I)
 
 
-def _meaningful(children: list[Any] | None) -> list[Any]:
-    return [c for c in children or () if not (c.type == "text" and not c.content.strip())
-            and c.type not in ("softbreak", "hardbreak")]
-
-
 def _fine_print(children: list[Any] | None) -> bool:
     """A paragraph wholly inside ``<sup>`` / ``<sub>`` / ``<small>`` (``<sup>Preliminary measured
     performance, subject to change.</sup>`` under a chart): the page's fine print, like a caption
@@ -295,8 +290,7 @@ def _emphasis_line(children: list[Any] | None) -> bool:
 
 
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
-    meaningful = [c for c in children or () if not (c.type == "text" and not c.content.strip())
-                  and c.type not in ("softbreak", "hardbreak")]
+    meaningful = _meaningful(children)
     return bool(meaningful) and all(c.type in kinds for c in meaningful)
 
 
@@ -318,10 +312,11 @@ def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Blo
     an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
     is only an italic run of at most 50 words right under an image block (a blog export's
     caption; a bold paragraph there is prose); such a run is no claim of the text."""
-    items = _meaningful(_without_attributes(children))
+    whole = _meaningful(_without_attributes(children))
+    items = whole
     while items and items[0].type == "image":
         items = items[1:]
-    pictured = len(items) < len(_meaningful(_without_attributes(children)))
+    pictured = len(items) < len(whole)
     if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 50):
         return False
     opener = ("em_open", "strong_open") if pictured else ("em_open",)  # a bold paragraph alone is prose
