@@ -151,6 +151,7 @@ import re
 
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
+from audit.runin import reads_as_sentence
 from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
@@ -278,8 +279,6 @@ def flattened_lead_in(text: str) -> int:
     capital — at most four words, or at most eight with a subtitle's colon or dash — (``Symptom.``, ``Reproducing 1989 performance.``, ``Designing AI
     Systems: Composition Frameworks and Strategies.``: :func:`audit.runin.reads_as_sentence`), with
     a sentence of three or more words after it; kept with that sentence (label convention (c))."""
-    from audit.runin import reads_as_sentence
-
     lead = _LEAD_IN.match(text)
     if lead:
         return len(lead.group(1))
