@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO))
 
 from audit.document import document_from_pack  # noqa: E402
 from audit.pack import load_pack, parse_pack  # noqa: E402
-from claims.extract import KINDS, MEASURED, TABLE_VALUE, extract_claims, sentence_spans  # noqa: E402
+from claims.extract import KINDS, MEASURED, TABLE_VALUE, claims_from_document, extract_claims, sentence_spans  # noqa: E402
 from sources.names import fold  # noqa: E402
 
 LABELLED = REPO / "tests" / "data" / "labelled"
@@ -436,23 +436,20 @@ def flattened_pack(document: dict) -> str:
             + "\n\n== 2. Chapter text ==\n" + "\n".join(top + [flatten_markdown(markdown)] + bottom) + "\n")
 
 
-def corpus_rows(document: dict, reading: str) -> list:
-    """Claim rows of one excerpt read as its Markdown file or as a flattened pack."""
+def corpus_document(document: dict, reading: str):
+    """The excerpt read as its Markdown file or as a flattened pack (:func:`flattened_pack`): the
+    one parse its rows and its set-aside lines both come from."""
     if reading == "markdown":
-        return extract_claims(load_pack(CORPUS / document["excerpt"]), kinds=KINDS_OPTION)
-    return extract_claims(parse_pack(flattened_pack(document), source_path=f"{document['id']}.pack"),
-                          kinds=KINDS_OPTION)
+        return document_from_pack(load_pack(CORPUS / document["excerpt"]))
+    return document_from_pack(parse_pack(flattened_pack(document), source_path=f"{document['id']}.pack"))
 
 
-def corpus_set_aside(document: dict, reading: str) -> set[str]:
-    """Normalised texts of the headings and bold labels the reader reports as deliberately not a
-    claim (``Document.not_claims``, ``claims FILE --not-claims``): a label may count such a line
-    (``**Notes:**``, ``Updates``) as a sentence; it is set aside with its line, not lost."""
-    if reading == "markdown":
-        doc = document_from_pack(load_pack(CORPUS / document["excerpt"]))
-    else:
-        doc = document_from_pack(parse_pack(flattened_pack(document), source_path=f"{document['id']}.pack"))
-    return {normalise(b.text) for b in doc.not_claims()
+def corpus_set_aside(doc) -> set[str]:
+    """Texts, as rows and labels are compared (:func:`matchable`), of the headings and bold
+    labels the reader reports as deliberately not a claim (``Document.not_claims``, ``claims FILE
+    --not-claims``): a label may count such a line (``**Notes:**``, ``Updates``) as a sentence; it
+    is set aside with its line, not lost."""
+    return {matchable(normalise(b.text)) for b in doc.not_claims()
             if b.kind == "heading" or (b.kind == "markup" and b.note in ("bold label", "short-line"))}
 
 
@@ -493,10 +490,11 @@ def score_corpus(part: str, reading: str, batches: frozenset[int] | None = None)
         "attribution_fp", "attribution_fn", "number_fp")}
     for document in corpus_documents(part, batches):
         gold = corpus_labels(document)
-        rows = [r for r in corpus_rows(document, reading) if r.kind != TABLE_VALUE]
+        doc = corpus_document(document, reading)
+        rows = [r for r in claims_from_document(doc, kinds=KINDS_OPTION) if r.kind != TABLE_VALUE]
         texts = [matchable(normalise(r.text)) for r in rows]
         gold_texts = [matchable(normalise(g["text"])) for g in gold]
-        set_aside = {matchable(t) for t in corpus_set_aside(document, reading)}
+        set_aside = corpus_set_aside(doc)
         c["rows"] += len(rows)
         c["table_rows"] += 0
         for i, row_text in enumerate(texts):
