@@ -48,16 +48,14 @@ def read_text_file(path: str | Path, *, encoding: str = "utf-8") -> str:
     """A whole UTF-8 text file (gzip decompressed, a leading BOM removed with a warning:
     :mod:`engine.runs.opener`); unreadable or undecodable files are InputErrors naming the file."""
     from engine.runs.errors import InputError
-    from engine.runs.opener import not_utf8_error, read_text
+    from engine.runs.opener import read_text
 
     require_regular_file(path)
     path = Path(path)
     try:
-        return read_text(path, encoding=encoding)
+        return read_text(path, encoding=encoding)  # an undecodable file is read_text's InputError
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", path=path)
-    except UnicodeDecodeError:
-        raise not_utf8_error(path, encoding) from None
 
 
 def read_json_file(path: str | Path) -> Any:
