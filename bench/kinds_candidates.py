@@ -81,23 +81,15 @@ calls fewer non-result numbers a result (11.0% against 16.0%); the nested leave-
 on all 73 development documents puts ``plain`` ahead (F1 0.790 against 0.776)."""
 
 
-def window_text(sentence: str, span: tuple[int, int]) -> str:
-    return km.window_text(sentence, span)
-
-
-def encode(texts: list[str]) -> np.ndarray:
-    """float64 MiniLM vectors of ``texts`` (claims/kinds_model.py's encoder: 1 intra-op thread)."""
-    return km.minilm_vectors(texts)
-
-
 def minilm_blocks(sentences: list[dict], numbers: list[dict], blocks: tuple[str, ...] = km.MINILM_BLOCKS
                   ) -> dict[str, np.ndarray]:
     """Per number: ``sentence`` (the MiniLM vector of its sentence) and ``window`` (of its window)."""
     out = {}
     if "sentence" in blocks:
-        out["sentence"] = encode([s["text"] for s in sentences])[[n["sentence"] for n in numbers]]
+        out["sentence"] = km.minilm_vectors([s["text"] for s in sentences])[[n["sentence"] for n in numbers]]
     if "window" in blocks:
-        out["window"] = encode([window_text(sentences[n["sentence"]]["text"], n["quantity"].span) for n in numbers])
+        out["window"] = km.minilm_vectors([km.window_text(sentences[n["sentence"]]["text"], n["quantity"].span)
+                                           for n in numbers])
     return out
 
 
