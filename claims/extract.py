@@ -83,7 +83,7 @@ from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
 from claims.attribution import citation_marker_spans, credits, possessive_credits, work_reports, works_named
-from claims.kinds import MEASURED, RESULT_ROLES, TABLE_VALUE, measured_cue, not_measured, refine_roles
+from claims.kinds import MEASURED, RESULT_ROLES, TABLE_VALUE, check_kinds, measured_cue, not_measured, refine_roles
 from claims.roles import masked as mask_roles
 
 KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
@@ -616,10 +616,10 @@ def claims_from_document(document: Document, kinds: str = "rules") -> list[Claim
             _require_finite(row, block, document.path)
         rows.extend(new)
     rows = _credit_named_works(rows)
-    if kinds != "rules":  # hook (branch kinds-model): the trained classifier decides the measured kind
-        from claims.kinds_model import check_kinds, relabel
+    if check_kinds(kinds) == "model":  # the trained classifier decides the measured kind (loaded only then)
+        from claims.kinds_model import relabel
 
-        rows = relabel(rows, classify) if check_kinds(kinds) == "model" else rows
+        rows = relabel(rows, classify)
     return rows
 
 

@@ -82,6 +82,17 @@ RESULT_ROLES = ("value", "p-value")
 """The measured-result kind, the table-value kind and the quantity roles that make a result:
 named here, below both deciders (the rules of :mod:`claims.extract` and the trained
 :mod:`claims.kinds_model`), so that they are one set of names."""
+KIND_OPTIONS = ("rules", "model")
+"""Who decides the measured-result kind: these rules (the default) or the trained classifier of
+:mod:`claims.kinds_model`. Named here so that checking a ``--kinds`` value does not load numpy
+and the model."""
+
+
+def check_kinds(kinds: str) -> str:
+    """``kinds`` if it is ``rules`` or ``model``; else a ValueError naming the choices."""
+    if kinds not in KIND_OPTIONS:
+        raise ValueError(f"unknown kinds {kinds!r} (choose rules or model)")
+    return kinds
 
 COUNT_NOUNS = frozenset("""
 dataset datasets language languages dimension dimensions dimensional dim vector vectors example examples

@@ -76,7 +76,6 @@ DIMENSION = 1 << 18
 MINILM_DIMENSION = 384
 WINDOW_WORDS = 8
 MINILM_BLOCKS = ("sentence", "window")
-KIND_OPTIONS = ("rules", "model")
 FEATURE_SETS = ("plain", "roles", "rules")
 
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[^\w\s]")
@@ -322,12 +321,6 @@ def shipped_model() -> KindsModel:
     """The weights shipped in the package (loaded once)."""
     return load_model()
 
-
-def check_kinds(kinds: str) -> str:
-    """``kinds`` if it is ``rules`` or ``model``; else a ValueError naming the choices."""
-    if kinds not in KIND_OPTIONS:
-        raise ValueError(f"unknown kinds {kinds!r} (choose rules or model)")
-    return kinds
 
 
 def relabel(rows: list, classify, model: KindsModel | None = None) -> list:

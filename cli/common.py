@@ -86,9 +86,9 @@ def output_format(value: str, allowed: tuple[str, ...] = FORMATS) -> str:
 
 
 def kinds_choice(value: str) -> str:
-    """``--kinds`` as given when it is one of :data:`claims.kinds_model.KIND_OPTIONS` (``rules``,
+    """``--kinds`` as given when it is one of :data:`claims.kinds.KIND_OPTIONS` (``rules``,
     ``model``); InputError naming ``--kinds`` otherwise."""
-    from claims.kinds_model import KIND_OPTIONS
+    from claims.kinds import KIND_OPTIONS
     from engine.runs.errors import InputError
 
     if value not in KIND_OPTIONS:
