@@ -226,9 +226,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=None, help="with --evaluate: only this batch out")
     parser.add_argument("--output", type=Path, default=am.WEIGHTS)
     parser.add_argument("--no-pin", action="store_true")
+    parser.add_argument("--documents", type=int, default=None,
+                        help="the first N development documents only, no generalisation set (the determinism test)")
     args = parser.parse_args(argv)
     documents = quality.corpus_documents("development")  # never the held-out part
-    rows = cases(documents)
+    if args.documents is not None:
+        documents = documents[: args.documents]
+    rows = cases(documents, generalise=args.documents is None)
     if args.evaluate:
         batches = [args.batch] if args.batch is not None else sorted({d.get("batch") for d in documents})
         evaluate(rows, batches)
