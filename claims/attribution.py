@@ -769,7 +769,8 @@ def credits(sentence: str) -> Credit | None:
     footnoted: bool | None = None  # whether a footnote here cites: decided once per sentence
     for start, end in markers:
         if sentence[start] == "[" and sentence[start + 1] != "^":
-            add(start, None, "numbered reference")
+            # the marker as written is the cited name (the corpus convention: "[1, 2]" is one name)
+            add(start, " ".join(sentence[start:end].split()), "numbered reference")
             continue
         if footnoted is None:
             footnoted = bool(_FOOTNOTED_REPORT.search(sentence)) and not _FIRST_PERSON.search(sentence)
