@@ -24,6 +24,10 @@ document over the training documents (sorted by id, dealt round-robin): the best
 alone (the regime of an unseen page, where the rules find about half) with precision weighing
 twice recall (F0.5), ties to the larger threshold, then the larger λ.
 
+``--evaluate --batch 5 --rules-at 6fbfffb``: the rules as they were before anyone tuned them on
+batch 5 (the last commit of branch attribution-gen before it merged batch 5), so that batch 5 is out
+of sample for both the rules and the model (docs/audit.md records the figures).
+
 ``--evaluate``: for each development batch, train (with the selection inside) on the other
 batches and the generalisation set, and print on the batch left out: the rules, the model alone,
 rules OR model (precision, recall). The rules were tuned on every development batch except one
@@ -209,6 +213,53 @@ def evaluate(rows: list[dict], batches: list) -> None:
               f"{names_found(test, added)}")
 
 
+_OLD_RULES = """
+import json, sys
+from claims.extract import cited_names
+from claims.attribution import credits
+try:
+    from claims.attribution import work_reports, works_named
+except ImportError:  # older rules: no named works
+    works_named = None
+out = []
+for texts in json.load(sys.stdin):
+    works = works_named(texts) if works_named else set()
+    for text in texts:
+        names, person = cited_names(text)
+        credit = credits(text)
+        names += [n for n in (credit.names if credit else ()) if n not in names]
+        work = work_reports(text, works) if works else None
+        out.append([bool(person or credit is not None or work), names + ([work] if work else [])])
+json.dump(out, sys.stdout)
+"""
+
+
+def rules_at(commit: str, rows: list[dict]) -> None:
+    """Replace each development row's rules flag and names by those of the rules as they were at
+    ``commit`` (``git archive`` of claims/, audit/, engine/ and sources/ into a temporary directory,
+    run in a subprocess): the rules before they were tuned on a batch score that batch out of sample."""
+    import json
+    import os
+    import subprocess
+    import tempfile
+
+    documents: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        if row["document"] != "generalise":
+            documents.setdefault(row["document"], []).append(i)
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "claims", "audit", "engine", "sources"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        texts = [[rows[i]["text"] for i in indices] for indices in documents.values()]
+        result = subprocess.run([sys.executable, "-c", _OLD_RULES], input=json.dumps(texts), text=True, check=True,
+                                capture_output=True, cwd=tmp, env={**os.environ, "PYTHONPATH": tmp})
+    decisions = iter(json.loads(result.stdout))
+    for indices in documents.values():
+        for i in indices:
+            rows[i]["rules"], rows[i]["names"] = next(decisions)
+
+
 def pin(digest: str) -> None:
     """Rewrite the WEIGHTS_SHA256 line of claims/attribution_model.py."""
     source = MODULE.read_text(encoding="utf-8")
@@ -224,16 +275,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--evaluate", action="store_true", help="leave one development batch out; write nothing")
     parser.add_argument("--batch", type=int, default=None, help="with --evaluate: only this batch out")
+    parser.add_argument("--rules-at", default=None, metavar="COMMIT",
+                        help="with --evaluate: the rules as they were at COMMIT (6fbfffb: before tuning on batch 5)")
     parser.add_argument("--output", type=Path, default=am.WEIGHTS)
     parser.add_argument("--no-pin", action="store_true")
     parser.add_argument("--documents", type=int, default=None,
                         help="the first N development documents only, no generalisation set (the determinism test)")
     args = parser.parse_args(argv)
-    documents = quality.corpus_documents("development")  # never the held-out part
+    # never the held-out part; every development batch (bench_claims_quality reads --batch itself)
+    documents = [d for d in quality.corpus_manifest()["documents"] if d["part"] == "development"]
     if args.documents is not None:
         documents = documents[: args.documents]
     rows = cases(documents, generalise=args.documents is None)
     if args.evaluate:
+        if args.rules_at:
+            rules_at(args.rules_at, rows)
         batches = [args.batch] if args.batch is not None else sorted({d.get("batch") for d in documents})
         evaluate(rows, batches)
         return 0
