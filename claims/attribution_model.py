@@ -51,7 +51,7 @@ from engine.runs.errors import RefusalError
 from engine.runs.hashing import sha256_file
 
 WEIGHTS = Path(__file__).resolve().parent / "attribution_model.json"
-WEIGHTS_SHA256 = "a21bf2c45a709c4f499bec547cb7e806eddcf45548367ff1839cb95046d14713"
+WEIGHTS_SHA256 = "39e5f61dbea7151474a0d6889e18b1e7d9545ba4aedb59e0fd1d3eb69a657fd3"
 """sha256 of :data:`WEIGHTS`; ``bench/train_attribution_model.py`` rewrites this line when it retrains."""
 
 _STARTERS = ("A|An|The|This|That|These|Those|It|Its|We|Our|I|You|Your|They|Their|He|She|As|If|In|On|At|For|To|"
