@@ -620,9 +620,6 @@ def claims_from_document(document: Document, kinds: str = "rules") -> list[Claim
         from claims.kinds_model import relabel
 
         rows = relabel(rows, classify)
-        from claims.attribution_model import credit_rows  # the trained attribution classifier, after the rules
-
-        rows = credit_rows(rows)
     return rows
 
 

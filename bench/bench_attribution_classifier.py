@@ -1,10 +1,13 @@
-"""Train and measure the attribution classifier of claims/attribution_model.py (issue 19, item 4).
+"""The attribution classifier that was tried and not shipped, measured out of sample (issue 19,
+item 4; features in bench/attribution_features.py; docs/audit.md "Attributions: a trained
+classifier, tried and not shipped").
 
-Run (deterministic: the same weights byte for byte on every rerun):
+Run (deterministic; reads the development part only, never the held-out part):
 
-    .venv/bin/python bench/train_attribution_model.py             # train on development, write and pin
-    .venv/bin/python bench/train_attribution_model.py --evaluate  # leave-one-batch-out, no writing
-    .venv/bin/python bench/train_attribution_model.py --evaluate --batch 8   # one batch out only
+    .venv/bin/python bench/bench_attribution_classifier.py                  # every development batch left out in turn
+    .venv/bin/python bench/bench_attribution_classifier.py --batch 8        # one batch left out
+    .venv/bin/python bench/bench_attribution_classifier.py --batch 5 --rules-at 6fbfffb
+    .venv/bin/python bench/bench_attribution_classifier.py --marginal       # what the model adds, 5-fold CV
 
 Cases: every labelled sentence of the ``development`` documents of tests/data/corpus/manifest.json
 (never the held-out part), as labelled (the gold text, so the splitter does not enter), with its
@@ -13,8 +16,7 @@ sentences in the shapes of public writing). The rules' decision on a sentence is
 :func:`claims.extract._sentence_rows` makes (a person-name citation or a credit of
 :func:`claims.attribution.credits`, or a work the page named as the subject: ``works_named``).
 
-Decision (as claims/attribution_model.py ships it): attributed when the rules credit the sentence
-or the model's p ≥ threshold.
+Decision tried: attributed when the rules credit the sentence or the model's p ≥ threshold.
 
 Solver: L2 logistic regression over the binary pattern features plus a bias, balanced class
 weights c_i (n / 2n_pos, n / 2n_neg), loss Σ c_i [log(1 + e^{f_i}) − y_i f_i] + (λ/2)‖w‖² (bias
@@ -24,14 +26,18 @@ document over the training documents (sorted by id, dealt round-robin): the best
 alone (the regime of an unseen page, where the rules find about half) with precision weighing
 twice recall (F0.5), ties to the larger threshold, then the larger λ.
 
-``--evaluate --batch 5 --rules-at 6fbfffb``: the rules as they were before anyone tuned them on
+``--batch 5 --rules-at 6fbfffb``: the rules as they were before anyone tuned them on
 batch 5 (the last commit of branch attribution-gen before it merged batch 5), so that batch 5 is out
 of sample for both the rules and the model (docs/audit.md records the figures).
 
-``--evaluate``: for each development batch, train (with the selection inside) on the other
+Default: for each development batch, train (with the selection inside) on the other
 batches and the generalisation set, and print on the batch left out: the rules, the model alone,
 rules OR model (precision, recall). The rules were tuned on every development batch except one
 not yet tuned on, so their own figures are in sample there; the model's are not.
+
+``--marginal``: 5-fold cross-validation by document over all development documents, and batch 8
+left out: how many sentences the model adds on top of the rules at each λ and threshold, and how
+many of those are labelled attributions (the precision of what the model would add).
 """
 
 from __future__ import annotations
@@ -49,13 +55,11 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import bench_claims_quality as quality  # noqa: E402
-from claims import attribution_model as am  # noqa: E402
+import attribution_features as am  # noqa: E402
 from claims.attribution import credits, work_reports, works_named  # noqa: E402
 from claims.extract import cited_names  # noqa: E402
-from engine.runs.hashing import dump_json, sha256_file  # noqa: E402
 from sources.names import fold  # noqa: E402
 
-MODULE = REPO / "claims" / "attribution_model.py"
 GENERALISE = REPO / "tests" / "data" / "attribution_generalise.toml"
 LAMBDAS = (0.3, 1.0, 3.0)
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95)
@@ -260,25 +264,35 @@ def rules_at(commit: str, rows: list[dict]) -> None:
             rows[i]["rules"], rows[i]["names"] = next(decisions)
 
 
-def pin(digest: str) -> None:
-    """Rewrite the WEIGHTS_SHA256 line of claims/attribution_model.py."""
-    source = MODULE.read_text(encoding="utf-8")
-    new, count = re.subn(r'^WEIGHTS_SHA256 = "[0-9a-f]{64}"$', f'WEIGHTS_SHA256 = "{digest}"', source, flags=re.M)
-    if count != 1:
-        raise SystemExit(f"{MODULE}: no single WEIGHTS_SHA256 line to rewrite")
-    if new != source:
-        MODULE.write_text(new, encoding="utf-8")
-    print(f"{MODULE.relative_to(REPO)}: WEIGHTS_SHA256 = {digest}")
+def marginal(rows: list[dict]) -> None:
+    """``--marginal`` (module docstring)."""
+    documents = sorted({r["document"] for r in rows})
+    fold = {d: i % FOLDS for i, d in enumerate(documents)}
+    held = [r for r in rows if r["batch"] == 8]
+    rest = [r for r in rows if r["batch"] != 8]
+    for lam in LAMBDAS:
+        p = np.zeros(len(rows))
+        for k in range(FOLDS):
+            train_rows = [r for r in rows if fold[r["document"]] != k]
+            test = [i for i, r in enumerate(rows) if fold[r["document"]] == k]
+            w = fit(matrix(train_rows), np.array([r["gold"] for r in train_rows], dtype=float), lam)
+            p[test] = probabilities(w, [rows[i] for i in test])
+        w8 = fit(matrix(rest), np.array([r["gold"] for r in rest], dtype=float), lam)
+        p8 = probabilities(w8, held) if held else np.zeros(0)
+        for threshold in THRESHOLDS:
+            added = [r["gold"] for r, q in zip(rows, p) if not r["rules"] and q >= threshold
+                     and r["document"] != "generalise"]
+            added8 = [r["gold"] for r, q in zip(held, p8) if not r["rules"] and q >= threshold]
+            print(f"lambda {lam} threshold {threshold}: 5-fold CV adds {len(added)}, {sum(added)} of them "
+                  f"attributions; batch 8 left out adds {len(added8)}, {sum(added8)} of them attributions")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--evaluate", action="store_true", help="leave one development batch out; write nothing")
-    parser.add_argument("--batch", type=int, default=None, help="with --evaluate: only this batch out")
+    parser.add_argument("--batch", type=int, default=None, help="only this development batch left out")
     parser.add_argument("--rules-at", default=None, metavar="COMMIT",
-                        help="with --evaluate: the rules as they were at COMMIT (6fbfffb: before tuning on batch 5)")
-    parser.add_argument("--output", type=Path, default=am.WEIGHTS)
-    parser.add_argument("--no-pin", action="store_true")
+                        help="the rules as they were at COMMIT (6fbfffb: before tuning on batch 5)")
+    parser.add_argument("--marginal", action="store_true", help="what the model adds to the rules (module docstring)")
     parser.add_argument("--documents", type=int, default=None,
                         help="the first N development documents only, no generalisation set (the determinism test)")
     args = parser.parse_args(argv)
@@ -287,21 +301,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.documents is not None:
         documents = documents[: args.documents]
     rows = cases(documents, generalise=args.documents is None)
-    if args.evaluate:
-        if args.rules_at:
-            rules_at(args.rules_at, rows)
-        batches = [args.batch] if args.batch is not None else sorted({d.get("batch") for d in documents})
-        evaluate(rows, batches)
+    if args.rules_at:
+        rules_at(args.rules_at, rows)
+    if args.marginal:
+        marginal(rows)
         return 0
-    model = train(rows)
-    print(f"development: {model['trained_on']['sentences']} sentences ({model['trained_on']['attributions']} "
-          f"attributions); lambda {model['lam']}, threshold {model['threshold']} "
-          f"(cross-validated F0.5 {model['selection']['cross_validated_f_half']:.3f})")
-    args.output.write_text(dump_json(model), encoding="utf-8")
-    digest = sha256_file(args.output)
-    print(f"wrote {args.output}, sha256 {digest}")
-    if not args.no_pin:
-        pin(digest)
+    batches = [args.batch] if args.batch is not None else sorted({d.get("batch") for d in documents})
+    evaluate(rows, batches)
     return 0
 
 

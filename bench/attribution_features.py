@@ -1,58 +1,31 @@
-"""The trained attribution classifier: does this sentence credit its claim to a source? (issue 19, item 4).
+"""The general credit patterns of the trained attribution classifier that was tried and NOT
+shipped (issue 19, item 4; bench/train_attribution_model.py measures it; docs/audit.md has the figures).
 
-The rules of :mod:`claims.attribution` fit the sentences their authors imagined: on development
-pages they reach 0.93 recall, on pages nobody tuned them on about 0.5 (docs/audit.md). This model
-adds what they miss. It runs with the trained measured-result classifier (``kinds="model"``,
-``chapter-audit claims --kinds model``, ``report --kinds model``), after it: a sentence the rules
-credit stays credited (their precision holds on unseen pages), and a sentence they do not credit
-is credited when the model's p ≥ the stored threshold. Its cue then reads
-``attribution model p=0.81 (threshold 0.60, attribution_model 1a2b3c4d5e6f)``.
+The rules of :mod:`claims.attribution` fit the sentences their authors imagined: 0.93 recall on
+the development pages, about 0.5 on pages nobody tuned them on. The idea tried here: describe a
+credit by a few general patterns — *a name-like span or a source noun in a credit relation* —
+instead of a list of phrases, and let an L2 logistic regression weigh them on the labelled
+sentences (Hastie, Tibshirani and Friedman, *The Elements of Statistical Learning*, 2nd ed.,
+§4.4), to credit what the rules miss (rules OR p ≥ threshold).
 
-Model: L2-regularised logistic regression, p = 1 / (1 + exp(−w·x)) (Hastie, Tibshirani and
-Friedman, *The Elements of Statistical Learning*, 2nd ed., §4.4), over one sentence: a binary
-feature vector x hashed into :data:`claims.kinds_model.DIMENSION` buckets by CRC-32 (the hashing
-trick, Weinberger et al., ICML 2009; :func:`claims.kinds_model.vector`: bias at 0, the n-gram and
-structural groups each scaled to unit L2 norm). Features (:func:`sentence_features`), strings
-before hashing, meant to describe *a name-like span in a credit relation* rather than a list of
-phrases:
+Features (:data:`PATTERNS`, one binary feature each, :func:`sentence_features`): a source noun
+(paper, blog post, study, team, authors …); a source noun or a name as the subject of a verb of
+saying, finding or making (:data:`REPORTING`, a general class); ``by``/``from``/``following``/
+``per``/``according to`` a name; a participle with ``in``/``by``/``on``/``from``; a possessive
+and what follows it; ``based on``, ``inspired by``; citation keys, ``et al``, years, numbered and
+footnote markers, quotations; the names (two capitalised words, acronyms, organisation words);
+and the signs of no credit (the page itself, the first person, a pointer, thanks, a modal, a
+question, an imperative). The rules' output is not a feature (they were tuned on the same pages).
 
-* n-grams of the sentence written as **shapes**: a capitalised word not opening the sentence is
-  ``C``, an acronym or camel-case name ``A``, a citation key (``@kohavi1995``, ``:cite:``) ``K``,
-  a numbered or footnote marker ``M``, a year ``Y``, a quoted stretch ``Q``, any other number
-  ``0``; other words lower-cased. Shape unigrams, bigrams and trigrams (``by C``, ``C et al``,
-  ``the blog post recommends``, ``C 's method``, ``pioneered in A``);
-* structure (``s:``): first person, a quotation, a year in parentheses, ``et al``, a possessive
-  of a name, a name right before a verb ending in ``-s``/``-ed``, the sentence opening with a
-  name, thanks, a question, an imperative start, a link left in the text, the number of names.
-
-The rules' output is **not** a feature: the rules were tuned on the development pages, so a model
-trained there would learn to trust them far beyond what they earn on unseen pages.
-
-Cited names of a sentence the model credits (:func:`model_names`): the rules' names of the row
-(:func:`claims.extract.cited_names`: ``X et al.``, acronyms, possessives) and the name-like spans
-in a credit relation: after ``by``/``from``/``to``/``in``, before a verb of saying or finding, a
-possessive, a citation key's name part.
-
-The weights (``claims/attribution_model.json``, package data) are written by
-``bench/train_attribution_model.py`` from the development part of the corpus only,
-deterministically, and pinned by :data:`WEIGHTS_SHA256`: another file is refused (one line).
+Why it is not shipped: out of sample, the credits it adds on top of the rules were right only 30–50%
+of the time (5-fold document cross-validation on 94 development documents; batch 8 before anyone
+tuned on it: 4 of 11), so rules OR model lowered precision (batch 8: 0.891 → 0.789) for little
+recall (0.500 → 0.549). :func:`model_names` (names in a credit relation) is kept with it.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-
-from engine.runs.errors import RefusalError
-from engine.runs.hashing import sha256_file
-
-WEIGHTS = Path(__file__).resolve().parent / "attribution_model.json"
-WEIGHTS_SHA256 = "39e5f61dbea7151474a0d6889e18b1e7d9545ba4aedb59e0fd1d3eb69a657fd3"
-"""sha256 of :data:`WEIGHTS`; ``bench/train_attribution_model.py`` rewrites this line when it retrains."""
 
 _STARTERS = ("A|An|The|This|That|These|Those|It|Its|We|Our|I|You|Your|They|Their|He|She|As|If|In|On|At|For|To|"
              "By|From|With|When|While|Where|What|Which|Who|How|Why|Please|Also|But|And|Or|So|Then|Here|There|"
@@ -154,45 +127,6 @@ def sentence_features(sentence: str) -> list[str]:
     return [name for name, pattern in zip(FEATURES, _COMPILED) if pattern.search(sentence)]
 
 
-@dataclass(frozen=True)
-class AttributionModel:
-    """Weights per feature name (and ``bias``), the threshold, λ and the weights file's sha256."""
-
-    weights: dict[str, float]
-    threshold: float
-    lam: float
-    sha256: str
-
-    def score(self, sentence: str) -> float:
-        """p(the sentence credits a source) = σ(bias + Σ weights of its features)."""
-        z = self.weights.get("bias", 0.0) + sum(self.weights.get(f, 0.0) for f in sentence_features(sentence))
-        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
-
-
-def load_model(path: Path = WEIGHTS, expected_sha256: str | None = None) -> AttributionModel:
-    """Read a weights file whose sha256 is ``expected_sha256`` (default :data:`WEIGHTS_SHA256`);
-    another hash, or weights for another feature list, is refused in one line."""
-    expected = WEIGHTS_SHA256 if expected_sha256 is None else expected_sha256
-    path = Path(path)
-    if not path.is_file():
-        raise RefusalError(f"{path}: attribution model weights not found (retrain: bench/train_attribution_model.py)")
-    digest = sha256_file(path)
-    if digest != expected:
-        raise RefusalError(f"{path}: attribution model weights have sha256 {digest[:12]}…, the code pins "
-                           f"{expected[:12]}…; refusing to load them (retrain: bench/train_attribution_model.py)")
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if data.get("features") != list(FEATURES):
-        raise RefusalError(f"{path}: attribution model weights are for another feature list")
-    return AttributionModel(weights={k: float(v) for k, v in data["weights"].items()},
-                            threshold=float(data["threshold"]), lam=float(data["lam"]), sha256=digest)
-
-
-@lru_cache(maxsize=1)
-def shipped_model() -> AttributionModel:
-    """The weights shipped in the package (loaded once)."""
-    return load_model()
-
-
 _NAME_IN_RELATION = tuple(re.compile(p) for p in (
     rf"\bby\s+(?:the\s+)?(?P<name>{NAME})",
     rf"(?<![\w\-])(?P<name>{NAME})\s+{_ADVERB}(?:has\s+|have\s+|had\s+)?{REPORTING}\b",
@@ -232,31 +166,3 @@ def model_names(sentence: str) -> list[str]:
         if name not in names and not any(name != n and name in n for n in names):
             names.append(name)
     return [n for n in names if not any(n != o and n in o for o in names)]
-
-
-def credit_rows(rows: list, model: AttributionModel | None = None) -> list:
-    """Claim rows with the model's credits added (module docstring): a sentence row the rules do not
-    credit (kind ``attribution``, or ``credited to`` in its cue) whose p ≥ the threshold becomes an
-    attribution, or, when it is a measured result, keeps its kind and gets ``; credited to …``; its
-    cited names gain :func:`model_names`. Every other row is returned unchanged."""
-    from dataclasses import replace
-
-    model = model or shipped_model()
-    tag = f"(threshold {model.threshold:.2f}, attribution_model {model.sha256[:12]})"
-    out = []
-    for row in rows:
-        if row.kind in ("table value", "attribution") or "credited to" in row.cue:
-            out.append(row)
-            continue
-        p = model.score(row.text)
-        if p < model.threshold:
-            out.append(row)
-            continue
-        names = list(row.cited_names) + [n for n in model_names(row.text) if n not in row.cited_names]
-        if row.kind == "measured result":
-            cue = f"{row.cue}; credited to {', '.join(names) or 'a source'} (attribution model p={p:.3f} {tag})"
-            out.append(replace(row, cue=cue, cited_names=names))
-        else:
-            out.append(replace(row, kind="attribution", cited_names=names,
-                               cue=f"attribution model p={p:.3f} {tag}; rules: {row.kind}"))
-    return out
