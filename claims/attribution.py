@@ -318,6 +318,16 @@ _BARE_PANDOC = re.compile(r"\((?P<body>-?@(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|d
 """A pandoc/Quarto key list in parentheses without its brackets (``(@kohavi1995;@dobbin2011)``):
 keys that hold a year; a Quarto cross-reference (``@fig-x``, ``@sec-y``) or an identifier
 (``@ref:pg-66343``) is none."""
+_NARRATIVE_PANDOC = re.compile(r"(?<![\w.@\[(;/\-])-?@(?P<key>(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|def|exm|exr|ref)[-:])"
+                               r"[A-Za-z][A-Za-z\-]*(?:19|20)\d\d[a-z]?(?:[A-Z_][\w\-]*|[a-z]+[\w\-]*)?)"
+                               r"(?=[\s,.;:)!?]|$)")
+"""A pandoc narrative citation written bare in the prose (``@Bender2021 discuss …``, ``as
+@kruschke2018bayesian shows``): a key with a year, not after ``(`` or ``[`` (those are above), a
+word or an ``@`` (an e-mail address, ``user@host2020``), nor a cross-reference (``@fig-x``)."""
+_DATED_SUBJECT = re.compile(rf"^\W*(?P<src>{_ORG})\s*\((?:(?:{'|'.join(sorted(_MONTHS))})\.?\s+)?(?:19|20)\d\d\)\s+"
+                            rf"(?:\w+ly\s+)?[a-z]+(?:s|ed)\b")
+"""A work named with its date as the subject (``Gridblocks (Nov 2022) explores …``): the work is the
+cited name (never the month: ``Nov`` names no author)."""
 _FOOTNOTED_REPORT = re.compile(rf"\b(?:{_SAYING}|{_FINDING})\b")
 """A footnote or a superscript number is a note, a source only when the sentence reports
 (``The drift was reported for other tokenizers.[^2]``; ``… only holds for my laptop.[^hw]`` is
@@ -368,7 +378,10 @@ Thakur et al.``, ``those of the MTEB authors``; a system's ``results of BM25`` i
 (only people follow ``results of``)."""
 
 _RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|the\s+team|teams)\s+"
-                             rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME})")
+                             rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME}"
+                             rf"(?:(?:,\s+|,?\s+(?:and|&)\s+)(?:the\s+)?{_ACRONYM_OR_NAME})*)")
+"""``researchers at X``, also a list (``researchers from Tel-Aviv University, New York University
+and Princeton University``): one cited name, the list as written (as ``according to X, Y and Z``)."""
 _ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
                         rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper|work|idea|ideas|findings)\s+"
@@ -744,6 +757,8 @@ def credits(sentence: str) -> Credit | None:
     for m in (_BARE_PANDOC.finditer(sentence) if "(@" in sentence or "(-@" in sentence else ()):
         for k in re.finditer(r"@([\w][\w:.\-]*)", m.group("body")):
             add(m.start("body") + k.start(1), _role_name(k.group(1).rstrip(".:")), "citation role")
+    for m in (_NARRATIVE_PANDOC.finditer(_code_masked(sentence)) if "@" in sentence else ()):
+        add(m.start("key"), _role_name(m.group("key")), "citation role")
     for m in (_THANKS_FOR_WORK.finditer(sentence) if _THANKS_WORDS.search(sentence) or "credit" in sentence.lower()
               else ()):
         add(m.start("src"), m.group("src"), "thanks for a work")
@@ -837,6 +852,9 @@ def credits(sentence: str) -> Credit | None:
         add(m, name, "a source as the subject")
     for offset, name, cue in (_reporting_credits(sentence) if _may(lower, _REPORTING_KEYS) else ()):
         add(offset, name, cue)
+    dated = _DATED_SUBJECT.match(sentence) if "(" in sentence else None
+    if dated and dated.group("src").split()[0] not in NOT_SOURCES:
+        add(dated.start("src"), dated.group("src"), "a work dated as the subject")
     start = _POSSESSIVE_START.match(sentence)
     if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
         add(start.start("src"), start.group("src"), "a possessive credit")

@@ -304,3 +304,29 @@ def test_own_parts_and_the_products_report_are_no_sources() -> None:
     row = _row("Most recently, a pgvector vs Qdrant comparison by NirantK appeared.")
     assert _attributed(row) and "NirantK" in row.cited_names
     assert _attributed(_row("The blog post recommends a higher learning rate for LoRA."))
+
+
+def test_a_numbered_marker_is_the_cited_name_as_written() -> None:
+    """The corpus convention (tests/data/corpus/manifest.json): "[1, 2]" is one cited name, "[4]"
+    and "[3]" in one sentence are two."""
+    assert _row("Dense retrievers transfer poorly to new domains [12].").cited_names == ["[12]"]
+    assert _row("This was shown for several rerankers [3, 7].").cited_names == ["[3, 7]"]
+    assert _row("Sparse wins [4] and dense loses [3].").cited_names == ["[4]", "[3]"]
+    assert _row("SPLADE [4] expands every passage.").cited_names == ["SPLADE", "[4]"]
+
+
+def test_a_bare_narrative_pandoc_key_cites_and_a_month_is_no_author() -> None:
+    row = _row("Similarly, @Okonjo2021 discuss how a word list filtered the crawl.")
+    assert _attributed(row) and row.cited_names == ["Okonjo 2021"]
+    assert _row("As @quispe2018bayes shows, the interval is wide.").cited_names == ["quispe 2018"]
+    _none_credited(["Write to jane@host2020.org for access.", "See @fig-2020 for the plot.",
+                    "The model (2022) is fast."])
+    # a work named with its date as the subject is cited, the month never is
+    row = _row("Gridblocks (Nov 2022) ships new GPU kernels for sparse layers.")
+    assert _attributed(row) and row.cited_names == ["Gridblocks"]
+
+
+def test_researchers_of_a_list_of_organisations_are_one_cited_name() -> None:
+    row = _row("The index was built by researchers from Lagos University, Kyoto University and Delft University.")
+    assert _attributed(row)
+    assert row.cited_names == ["Lagos University, Kyoto University and Delft University"]
