@@ -181,7 +181,8 @@ _WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|fol
                            rf"claims|claimed|argues|argued|observes|observed|concludes|concluded|suggests|"
                            rf"suggested|proposes|proposed|introduces|introduced|estimates|estimated|measured|"
                            rf"recommends|recommended|defines|defined|describes|described|explains|explained|"
-                           rf"states|stated|says|said|uses|used|reveals|revealed|warns|warned)\b")
+                           rf"states|stated|says|said|uses|used|reveals|revealed|warns|warned|identifies|identified|"
+                           rf"uncovers|uncovered)\b")
 """``the ColBERT paper reports``, ``the Qdrant team found``, ``the blog post recommends``: a work
 or a team of a name as the subject (``this paper shows`` is the page's own work; so may be an
 unnamed ``the team found`` or ``the report shows``, but a page calls itself "this post", never
@@ -324,6 +325,13 @@ _NARRATIVE_PANDOC = re.compile(r"(?<![\w.@\[(;/\-])-?@(?P<key>(?!(?:fig|tbl|sec|
 """A pandoc narrative citation written bare in the prose (``@Bender2021 discuss …``, ``as
 @kruschke2018bayesian shows``): a key with a year, not after ``(`` or ``[`` (those are above), a
 word or an ``@`` (an e-mail address, ``user@host2020``), nor a cross-reference (``@fig-x``)."""
+_BUILDS_ON_URL = re.compile(r"\b(?i:builds|building|based)\s+(?:up)?on\s+(?:top\s+of\s+)?(?:the\s+)?"
+                            r"(?:[\w\-]+\s+){0,3}?(?P<url>https?://(?:www\.)?(?P<host>[\w\-.]+\.[a-z]{2,})"
+                            r"(?:/(?P<path>[\w\-.]+(?:/[\w\-.]+)?))?[^\s)]*)")
+"""A page that builds on another's work, named by its address (``builds on the previous record
+https://github.com/owner/repo``): the cited name is the repository (``owner/repo``) on a code host,
+else the host (``myrtle.ai``); ``built on https://readthedocs.org`` names a platform, no work."""
+_CODE_HOSTS = frozenset({"github.com", "gitlab.com", "huggingface.co", "codeberg.org", "bitbucket.org"})
 _DATED_SUBJECT = re.compile(rf"^\W*(?P<src>{_ORG})\s*\((?:(?:{'|'.join(sorted(_MONTHS))})\.?\s+)?(?:19|20)\d\d\)\s+"
                             rf"(?:\w+ly\s+)?[a-z]+(?:s|ed)\b")
 """A work named with its date as the subject (``Gridblocks (Nov 2022) explores …``): the work is the
@@ -382,7 +390,8 @@ _RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|
                              rf"(?:(?:,\s+|,?\s+(?:and|&)\s+)(?:the\s+)?{_ACRONYM_OR_NAME})*)")
 """``researchers at X``, also a list (``researchers from Tel-Aviv University, New York University
 and Princeton University``): one cited name, the list as written (as ``according to X, Y and Z``)."""
-_ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
+_ORG_RESEARCHERS = re.compile(rf"\b(?:(?i:the)\s+)?(?P<src>(?!(?i:the)\b){_ACRONYM_OR_NAME})\s+"
+                              rf"(?i:researchers|scientists|journalists|reporters)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
                         rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper|work|idea|ideas|findings)\s+"
                         rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|"
@@ -403,8 +412,12 @@ _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
+
                          rf"|\b(?i:comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?by\s+(?P<by>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
+_REPORT_BY = re.compile(rf"\b(?i:an?\s+(?:\w+\s+)?(?:report|article|investigation|survey))\s+by\s+(?:the\s+)?"
+                        rf"(?P<src>{_ACRONYM_OR_NAME})")
+"""``an investigative report by the Chicago Tribune``: a piece of reporting and its author."""
 _MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
                       rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
                       rf"one|the\s+other|another)\s+(?:(?:made|built|written|developed|created|released|published)\s+)?"
@@ -651,6 +664,15 @@ _THANKS_FOR_WORK = re.compile(
     rf"(?i:data\s+structure|implementation|code|kernel|idea|trick|algorithm|fix|patch|library|tool|design|"
     rf"insight|technique|method|approach|optimi[sz]ation|contribution|port|integration|benchmark|dataset|"
     rf"model|recipe|formula|proof|derivation|script|notebook)s?\b")
+_NAME_LIST = rf"{_ACRONYM_OR_NAME}(?:(?:,\s+|,?\s+(?:and|&)\s+){_ACRONYM_OR_NAME})*"
+_THANKS_FOR_MAKING = re.compile(
+    rf"\b(?i:thanks?|thank|grateful|gratitude)\s+(?:\w+\s+){{0,2}}?(?:(?i:to)\s+)?(?:(?i:the)\s+)?"
+    rf"(?:(?i:teams?|developers|authors|maintainers)\s+(?:at|of|behind)\s+)?(?P<src>{_NAME_LIST})"
+    rf"(?:\s+(?i:teams?|developers|authors|maintainers))?\s+for\s+(?i:creating|building|developing|writing|"
+    rf"releasing|designing|implementing|open[\s-]sourcing|inventing)\b")
+"""Thanks to the makers of a work for making it (``grateful to the vLLM and SGLang teams for
+creating …``, ``thank the teams at A, B, and C for creating and sharing datasets``): the makers, as
+written, are one cited name."""
 """Thanks for a piece of work credits it (``Thanks @Daniël de Kok for the beast data structure``);
 thanks for help does not (``for their reviews``, ``for feedback``, ``for sharing checkpoints``)."""
 
@@ -678,8 +700,9 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _ACCORDING: ("according",), _ACCORDING_SOURCE: ("according",), _CREDIT_GOES: ("credit",),
     _QUOTE_BY: ("says", "said", "writ", "wrote", "explain", "note", "add"),
     _FOLLOWING: ("following", "after", "based"), _FOLLOWING_NAME: ("following",), _SIMILAR_TO: ("similar",),
-    _ORG_AUTHOR: ("by", "from"), _BY_AUTHOR: ("by",), _MADE_BY: ("by",),
-    _RESEARCHERS_AT: ("researchers", "scientists", "engineers", "team"), _ORG_RESEARCHERS: ("researchers", "scientists"),
+    _ORG_AUTHOR: ("by", "from"), _REPORT_BY: ("by",), _BY_AUTHOR: ("by",), _MADE_BY: ("by",),
+    _RESEARCHERS_AT: ("researchers", "scientists", "engineers", "team"),
+    _ORG_RESEARCHERS: ("researchers", "scientists", "journalists", "reporters"),
     _FROM_SOURCE: ("from",), _INSPIRED: ("inspired", "motivated"), _PER: ("per",), _PART_OF_WORK: ("of",),
     _PAPER_VALUE: ("paper", "reported", "published", "original", "official"),
     _AS_VERB: ("shown", "showed", "corroborated", "confirmed", "replicated", "echoed", "demonstrated", "reported",
@@ -762,6 +785,8 @@ def credits(sentence: str) -> Credit | None:
     for m in (_THANKS_FOR_WORK.finditer(sentence) if _THANKS_WORDS.search(sentence) or "credit" in sentence.lower()
               else ()):
         add(m.start("src"), m.group("src"), "thanks for a work")
+    for m in (_THANKS_FOR_MAKING.finditer(sentence) if _THANKS_WORDS.search(sentence) else ()):
+        add(m.start("src"), m.group("src"), "thanks for a work")
     if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
@@ -805,7 +830,8 @@ def credits(sentence: str) -> Credit | None:
                          (_CREDIT_GOES, "'credit goes to'"), (_QUOTE_BY, "a quotation's speaker"),
                          (_FOLLOWING, "'following' a method"),
                          (_FOLLOWING_NAME, "'following' a source"), (_SIMILAR_TO, "'similar to'"),
-                         (_ORG_AUTHOR, "a work by an organisation"), (_BY_AUTHOR, "an author 'by'"),
+                         (_ORG_AUTHOR, "a work by an organisation"), (_REPORT_BY, "a work by an organisation"),
+                         (_BY_AUTHOR, "an author 'by'"),
                          (_RESEARCHERS_AT, "researchers of an organisation"),
                          (_ORG_RESEARCHERS, "researchers of an organisation"),
                          (_FROM_SOURCE, "taken from a source"), (_INSPIRED, "'inspired by'"),
@@ -852,6 +878,9 @@ def credits(sentence: str) -> Credit | None:
         add(m, name, "a source as the subject")
     for offset, name, cue in (_reporting_credits(sentence) if _may(lower, _REPORTING_KEYS) else ()):
         add(offset, name, cue)
+    for m in (_BUILDS_ON_URL.finditer(sentence) if "://" in sentence else ()):
+        host, path = m.group("host").lower(), m.group("path")
+        add(m.start("url"), path if host in _CODE_HOSTS and path and "/" in path else host, "builds on a work")
     dated = _DATED_SUBJECT.match(sentence) if "(" in sentence else None
     if dated and dated.group("src").split()[0] not in NOT_SOURCES:
         add(dated.start("src"), dated.group("src"), "a work dated as the subject")
