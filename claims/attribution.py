@@ -90,7 +90,10 @@ from claims.roles import masked as mask_roles
 
 _NAME = r"[A-Z][\w\-’']*(?:\.(?:ai|io|com|org|dev|net)\b)?(?:\s+[A-Z][\w\-’']*){0,3}"
 """A capitalised name of up to four words; a company's domain stays whole (``Character.ai``)."""
-_ACRONYM_OR_NAME = rf"(?:{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
+_INSTITUTION = (r"(?:University|Institute|Bank|Department|School|College|Academy|Ministry|Laboratory|Center|Centre|"
+                r"Museum|Library|Office|Board|Bureau)\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,2}")
+"""An institution named with ``of``/``for`` (``the University of Minnesota``), one name."""
+_ACRONYM_OR_NAME = rf"(?:{_INSTITUTION}|{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
 _SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
 """A surname as written in the wild, lower case included (``liu and al.``)."""
 _AND_AL = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME})\s+(?:and|&)\s+al\.")
@@ -155,7 +158,7 @@ _ORDERED_BEFORE = re.compile(r"\b(?:sorted|ranked|ordered|weighted|scaled|groupe
                              r"vary|varies|changes?|differs?|scored|assigned|labell?ed)\s+(?:\w+\s+)?$", re.I)
 """``ranked according to BM25``: an ordering by a score, not a source."""
 _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in\s+(?:(?:19|20)\d\d|the\s+(?:19|20)\d0s)\s+)?"
-                      rf"(?:in|by\s+(?=(?i:the)\s+[A-Z][\w\-]*\s+[A-Z])(?i:the)|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
+                      rf"(?:in|by\s+(?=(?i:the)\s+(?:[A-Z][\w\-]*\s+[A-Z]|{_INSTITUTION}))(?i:the)|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
@@ -458,6 +461,10 @@ _AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|stud
                       r"(?i:authors)\b(?!\s+of\s+(?:this|the\s+present)\b)")
 """``the authors``, ``the original authors``, ``the paper's authors`` (not ``the authors of this
 post``: the page's own)."""
+_TITLED_SUMMARY = re.compile(r"^\W*(?P<title>[A-Z][^:;.!?]{2,80}?):\s+(?:(?i:the)\s+)?(?:original\s+)?authors\s+"
+                             r"(?:also\s+)?[a-z]+(?:ed|s)\b")
+"""A summary of a work under its title (``Imagenet Multilabel: the authors reannotated …``, a list
+item of a review): the title is the cited name."""
 _CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:goes|go)\s+)?(?i:to)\s+(?P<src>{_ACRONYM_OR_NAME})")
 """``Credit goes to X for the idea``: a contribution credited by name."""
 _QUOTE_BY = re.compile(rf"[”\",]\s*(?i:says|said|writes|wrote|explains|explained|notes|noted|adds|added)\s+"
@@ -897,6 +904,9 @@ def credits(sentence: str) -> Credit | None:
         if _OWN.search(m.group(0)) or (m.group("src") is None and _OWN.search(sentence[max(0, m.start() - 30):m.end()])):
             continue  # "in our paper"; an unnamed "we … in the paper" may be the page's own (a named one never is)
         add(m, _source_name(m), "a paper as the source")
+    titled = _TITLED_SUMMARY.match(sentence) if "authors" in lower else None
+    if titled:
+        add(titled.start("title"), titled.group("title").strip(), "a work summarised under its title")
     if not cues and _AUTHORS.search(sentence):
         cues.append("'the authors'")
     if cues and ("“" in sentence or '"' in sentence):

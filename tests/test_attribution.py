@@ -352,3 +352,12 @@ def test_batch_8_shapes_of_our_own() -> None:
         assert all(n in row.cited_names for n in names), (sentence, row.cited_names)
     _none_credited(["The docs are built on https://readthedocs.org for hosting.",
                     "We thank our reviewers for building trust.", "Thanks to Ana for reviewing drafts."])
+
+
+def test_a_work_summarised_under_its_title_and_an_institution_with_of() -> None:
+    row = _row("Fresh Labels: authors used a large model to reannotate the set.")
+    assert _attributed(row) and row.cited_names == ["Fresh Labels"]
+    assert _row("Label Shift Study: the authors reannotated a fifth of the images.").cited_names == ["Label Shift Study"]
+    _none_credited(["Note: the authors of this post tested it.", "Setup: we trained it."])
+    row = _row("The GridLens system was introduced by the University of Lagos in 1994.")
+    assert _attributed(row) and "University of Lagos" in row.cited_names
