@@ -361,3 +361,22 @@ def test_a_work_summarised_under_its_title_and_an_institution_with_of() -> None:
     _none_credited(["Note: the authors of this post tested it.", "Setup: we trained it."])
     row = _row("The GridLens system was introduced by the University of Lagos in 1994.")
     assert _attributed(row) and "University of Lagos" in row.cited_names
+
+
+def test_batch_8_attribution_figures_hold() -> None:
+    """Batch 8 (development, 21 documents labelled 2026-12-02 by two engineers who never ran the
+    reader): scored once before anything was tuned on it (branch attribution-recall, at the merge
+    d331a1c): attribution precision 0.891 (41/46), recall 0.500 (41/82), cited names 0.584 (59/101),
+    Markdown. The floors are the figures after this branch's rules (tuned on it: in sample), so that
+    a later change cannot lose them."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_claims_quality.py"
+    spec = importlib.util.spec_from_file_location("bench_claims_quality_b8", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    c = bench.score_corpus("development", "markdown", frozenset({8}))["counts"]
+    assert (c["attribution_gold"], c["names_gold"]) == (82, 101)
+    assert c["attribution_correct"] >= 49 and c["attribution_predicted"] - c["attribution_correct"] <= 5
+    assert c["names_found"] >= 70
