@@ -1,5 +1,5 @@
 """The general credit patterns of the trained attribution classifier that was tried and NOT
-shipped (issue 19, item 4; bench/train_attribution_model.py measures it; docs/audit.md has the figures).
+shipped (issue 19, item 4; bench/bench_attribution_classifier.py measures it; docs/audit.md has the figures).
 
 The rules of :mod:`claims.attribution` fit the sentences their authors imagined: 0.93 recall on
 the development pages, about 0.5 on pages nobody tuned them on. The idea tried here: describe a

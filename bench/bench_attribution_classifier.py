@@ -100,7 +100,7 @@ def cases(documents: list[dict], generalise: bool = True) -> list[dict]:
 
 
 def matrix(rows: list[dict]) -> np.ndarray:
-    """Bias column, then one 0/1 column per feature of :data:`claims.attribution_model.FEATURES`."""
+    """Bias column, then one 0/1 column per feature of :data:`attribution_features.FEATURES`."""
     index = {name: j + 1 for j, name in enumerate(am.FEATURES)}
     x = np.zeros((len(rows), len(am.FEATURES) + 1))
     x[:, 0] = 1.0
@@ -162,7 +162,7 @@ def choose(rows: list[dict]) -> tuple[float, float, float]:
 
 
 def train(rows: list[dict]) -> dict:
-    """The weights file's content, trained on ``rows`` with λ and threshold chosen inside them."""
+    """The fitted model (features, λ, threshold, selection, weights), trained on ``rows`` with λ and threshold chosen inside them."""
     lam, threshold, cv_f1 = choose(rows)
     w = fit(matrix(rows), np.array([r["gold"] for r in rows], dtype=float), lam)
     names = ("bias",) + am.FEATURES
@@ -186,7 +186,7 @@ def figures(rows: list[dict], flags: list[bool]) -> str:
 def names_found(rows: list[dict], credited_by_model: list[bool]) -> str:
     """Gold cited names of attributed sentences found among the row's names (bench/bench_claims_quality.py's
     match: folded, `` et al.`` ignored, substring either way); a sentence the model credits adds
-    :func:`claims.attribution_model.model_names`."""
+    :func:`attribution_features.model_names`."""
     found = total = 0
     for row, by_model in zip(rows, credited_by_model):
         if not row["gold"]:
