@@ -162,7 +162,8 @@ def choose(rows: list[dict]) -> tuple[float, float, float]:
 
 
 def train(rows: list[dict]) -> dict:
-    """The fitted model (features, λ, threshold, selection, weights), trained on ``rows`` with λ and threshold chosen inside them."""
+    """The fitted model (features, λ, threshold, selection, weights), trained on ``rows`` with λ and
+    the threshold chosen inside them (:func:`choose`)."""
     lam, threshold, cv_f1 = choose(rows)
     w = fit(matrix(rows), np.array([r["gold"] for r in rows], dtype=float), lam)
     names = ("bias",) + am.FEATURES
