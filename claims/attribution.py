@@ -50,8 +50,16 @@ pages, each giving the credited names (possibly none when the sentence names no 
   result). Also ``as X explains`` / ``as the X team puts it``, ``due to X`` after a contribution
   noun (``This trick, due to Kingma and Welling``), ``goes back to X``, ``the work of X``, ``in
   the words of X``, ``those of the X authors``;
+* **shapes met on batch 8** (development): building on a work named by its address (``builds on
+  the record https://github.com/o/r`` → ``o/r``), ``a report by the X``, ``the X journalists``,
+  ``researchers from A, B and C`` (one name as written), a work dated as the subject
+  (``Megablocks (Nov 2022) explores``), a work summarised under its title (``Imagenet
+  Multilabel: the authors reannotated``), thanks to makers for making (``grateful to the X teams
+  for creating``), a bare pandoc narrative key (``@Bender2021 discuss`` → ``Bender 2021``), an
+  institution named with ``of`` (``the University of Minnesota``);
 * **citation markers**: a numbered reference opening the sentence (``[12] showed``) or glued
-  after its full stop (``… documents.[3]``); a footnote reference ``[^2]`` or a superscript
+  after its full stop (``… documents.[3]``), cited as written (``[3]``, ``[1, 2]``: the corpus
+  convention); a footnote reference ``[^2]`` or a superscript
   number (``before.²``) only when the sentence reports and is not in the first person (a footnote
   is often an aside). The name right before a marker or an author-year parenthesis is cited
   (``SPLADE [4]``, ``DrQA (Chen et al., 2017)``), and so is the first of a list of authors before a
@@ -415,7 +423,6 @@ _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
-
                          rf"|\b(?i:comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?by\s+(?P<by>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
 _REPORT_BY = re.compile(rf"\b(?i:an?\s+(?:\w+\s+)?(?:report|article|investigation|survey))\s+by\s+(?:the\s+)?"
@@ -671,6 +678,8 @@ _THANKS_FOR_WORK = re.compile(
     rf"(?i:data\s+structure|implementation|code|kernel|idea|trick|algorithm|fix|patch|library|tool|design|"
     rf"insight|technique|method|approach|optimi[sz]ation|contribution|port|integration|benchmark|dataset|"
     rf"model|recipe|formula|proof|derivation|script|notebook)s?\b")
+"""Thanks for a piece of work credits it (``Thanks @Daniël de Kok for the beast data structure``);
+thanks for help does not (``for their reviews``, ``for feedback``, ``for sharing checkpoints``)."""
 _NAME_LIST = rf"{_ACRONYM_OR_NAME}(?:(?:,\s+|,?\s+(?:and|&)\s+){_ACRONYM_OR_NAME})*"
 _THANKS_FOR_MAKING = re.compile(
     rf"\b(?i:thanks?|thank|grateful|gratitude)\s+(?:\w+\s+){{0,2}}?(?:(?i:to)\s+)?(?:(?i:the)\s+)?"
@@ -680,8 +689,6 @@ _THANKS_FOR_MAKING = re.compile(
 """Thanks to the makers of a work for making it (``grateful to the vLLM and SGLang teams for
 creating …``, ``thank the teams at A, B, and C for creating and sharing datasets``): the makers, as
 written, are one cited name."""
-"""Thanks for a piece of work credits it (``Thanks @Daniël de Kok for the beast data structure``);
-thanks for help does not (``for their reviews``, ``for feedback``, ``for sharing checkpoints``)."""
 
 
 def _thanks(sentence: str) -> bool:
