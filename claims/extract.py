@@ -144,7 +144,9 @@ USA UK EU GB MB KB TB
 NAME_STOPLIST = frozenset("""
 Today Tomorrow Yesterday Everyone Nobody Someone Anyone This That It Its Chapter Part Section
 Figure Table Year Author Book Reader Model System Method Team World Project
-""".split())
+January February March April June July August September October November December
+Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec
+""".split())  # a month before a year dates a release ("Megablocks (Nov 2022)"), it names no author
 CONTRACTIONS = frozenset("""
 Here Let What That There It Who Where How He She Everyone Nobody Somebody Today When Why Which
 Now Someone Everything Nothing Something Anyone Anything This
@@ -461,7 +463,8 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
         if not (m.group(1).endswith("ing") or m.group(2).endswith("ing")):  # "by Inhibiting and Amplifying"
             add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
     for m in _PAREN.finditer(sentence):
-        add(m.start(1), m.end(1), m.group(1), True)
+        if m.group(1) not in NAME_STOPLIST:
+            add(m.start(1), m.end(1), m.group(1), True)
     for m in _NAME_YEAR.finditer(sentence):
         if m.group(1) not in NAME_STOPLIST and m.start(1) != first_start:
             add(m.start(1), m.end(1), m.group(1), True)
