@@ -29,7 +29,7 @@ from dataclasses import replace
 from audit.blocks import Block
 
 _ENDS_SENTENCE = re.compile(r"[.!?:;][\"'”’)\]]*$")
-_LOWER_WORD_END = re.compile(r"\b[a-z][a-z'’-]*,?$")
+_LOWER_WORD_END = re.compile(r"\b[a-z][a-z0-9'’-]*,?$")
 _OPEN_END = re.compile(r"(?:[A-Za-z0-9%-]|[A-Za-z0-9],)$")
 """How a wrapped line ends inside a sentence: a word, a number or a hyphen, maybe a comma after it
 (a line of JSON, ``"key": "value",``, or of code ends otherwise)."""
