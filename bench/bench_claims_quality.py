@@ -210,6 +210,39 @@ _TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}")
 """A Liquid / Jinja / Markdoc tag (``{% include figure.html … %}``, ``{{ site.baseurl }}``): the site
 renders it, a page never shows it."""
 _DIRECTIVE_OPTION_LINE = re.compile(r"^\s*:[\w-]+:(?:\s.*)?$")
+_TEMPLATE_TAG_LINE = re.compile(r"^[ \t]*(?:\{%.*?%\}[ \t]*)+$", re.M)
+"""A line of Liquid / Markdoc block tags only (``{% include figure.html … %}``): the site renders
+it as an element (a ``<figure>``), never as an empty line, so an HTML block around it stays one
+block; it stands as an empty HTML comment (no text, no blank line)."""
+_KRAMDOWN_IAL = re.compile(r"\{:(?!:)[^{}\n]*\}")
+"""A kramdown attribute list (``{: width="360" }``, ``{: .note }``, ``{:toc}``): Jekyll turns it into
+attributes of the element before it; a page never shows it."""
+_PANDOC_ATTRIBUTES = re.compile(r"(?<=\))\{[#.][^{}\n]*\}|^(#{1,6}[ \t].*?)[ \t]*\{(?:[#.][^{}\n]*|-)\}[ \t]*$", re.M)
+"""Pandoc / Quarto / bookdown attributes: after an image or link (``![x](p.png){#fig-x width=80%}``)
+and at a heading's end (``## Results {#sec-results}``, ``{-}``, ``{.unnumbered}``); rendered as
+attributes, never shown."""
+EMOJI_SHORTCODES = {"warning": "⚠️", "bookmark": "🔖", "interrobang": "⁉️", "control_knobs": "🎛️",
+                    "rocket": "🚀", "tada": "🎉", "star": "⭐", "fire": "🔥", "bulb": "💡", "memo": "📝",
+                    "white_check_mark": "✅", "heavy_check_mark": "✔️", "x": "❌", "zap": "⚡", "hugs": "🤗",
+                    "point_right": "👉", "construction": "🚧", "books": "📚", "link": "🔗", "wrench": "🔧"}
+"""GitHub's emoji shortcodes (gemoji names) a README writes as ``:warning:``: the page shows the
+emoji; a name GitHub does not know stays as written, as it does there."""
+_EMOJI_SHORTCODE = re.compile(r"(?<![\w:`]):([a-z_]{1,30}):(?![\w`])")
+
+
+def _rendered_source(text: str) -> str:
+    """The Markdown as the site's renderer sees it after its own pre-processing: Liquid tags on
+    lines of their own as empty comments, other template tags removed (Jekyll runs Liquid before
+    Markdown), kramdown attribute lists and Pandoc attributes removed, emoji shortcodes as emoji
+    (outside code spans and fences these never reach the page as written)."""
+    text = _TEMPLATE_TAG_LINE.sub("<!-- -->", text)
+    text = _TEMPLATE_TAG.sub("", text)
+    parts = re.split(r"(^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$|`[^`\n]+`)", text, flags=re.M | re.S)
+    for i in range(0, len(parts), 2):  # outside fences and code spans
+        parts[i] = _KRAMDOWN_IAL.sub("", parts[i])
+        parts[i] = _PANDOC_ATTRIBUTES.sub(lambda m: m.group(1) or "", parts[i])
+        parts[i] = _EMOJI_SHORTCODE.sub(lambda m: EMOJI_SHORTCODES.get(m.group(1), m.group(0)), parts[i])
+    return "".join(parts)
 
 
 def _html_lines(html: str) -> list[str]:
@@ -309,8 +342,11 @@ def flatten_markdown(text: str) -> str:
     * list items one per line with their marker as text tools write it (``1.`` for an ordered
       item, ``•`` for a bullet: ``w3m -dump``, inscriptis, lynx);
     * Liquid / Jinja / Markdoc tags (``{% include … %}``, ``{{ site.baseurl }}``) removed before the
-      Markdown is read, as Jekyll does; a MyST notebook's cell breaks (``+++``) and an MDX page's
-      ``import … from '…'`` lines dropped;
+      Markdown is read, as Jekyll does (a line of block tags stands as an empty comment, so an HTML
+      block around an include stays one block and its closing tags are never shown); kramdown
+      attribute lists (``{: width="360" }``) and Pandoc attributes (``{#sec-x}``, ``{-}``) removed,
+      emoji shortcodes (``:warning:``) shown as their emoji (:func:`_rendered_source`); a MyST
+      notebook's cell breaks (``+++``) and an MDX page's ``import … from '…'`` lines dropped;
     * an executable cell (Quarto ```` ```{r} ````, ```` ```{code-cell} ````) as its code lines without
       ``#|`` or ``:id:`` options, or nothing with ``#| echo: false``; a ```` ```{eval-rst} ```` block as
       one line of its rendered text (a list-table is one line of its cells);
@@ -321,7 +357,7 @@ def flatten_markdown(text: str) -> str:
 def _flat_lines(text: str) -> list[str]:
     from audit.document import _parser
 
-    tokens = _parser().parse(_TEMPLATE_TAG.sub("", text), {})  # Liquid runs before Markdown (Jekyll)
+    tokens = _parser().parse(_rendered_source(text), {})  # Liquid runs before Markdown (Jekyll)
     lines: list[str] = []
     heading: list[str] = []
 

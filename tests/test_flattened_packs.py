@@ -449,3 +449,28 @@ def test_a_sentence_inside_a_one_line_json_object_is_kept():
     texts = [row.text for row in claims_for_pack(parse_pack(pack))[1]]
     assert any("Every subset is exploratory because the benchmark is already public." in t for t in texts)
     assert not any('"depth": 10' in t for t in texts)
+
+
+def _quality_bench():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_claims_quality.py"
+    spec = importlib.util.spec_from_file_location("bench_quality_flattener", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bench_flattener_shows_what_the_site_renders():
+    """A Liquid include inside an HTML block keeps the block whole (Jekyll renders an element, no
+    blank line: its closing ``</div>`` is never shown as a code line); kramdown attribute lists and
+    Pandoc attributes are attributes, never text; an emoji shortcode shows as its emoji, one GitHub
+    does not know, or one in code, as written."""
+    bench = _quality_bench()
+    markdown = ('<div>\n  <div>\n    {% include figure.html path="x" %}\n  </div>\n  <div class="caption">Fig</div>\n'
+                '</div>\n\nText.{: .note }\n\n![a](b.png){: width="360" }![c](d.png){: width="3" }\n\n'
+                "## Results {#sec-results}\n\nBody :warning: here, :nosuchemoji: and `:x:` kept.\n\n"
+                "### Method {-}\n\n![f](p.png){#fig-x width=80%} Caption.\n\n```\n{: keep}\n```\n")
+    assert bench.flatten_markdown(markdown).split("\n") == [
+        "Fig", "Text.", "Results Body ⚠️ here, :nosuchemoji: and :x: kept.", "Method Caption.", "{: keep}"]
