@@ -187,11 +187,21 @@ def corpus_labels(document: dict) -> list[dict]:
     return tomllib.loads((CORPUS / document["labels"]).read_text(encoding="utf-8"))["sentence"]
 
 
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C\u2139\u2300-\u23FF]"
+                    r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*")
+"""An emoji or pictograph with its variation selectors: decoration, compared as absent, since the
+labels write it both ways (``🐋 Massive: MTEB includes …`` kept, ``❗️We use …``, ``📈 High accuracy
+…`` and a ``:warning:`` shortcode dropped) and a reader may keep an icon in its sentence or set it
+aside."""
+
+
 def normalise(text: str) -> str:
     """The text a sentence is matched on: role markup (``:cite:`x```, ``{cite}`x```) and
-    backticks removed, whitespace collapsed, a leading list marker (``1.``, ``-``) removed: the
-    reader keeps a marker out of the sentence (docs/audit.md), a label may write it."""
-    return _MARKER.sub("", " ".join(_ROLE.sub(" ", text).replace("`", "").replace("$", "").split()))
+    backticks removed, emoji removed (:data:`_EMOJI`), whitespace collapsed, a leading list marker
+    (``1.``, ``-``) removed: the reader keeps a marker out of the sentence (docs/audit.md), a label
+    may write it."""
+    text = _EMOJI.sub(" ", _ROLE.sub(" ", text))
+    return _MARKER.sub("", " ".join(text.replace("`", "").replace("$", "").split()))
 
 
 _BLOCK_TAGS = ("p|div|br|hr|li|ul|ol|dl|dt|dd|tr|table|thead|tbody|h[1-6]|details|summary|figure|figcaption|"
