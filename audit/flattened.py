@@ -141,6 +141,18 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
      render a table and a browser copies one with tabs), each with the first line's number of
      cells or one fewer, none of them code; the first line is the header.
 
+9. **Icons, figure labels, value labels, announced tables, printed records** (branch
+   pack-nonprose): an icon opening a line or item (``⚠️``, ``🎛️``, :data:`_ICON`) is ``markup``
+   (note ``icon``) and the rest is read on, a one-word question right after it (``⁉️ Why? …``) being
+   a heading; an icon after a short verbless title (``Supported Models ❗️We use …``) splits that
+   heading off; a figure's label alone (``Figure 4,``, ``Table 7, from Appendix C)``) or with a full
+   stop (``Figure 1. Structure …``) is a ``caption``; a number and one or two unit words alone
+   (``35.85 seconds``) is a ``value label``; a line of cells under a sentence ending in a colon
+   (:func:`_table_after_colon`) is a ``number grid``; two printed records in a row opening with one
+   word (``sample 1: …``, ``Input movie_id: 1962``, :data:`_RECORD_LINE`) are code lines; a bare
+   slide number before a Title Case heading (``27 Comparing the Models So let's …``) belongs to the
+   heading; a short line holding ``label: a …`` is an item's text, not a heading.
+
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
 """
@@ -151,7 +163,7 @@ import re
 
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
-from audit.runin import reads_as_sentence
+from audit.runin import FINITE_VERBS, reads_as_sentence
 from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
 
 SENTENCE_OPENERS = frozenset("""
@@ -351,13 +363,33 @@ _MATH_LINE = re.compile(r"^(?=.*(?:[=≤≥≈∝]|\\[a-zA-Z]+\{))(?=.*(?:[∑�
 or a TeX command, a math symbol, no sentence end."""
 
 
-def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
-    """:func:`_recover` for a line without glued directive options or captions."""
+def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False,
+                  after_icon: bool = False) -> list[Block]:
+    """:func:`_recover` for a line without glued directive options or captions; ``after_icon``: the
+    line followed an icon (``⁉️ Why? Although …``), so a one-word question opening it is a heading."""
     if line.rstrip("\ufe0e").endswith("↩"):  # a footnote's back-link is the page's link, not its text
         line = line.rstrip("\ufe0e")[:-1].rstrip()
     item = re.match(r"^(\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
     if item:
+        icon = _ICON.match(item.group(2))
+        if icon and item.group(2)[icon.end():].strip():  # "• 📈 High accuracy …": the item's icon
+            return [Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon"),
+                    Block("list_item", item.group(2)[icon.end():].strip(), number, number, marker=item.group(1))]
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    icon = _ICON.match(line)
+    if icon and line[icon.end():].strip():  # "⚠️ Testing …", "🎛️ Sample size It can be …": an icon
+        rest = line[icon.end():].strip()
+        return ([Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon")]
+                + _recover_line(rest, number, previous, following, in_list, after_icon=True))
+    seam = _ICON_SEAM.match(line)
+    if seam and not reads_as_sentence(seam.group(1)):  # "Supported Models ❗️We use …": an icon opens the section
+        return ([Block("heading", seam.group(1), number, number, recovered=True, level=2, note="icon-heading"),
+                 Block("markup", seam.group(2), number, number, recovered=True, note="icon")]
+                + _recover_line(line[seam.end():].strip(), number, seam.group(1)))
+    if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line):  # "Figure 4,", "Figure 1. Structure of …"
+        return [Block("markup", line, number, number, recovered=True, note="caption")]
+    if _VALUE_LABEL.match(line):  # "35.85 seconds" under a slide: a figure's value label
+        return [Block("markup", line, number, number, recovered=True, note="value label")]
     glued_item = _HEADING_BEFORE_BULLET.match(line)
     if glued_item and line.count(" • ") == 1:  # "todos • Investigate and add FSDP": a heading glued to an item
         return [Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading"),
@@ -393,7 +425,7 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
-    if _number_grid(line, words):
+    if _number_grid(line, words) or _table_after_colon(line, words, previous):
         return [Block("markup", line, number, number, recovered=True, note="number grid")]
     stop = next((i for i, (_, w) in enumerate(words) if re.search(r"[A-Za-z)\]][.!?]$", w)), len(words))
     grid_end = next((i for i in range(8, min(stop + 1, len(words), 200)) if _is_opener(words[i][1])
@@ -429,7 +461,7 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     formula = _formula(line, words)
     if formula is not None:
         return formula
-    question = _question_heading(line, words)
+    question = _question_heading(line, words, shortest=0 if after_icon else 1)
     if question is not None:  # "What is MTEB? The Massive Text Embedding Benchmark (MTEB) was …"
         return [Block("heading", line[:words[question][0]].strip(), number, number, recovered=True, level=2,
                       note="question-heading"),
@@ -461,9 +493,49 @@ _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
 """Two or more ``* item`` glued after a colon (a list written into one flattened line)."""
 _GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S)")
 """A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph."""
+_ICON = re.compile(r"^(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C\u2139\u2300-\u23FF]"
+                   r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*)+\s*")
+"""An icon opening a flattened line or item (``⚠️``, ``🎛️``, ``⁉️``, ``📈``: emoji and pictographs, with
+their variation selectors and joiners): a README's decoration before a heading or a sentence,
+never part of the sentence; the text after it is read on (``✅``, ``✓`` and ``▪`` are bullets)."""
+_ICON_SEAM = re.compile(r"^([A-Z][^.!?:;\d\U0001F000-\U0001FAFF\u2600-\u27BF]{0,60}?[\w)])\s*"
+                        r"((?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C][\uFE0E\uFE0F\u200D]*)+)"
+                        r"\s*(?=[A-Z\"“(])")
+"""A short title, then an icon, then a capitalised word (``Supported Models ❗️We use …``, ``MTEB 🐋
+Massive: …``): a heading glued to its section, the icon opening the section's first sentence; the
+title has no sentence end, digit or verb (:func:`audit.runin.reads_as_sentence`)."""
+_FIGURE_LABEL = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+(?:\d+(?:\.\d+)*[a-z]?|[IVXLC]{1,6})"
+                           r"(?:\s*[,)]|\s*$)(?:\s+[^\s.!?]+){0,4}\)?$")
+"""A figure's label left alone on a line by its caption (``Figure 4,``, ``Table 7, from Appendix C)``:
+the citation after it was an element the page drew): at most five words after the number, no
+sentence end."""
+_VALUE_LABEL = re.compile(r"^[~≈]?\d[\d,]*(?:\.\d+)?\s?(?:%|x|×)?(?:\s+[a-z]+){1,2}$")
+"""A value label under a figure or slide alone on its line (``35.85 seconds``): a number and one or
+two lower-case unit words, no verb, no sentence end; a list item (``• 1024 dimensional
+embeddings``) is read as an item, and a sentence (``35 runs finished before noon.``) has its end."""
 _PRONOUN_OPENERS = frozenset("let's lets we you they it i he she there here".split())
 """First words that make a short unpunctuated line a sentence, not a heading (``Let's examine
 the error distribution``)."""
+
+
+def _table_after_colon(line: str, words: list[tuple[int, str]], previous: str) -> bool:
+    """A table flattened into one line under the sentence that announces it (``… the recommended
+    rank for SFT and RL as:`` + ``Task Type Dataset Size Recommended Rank SFT Post-training scale 256
+    RL Any size 1-32``): the line above is a sentence of four words or more ending in a colon; this
+    one has eight words or more, two numbers or more, no sentence end, no ``label:``, no finite verb
+    or subject pronoun (:func:`audit.runin.reads_as_sentence` on its first five words), at most one
+    function word in eight, and three words in five capitalised or holding a digit (a list item that
+    lost its marker, ``Llama 3 8B trained on 15T tokens with 8k context``, has its lower-case words)."""
+    if not _introduces_list(previous) or len(words) < 8 or re.search(r"[.!?;]$", line):
+        return False
+    texts = [w for _, w in words]
+    if any(re.search(r"[A-Za-z)][.!?:;]$", w) for w in texts) or "=" in line:
+        return False
+    numbers = sum(1 for w in texts if re.match(r"^[±~]?[-+]?\d", w))
+    marked = sum(1 for w in texts if w[:1].isupper() or re.search(r"\d", w) or w[:1] in "±~")
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return (numbers >= 2 and 8 * function <= len(texts) and 5 * marked >= 3 * len(texts)
+            and not any(w.lower() in FINITE_VERBS for w in texts) and not reads_as_sentence(" ".join(texts[:5])))
 
 
 def _introduces_list(line: str) -> bool:
@@ -473,7 +545,7 @@ def _introduces_list(line: str) -> bool:
     return len(line.split()) >= 4 and bool(re.search(r"(?:^|\s)[A-Za-z][\w-]*:$", line))
 
 
-def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
+def _question_heading(line: str, words: list[tuple[int, str]], shortest: int = 1) -> int | None:
     """Index of the sentence after a question heading glued to it (``What is MTEB? The Massive …``,
     ``Why align your LLM judge first? Before running …``): the line opens with a question of two
     to ten words with no bare number (``Is 80% accuracy good?`` asks about a result: prose), and a
@@ -481,7 +553,7 @@ def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
     alone on its line (``Can you guess what your friend said??``) and a question followed by a
     lower-case continuation (``Want a new dataset? feel free …``) stay prose."""
     end = next((i for i, (_, w) in enumerate(words) if w.endswith("?")), None)
-    if end is None or not 1 <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
+    if end is None or not shortest <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
         return None
     if any(re.search(r"[.!:;]$", w) or re.match(r"^[$€£]?\d", w) for _, w in words[:end + 1]):
         return None
@@ -552,6 +624,8 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
+    if re.search(r"\w: (?:a|an|the|its|their|our|one|two|each|every|all)\s", text):
+        return ""  # "Query encoding: a tokenizer for queries": a label and its value, an item's text
     if text[:1].isupper():
         return "heading"
     return "markup" if count <= 3 and text == line and re.fullmatch(r"[a-z][a-z\s-]*", text) else ""
@@ -697,6 +771,9 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
     (after a Title Case heading, six words with three lower-case ones may run to the line end)."""
     texts = [w for _, w in words]
     first = 1 if _HEADING_NUMBER.match(texts[0]) and len(texts) > 1 and texts[1][:1].isupper() else 0
+    # a slide's or section's bare number (``27 Comparing the Models So let's …``): a Title Case heading only
+    bare = not first and len(texts) > 2 and bool(re.fullmatch(r"\d{1,3}", texts[0])) and bool(_TITLE_WORD.match(texts[1]))
+    first = 1 if bare else first
     if len(texts) - first < 4 or not re.search(r"[A-Za-z]{2}", texts[first]):
         return None  # "(&) Also, referred to …": a footnote mark, no heading
     lead = texts[first]
@@ -723,6 +800,8 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
             continue  # "SWAG (Situations With Adversarial …": the seam is never inside parentheses
         if (previous.lower() in FUNCTION_WORDS or re.search(r"[,:]$|['’]s$|^[–—-]+$", previous)
                 or not texts[i][:1].isupper()):
+            continue
+        if bare and not (title and i - first >= 2):
             continue
         if _sentence_follows(words, i) or (title and _is_opener(texts[i]) and _runs_to_line_end(texts, i)):
             return i
@@ -1131,6 +1210,10 @@ _YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|t
                        r"[\w./@:-]+(?:\s+#.*)?$))")
 """A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
 one token; ``note: the …`` with words after it is no setting."""
+_RECORD_LINE = re.compile(r"^([A-Za-z]\w{0,20})\s+(?:\d+|[a-z]+_[a-z_]+|[a-z]+\d+):\s+\S")
+"""A line a program printed: a word, then a key that is a number or a ``snake_case`` name, a colon and
+a value (``sample 1: why was …``, ``Input movie_id: 1962``); two in a row opening with the same word
+are code output (rule 8)."""
 _WORDED_ASIDE = re.compile(r"\s\((?:or|and|at|e\.g\.|i\.e\.|about|roughly)\s[a-z ]+\)$")
 """``Oversampling=2.0 (or more)``: a setting written as a list item of prose, with a worded aside."""
 _CODE_END = re.compile(r"(?:[\\,({\[=]|\b(?:and|or|&&|\|\|))$")
@@ -1233,6 +1316,11 @@ def _code_lines(raw: list[str]) -> set[int]:
         prefix = re.match(r"^([a-z_][\w-]*:)\s", lines[i].strip())
         if (prefix and re.search(r"\d", lines[i]) and lines[i + 1].strip().startswith(prefix.group(1))
                 and re.search(r"\d", lines[i + 1])):
+            strong[i] = strong[i + 1] = True
+    for i in range(len(lines) - 1):  # "sample 1: why was …" / "sample 2: …", "Input movie_id: 1962": printed records
+        keys = [_RECORD_LINE.match(lines[j].strip()) for j in (i, i + 1)]
+        if all(keys) and keys[0].group(1) == keys[1].group(1) and not any(
+                re.search(r"[.!?]$", lines[j].strip()) for j in (i, i + 1)):
             strong[i] = strong[i + 1] = True
     for i in range(len(lines) - 3):  # "Input: g, c, b" / "Output: g, c, b" / "Input: …": records
         keys = [re.match(r"^([A-Z]?[a-z_]\w{0,20}):\s+(\S.{0,60})$", lines[j].strip()) for j in range(i, i + 4)]

@@ -474,3 +474,52 @@ def test_the_bench_flattener_shows_what_the_site_renders():
                 "### Method {-}\n\n![f](p.png){#fig-x width=80%} Caption.\n\n```\n{: keep}\n```\n")
     assert bench.flatten_markdown(markdown).split("\n") == [
         "Fig", "Text.", "Results Body ⚠️ here, :nosuchemoji: and :x: kept.", "Method Caption.", "{: keep}"]
+
+
+def test_icons_figure_labels_value_labels_and_program_output():
+    """Branch pack-nonprose: an icon opening a line is set aside and what follows read on (a heading
+    glued after it is split; a one-word question after an icon is a heading); an icon after a short
+    title splits the heading off; a figure's label left alone (``Figure 4,``) or with a full stop
+    (``Figure 1. Structure …``, once read as a heading glued to a numbered item) is a caption; a
+    number and a unit word alone (``35.85 seconds``) is a value label; a table under the sentence
+    that announces it is a number grid; two printed records in a row (``sample 1: …``) are code; a
+    bare slide number before a Title Case heading is part of the heading."""
+    assert blocks("⚠️ Testing one seed cannot show a model is better.") == [
+        ("markup", "⚠️"), ("paragraph", "Testing one seed cannot show a model is better.")]
+    assert blocks("🎛️ Sample size It can be hard to tell whether enough scores were collected.") == [
+        ("markup", "🎛️"), ("heading", "Sample size"),
+        ("paragraph", "It can be hard to tell whether enough scores were collected.")]
+    assert blocks("⁉️ Why? Although the field grew quickly, few papers test their gains.") == [
+        ("markup", "⁉️"), ("heading", "Why?"), ("paragraph", "Although the field grew quickly, few papers test their gains.")]
+    assert blocks("Supported Models ❗️We use open checkpoints to show the runtime.") == [
+        ("heading", "Supported Models"), ("markup", "❗️"), ("paragraph", "We use open checkpoints to show the runtime.")]
+    assert blocks("• 📈 High accuracy: the method matches fine-tuning.") == [
+        ("markup", "📈"), ("list_item", "High accuracy: the method matches fine-tuning.")]
+    assert blocks("Figure 1. Structure of the recommender\nFigure 4,\nTable 7, from Appendix C)") == [
+        ("markup", "Figure 1. Structure of the recommender"), ("markup", "Figure 4,"), ("markup", "Table 7, from Appendix C)")]
+    assert blocks("Some prose comes first.\n35.85 seconds") == [("paragraph", "Some prose comes first."),
+                                                           ("markup", "35.85 seconds")]
+    assert blocks("The recommended rank is as follows:\nTask Type Dataset Size Recommended Rank SFT Post-training "
+                  "scale 256 RL Any size 1-32")[1] == ("markup", "Task Type Dataset Size Recommended Rank SFT "
+                                                               "Post-training scale 256 RL Any size 1-32")
+    assert [k for k, _ in blocks("The output is:\nsample 1: why did it work\nsample 2: what it means\nRead the docs.")] == [
+        "paragraph", "code", "code", "paragraph"]
+    assert blocks("27 Comparing the Models So let us compare the models we just saw.") == [
+        ("heading", "27 Comparing the Models"), ("paragraph", "So let us compare the models we just saw.")]
+
+
+@pytest.mark.parametrize("text", [
+    "35 runs finished before noon.",  # a sentence opening with a number
+    "Figure 3 shows that the resets recover quickly.",  # a sentence naming a figure
+    "Figure 4, for instance, shows the drop after each reset.",
+    "3 Models were trained on the data.",  # a bare number, no Title Case heading
+    "Corpus encoding: a sparse encoder for documents",  # a label and its value, no heading
+    "We love the new release 🎉 and so do our users.",  # an icon inside a sentence
+])
+def test_sentences_near_the_new_shapes_stay_prose(text):
+    assert blocks(text) == [("paragraph", text)]
+
+
+def test_a_list_that_lost_its_markers_after_a_colon_is_no_table():
+    text = "The release brings three models:\nLlama 3 8B trained on 15T tokens with 8k context and GQA"
+    assert blocks(text)[1] == ("paragraph", "Llama 3 8B trained on 15T tokens with 8k context and GQA")
