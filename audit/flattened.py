@@ -1210,6 +1210,30 @@ _YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|t
                        r"[\w./@:-]+(?:\s+#.*)?$))")
 """A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
 one token; ``note: the …`` with words after it is no setting."""
+_OUTPUT_LINE = re.compile(
+    r"^(?:[^\w\s]*[\u2500-\u257F]{2}.*|.*[\u2500-\u257F].*[\u2500-\u257F].*|"  # box-drawing tables and trees
+    r"\+[-=+]{3,}\+|-{2,}(?:\+-{2,})+|"  # ASCII grid rules, psql's header rule
+    r"\(\d+ rows?\)|\d+ rows? in set\b.*|Elapsed: \d.*|Query id: [\w-]+|Ok\.|"  # SQL clients' result lines
+    r"(?:In|Out)\s?\[\d*\]:.*|"  # notebook prompts
+    r"\[\d+\](?:\s+(?:[-+]?\d[\d.eE+-]*|\"[^\"]*\"|TRUE|FALSE|NA|NaN|Inf))+|"  # an R console's output
+    r"\[\[?[A-Za-z_][\w.-]*\]\]?|"  # a TOML table header, [tool.search]
+    r"[\w.-]+/|"  # a directory alone, the root of a tree
+    r"Collecting [\w.\[\],=<>!~-]+|(?:Downloading|Using cached) \S+(?:\s\(.*\))?|"  # an installer's lines
+    r"Successfully (?:installed|built|uninstalled) \S.*|Requirement already satisfied: \S.*|"
+    r"Installing collected packages: \S.*|Building wheels? for \S.*)$")
+"""A line a program printed or a query, by its own shape: box-drawing tables and directory trees
+(``│ alpha │ 12 │``, ``├── src/``), ASCII grid rules (``+-----+-----+``, psql's ``----+----``), SQL
+clients' result lines (``(1 row)``, ``1 row in set. Elapsed: 0.002 sec.``), notebook prompts
+(``In [1]:``, ``Out[2]:``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
+words), a TOML table header, a directory alone (``project/``), an installer's output (``Collecting
+x``, ``Successfully installed x-1.0``)."""
+_SQL_CLAUSE = re.compile(r"^(?:SELECT|FROM|WHERE|GROUP BY|ORDER BY|HAVING|LIMIT|OFFSET|(?:LEFT |RIGHT |INNER |OUTER |"
+                         r"CROSS )?JOIN|UNION(?: ALL)?|WITH|INSERT INTO|VALUES|UPDATE|SET|DELETE FROM|CREATE (?:TABLE|"
+                         r"INDEX|VIEW|MATERIALIZED VIEW|DATABASE)|ALTER TABLE|DROP TABLE|ENGINE|PARTITION BY|PRIMARY KEY|"
+                         r"SETTINGS|FORMAT|EXPLAIN|AND|OR|ON|AS)(?=\s|$|\()(?!.*[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,})")
+"""A clause of SQL written in capitals at a line's start (``FROM events``, ``GROUP BY name``): code
+when a neighbour line is SQL or code too, or when it holds code punctuation; a sentence never
+opens with a capitalised keyword followed by four plain words."""
 _RECORD_LINE = re.compile(r"^([A-Za-z]\w{0,20})\s+(?:\d+|[a-z]+_[a-z_]+|[a-z]+\d+):\s+\S")
 """A line a program printed: a word, then a key that is a number or a ``snake_case`` name, a colon and
 a value (``sample 1: why was …``, ``Input movie_id: 1962``); two in a row opening with the same word
@@ -1311,7 +1335,23 @@ def _code_lines(raw: list[str]) -> set[int]:
     for i, line in enumerate(lines):
         if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
             strong[i] = True
+    for i, line in enumerate(lines):  # a program's output or a query by its own shape (rule 8)
+        text = line.strip()
+        if text and not strong[i] and _OUTPUT_LINE.match(text) and not _prose_shaped(text):
+            strong[i] = True
+        elif text and not strong[i] and re.match(r"^\s+- [a-z_][\w.-]*:(?:\s|$)", line):
+            strong[i] = True  # "  - name: mini": an entry of a YAML list (a prose list item has no key)
+    sql = [bool(_SQL_CLAUSE.match(line.strip())) for line in lines]
+    for i, is_sql in enumerate(sql):  # "SELECT name, count(*)" / "FROM events" / "GROUP BY name": a query's lines
+        neighbour = any(sql[j] or strong[j] for j in (i - 1, i + 1) if 0 <= j < len(lines) and lines[j].strip())
+        if is_sql and not strong[i] and (neighbour or re.search(r"[(),;*=]", lines[i])):
+            strong[i] = True
     yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
+    for i, line in enumerate(lines):  # "models:" above "  - name: mini": a YAML key opening its block
+        nxt = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)
+        if (yaml[i] and line.strip().endswith(":") and nxt is not None and lines[nxt][:1].isspace()
+                and strong[nxt]):
+            strong[i] = True
     for i in range(len(lines) - 1):  # "eval: split train. loss 2.5e-3 …" twice: a log's lines
         prefix = re.match(r"^([a-z_][\w-]*:)\s", lines[i].strip())
         if (prefix and re.search(r"\d", lines[i]) and lines[i + 1].strip().startswith(prefix.group(1))

@@ -523,3 +523,29 @@ def test_sentences_near_the_new_shapes_stay_prose(text):
 def test_a_list_that_lost_its_markers_after_a_colon_is_no_table():
     text = "The release brings three models:\nLlama 3 8B trained on 15T tokens with 8k context and GQA"
     assert blocks(text)[1] == ("paragraph", "Llama 3 8B trained on 15T tokens with 8k context and GQA")
+
+
+def test_program_output_and_queries_over_lines_are_code():
+    """Branch pack-nonprose: output and queries a ``<pre>`` holds, by their own shape (box-drawing
+    tables and trees, ASCII grid rules, client result lines, notebook prompts, R output, TOML
+    headers, an installer's lines, SQL clauses in capitals next to each other, a YAML list)."""
+    text = ("The layout:\nsite/\n├── docs/\n│   └── index.md\n└── mkdocs.yml\n"
+            "In [3]: len(docs)\nOut[3]: 42\n"
+            "SELECT id\nFROM docs\nWHERE score > 0.5\n(3 rows)\n"
+            "[server]\nport = 8080\n"
+            "pip install tinystore\nCollecting tinystore\nSuccessfully installed tinystore-2.1\n"
+            "settings:\n  - name: fast\n    threads: 4\n"
+            "That is all.")
+    kinds = [k for k, _ in blocks(text)]
+    assert kinds == ["paragraph"] + ["code"] * (len(kinds) - 2) + ["paragraph"], blocks(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Select the model you want to serve.",
+    "Collecting more labels helps the smaller model most.",
+    "[1] A. Author and B. Author. Dense retrieval at scale. 2021.",  # a reference, not R output
+    "FROM the start, the index was kept small.",  # a capital keyword and plain words
+    "Downloading the weights takes about a minute on a fast link.",
+])
+def test_sentences_opening_with_output_words_stay_prose(text):
+    assert [k for k, _ in blocks(text)] == ["paragraph"], blocks(text)
