@@ -404,9 +404,11 @@ def test_a_json_record_with_prose_values_is_read_as_prose():
 
 CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "footnote-lines", "footnote-mark-glued",
                             "headings-alone", "heading-emoji", "heading-step-glued", "prose-import-word",
-                            "prose-question-then-answer"])
+                            "prose-question-then-answer", "client-elapsed-line"])
 """The check part's failures when it was scored once (bench/data/flattened_shapes_check.log, commit
-36b4fac): stated limitations, kept as strict expected failures so that a fix shows here."""
+36b4fac; the ten cases of branch pack-nonprose at commit 105e066, where ``client-elapsed-line``, a
+SQL client's result line that reads as a sentence, failed): stated limitations, kept as strict
+expected failures so that a fix shows here."""
 
 
 @pytest.mark.parametrize("case", [
