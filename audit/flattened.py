@@ -1227,6 +1227,16 @@ clients' result lines (``(1 row)``, ``1 row in set. Elapsed: 0.002 sec.``), note
 (``In [1]:``, ``Out[2]:``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
 words), a TOML table header, a directory alone (``project/``), an installer's output (``Collecting
 x``, ``Successfully installed x-1.0``)."""
+_SHORT_COMMAND = re.compile(
+    r"^(?:time\s+)?(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|uv|cargo|cmake|javac|mvn|gradle|"
+    r"bash|zsh|cd|ls|mkdir|tar|unzip|gunzip|sudo|apt-get|brew|kubectl|ssh|scp|rsync|chmod|nvidia-smi|torchrun|"
+    r"deepspeed|huggingface-cli|nohup)(?:\s+[\w./:@=+~-]+){0,4}$"
+    r"|^.*\d{1,3}%\|[\u2580-\u259F#=> -]*\|.*$"
+    r"|^(?:select|insert into|update|delete from|with)\s.*\b(?:from|values|set|as)\b.*[;(*=].*$")
+"""A command alone on its line with a few arguments and no other words (``python train.py``,
+``time python run.py``, ``git pull``: commands only, never an English verb such as *make* or
+*accelerate*; no sentence end, no two plain words in a row at its end: ``cd into the folder``), a progress bar anywhere in a line (``Indexing: 100%|█████| 1000/1000``), a query in
+lower case (``select count(*) from hits where …;``)."""
 _SQL_CLAUSE = re.compile(r"^(?:SELECT|FROM|WHERE|GROUP BY|ORDER BY|HAVING|LIMIT|OFFSET|(?:LEFT |RIGHT |INNER |OUTER |"
                          r"CROSS )?JOIN|UNION(?: ALL)?|WITH|INSERT INTO|VALUES|UPDATE|SET|DELETE FROM|CREATE (?:TABLE|"
                          r"INDEX|VIEW|MATERIALIZED VIEW|DATABASE)|ALTER TABLE|DROP TABLE|ENGINE|PARTITION BY|PRIMARY KEY|"
@@ -1337,7 +1347,10 @@ def _code_lines(raw: list[str]) -> set[int]:
             strong[i] = True
     for i, line in enumerate(lines):  # a program's output or a query by its own shape (rule 8)
         text = line.strip()
-        if text and not strong[i] and _OUTPUT_LINE.match(text) and not _prose_shaped(text):
+        command = (_SHORT_COMMAND.match(text) is not None and not re.search(r"[A-Za-z][.!?]$", text)
+                   and not any(w in FUNCTION_WORDS or w in _GLUE_WORDS or w in ("into", "your", "my")
+                               for w in text.split()[1:]))  # "cd into the folder" is prose
+        if text and not strong[i] and (_OUTPUT_LINE.match(text) or command) and not _prose_shaped(text):
             strong[i] = True
         elif text and not strong[i] and re.match(r"^\s+- [a-z_][\w.-]*:(?:\s|$)", line):
             strong[i] = True  # "  - name: mini": an entry of a YAML list (a prose list item has no key)

@@ -551,3 +551,12 @@ def test_program_output_and_queries_over_lines_are_code():
 ])
 def test_sentences_opening_with_output_words_stay_prose(text):
     assert [k for k, _ in blocks(text)] == ["paragraph"], blocks(text)
+
+
+def test_a_short_command_a_progress_bar_and_a_lower_case_query_are_code():
+    for text in ("python train.py\nepoch 1 loss 0.52\nepoch 2 loss 0.31",
+                 "time python run.py\nreal    0m1.234s\nuser    0m1.100s",
+                 "Indexing: 100%|██████████| 1000/1000 [00:02<00:00, 450.12it/s]",
+                 "select count(*) from hits where url like '%google%';"):
+        assert {k for k, _ in blocks(text)} == {"code"}, blocks(text)
+    assert blocks("git is the tool we use.") == [("paragraph", "git is the tool we use.")]
