@@ -1228,9 +1228,9 @@ clients' result lines (``(1 row)``, ``1 row in set. Elapsed: 0.002 sec.``), note
 words), a TOML table header, a directory alone (``project/``), an installer's output (``Collecting
 x``, ``Successfully installed x-1.0``)."""
 _SHORT_COMMAND = re.compile(
-    r"^(?:time\s+)?(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|uv|cargo|cmake|javac|mvn|gradle|"
+    r"(?P<command>^(?:time\s+)?(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|uv|cargo|cmake|javac|mvn|gradle|"
     r"bash|zsh|cd|ls|mkdir|tar|unzip|gunzip|sudo|apt-get|brew|kubectl|ssh|scp|rsync|chmod|nvidia-smi|torchrun|"
-    r"deepspeed|huggingface-cli|nohup)(?:\s+[\w./:@=+~-]+){0,4}$"
+    r"deepspeed|huggingface-cli|nohup)(?:\s+[\w./:@=+~-]+){0,4}$)"
     r"|^.*\d{1,3}%\|[\u2580-\u259F#=> -]*\|.*$"
     r"|^(?:select|insert into|update|delete from|with)\s.*\b(?:from|values|set|as)\b.*[;(*=].*$")
 """A command alone on its line with a few arguments and no other words (``python train.py``,
@@ -1347,9 +1347,11 @@ def _code_lines(raw: list[str]) -> set[int]:
             strong[i] = True
     for i, line in enumerate(lines):  # a program's output or a query by its own shape (rule 8)
         text = line.strip()
-        command = (_SHORT_COMMAND.match(text) is not None and not re.search(r"[A-Za-z][.!?]$", text)
-                   and not any(w in FUNCTION_WORDS or w in _GLUE_WORDS or w in ("into", "your", "my")
-                               for w in text.split()[1:]))  # "cd into the folder" is prose
+        short = _SHORT_COMMAND.match(text)
+        command = short is not None and (short.lastgroup != "command" or (
+            not re.search(r"[A-Za-z][.!?]$", text) and not any(
+                w in FUNCTION_WORDS or w in _GLUE_WORDS or w in ("into", "your", "my") for w in text.split()[1:])))
+        # "cd into the folder" is prose
         if text and not strong[i] and (_OUTPUT_LINE.match(text) or command) and not _prose_shaped(text):
             strong[i] = True
         elif text and not strong[i] and re.match(r"^\s+- [a-z_][\w.-]*:(?:\s|$)", line):
