@@ -151,7 +151,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    (:func:`_table_after_colon`) is a ``number grid``; two printed records in a row opening with one
    word (``sample 1: …``, ``Input movie_id: 1962``, :data:`_RECORD_LINE`) are code lines; a bare
    slide number before a Title Case heading (``27 Comparing the Models So let's …``) belongs to the
-   heading; a short line holding ``label: a …`` is an item's text, not a heading.
+   heading; a short line holding ``label: a …`` is an item's text, not a heading. The first line
+   read as text is where the page's title lands: a Title Case title glued to the first paragraph
+   (``LoRA Without Regret Recent research …``) is split off as a level-1 heading (note
+   ``page-title``, :func:`_page_title`).
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -210,6 +213,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
                      if not any(i in code_lines for i in range(start, end))}
     column_end = 0
+    title_seen = False  # the first line read as text (not chrome, code or a table): where a page's title is
     listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
                      and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
     for number, raw in enumerate(lines, start=1):
@@ -253,6 +257,16 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
+        if not title_seen:
+            title_seen = True
+            words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
+            seam = _page_title(words) if not any(b.kind in ("paragraph", "heading", "list_item") for b in blocks) else None
+            recovered = None if seam is None else _recover(line, number, previous, following_lines[number - 1], in_list)
+            if seam is not None and len(recovered) == 1 and recovered[0].kind == "paragraph":
+                heading = line[:words[seam][0]].strip()  # the page's title glued to its first paragraph
+                blocks.append(Block("heading", heading, number, number, sections.enter(1, heading), recovered=True,
+                                    level=1, note="page-title"))
+                line = line[words[seam][0]:]
         entry = next((e for e in listed if line.startswith(e + " ") and len(line[len(e):].split()) >= 2
                       and re.match(r"\s+[\"'“(]?[A-Z0-9]", line[len(e):])), None)
         recovered = (_recover(line, number, previous, following_lines[number - 1], in_list) if entry is None else
@@ -809,6 +823,50 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
             return i  # "Reproduction Log* Results reproduced by …": a heading with a footnote mark
         if title and _repeats_heading(texts, first, i) and _ends_sentence(texts, i):
             return i
+    return None
+
+
+_TITLE_SMALL_WORDS = frozenset("a an the of to in on at for from with by and or vs via over under into per as".split())
+
+
+def _page_title(words: list[tuple[int, str]]) -> int | None:
+    """Index of the first sentence after the page's title glued to it, on the first line of the
+    chapter text (where a flattened page puts its ``<h1>``: ``LoRA Without Regret Recent research
+    from …``, ``Pyserini: Reproducing DPR Results Dense passage retriever …``, ``FlagEmbedding Map
+    any text …``): the title is a run of Title Case words (capitalised, names, acronyms, ``&`` and
+    the small words of titles), two or more, or one name with an inner capital, digit or dot; the
+    sentence opens at the capitalised word right before the first lower-case word a title does not
+    hold (or at a possessive name, ``Natural Questions Models Google's Natural Questions dataset
+    …``), and runs three words or more to a sentence end. A title opening with a sentence opener or
+    a pronoun (``The Massive Text Embedding Benchmark is …``) is a sentence."""
+    texts = [w for _, w in words]
+    if len(texts) < 5 or _is_opener(texts[0]) or texts[0].lower() in _PRONOUN_START:
+        return None
+    for i, word in enumerate(texts[:16]):
+        if _SENTENCE_END_WORD.search(word) or (word.endswith(":") and i > 0 and not _NAME_TOKEN.match(word)):
+            return None
+        if i >= 2 and re.fullmatch(r"[A-Z][\w-]*['’]s", word):  # "… Models Google's Natural Questions dataset"
+            title = texts[:i]
+            if (all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS for w in title)
+                    and title[-1].lower() not in _TITLE_SMALL_WORDS and any(_END.search(w) for w in texts[i + 2:])):
+                return i
+            return None
+        if re.fullmatch(r"[a-z][a-z'’-]*,?", word) and word.rstrip(",") not in _TITLE_SMALL_WORDS:
+            seam = i - 1
+            if seam < 1 or not re.fullmatch(r"[A-Z][a-z]*|[A-Z][A-Za-z0-9-]*", texts[seam]):
+                return None
+            title = texts[:seam]
+            if not all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS for w in title):
+                return None
+            if title[-1].lower() in _TITLE_SMALL_WORDS or re.search(r"[,–—-]$", title[-1]):
+                return None
+            if len(title) == 1 and not (re.search(r"[a-z][A-Z]|\d|\.\w", title[0]) and re.search(r"[A-Za-z]{2}", title[0])):
+                return None  # "Making LLMs even more …": one plain word is no title
+            if sum(w.count("(") - w.count(")") for w in title) != 0:
+                return None
+            return seam if any(_END.search(w) for w in texts[seam + 2:]) else None
+        if not (_NAME_TOKEN.match(word) or word.lower() in _TITLE_SMALL_WORDS):
+            return None
     return None
 
 

@@ -81,7 +81,8 @@ def test_glued_headings_of_real_pages_are_split(line, heading, sentence):
     "(&) Also, called self-attention in some other papers.",
 ])
 def test_lines_without_a_seam_stay_one_paragraph(line):
-    assert blocks(line) == [("paragraph", line)]
+    # not the first line: there a page's title may be split off (test_the_page_title_glued_…)
+    assert blocks("A line comes first.\n" + line)[1:] == [("paragraph", line)]
 
 
 def test_a_question_alone_on_its_line_stays_prose():
@@ -560,3 +561,27 @@ def test_a_short_command_a_progress_bar_and_a_lower_case_query_are_code():
                  "select count(*) from hits where url like '%google%';"):
         assert {k for k, _ in blocks(text)} == {"code"}, blocks(text)
     assert blocks("git is the tool we use.") == [("paragraph", "git is the tool we use.")]
+
+
+@pytest.mark.parametrize("text, title", [
+    ("Without Regret Tuning Recent work from a small lab shows that adapters match full tuning.", "Without Regret Tuning"),
+    ("Toolkit: Reproducing Dense Results Dense retrieval encodes queries and passages apart.",
+     "Toolkit: Reproducing Dense Results"),
+    ("TinyStore Map any text to a short vector for search.", "TinyStore"),
+    ("Bugs & Fixes Running log of breakages hit while building the trainer.", "Bugs & Fixes"),
+    ("Open Questions Models Acme's Open Questions dataset holds real search queries.", "Open Questions Models"),
+    # not a title: a sentence opener, one plain word, a name and a verb
+    ("The Massive Text Benchmark is a benchmark of many tasks.", ""),
+    ("Making models even more accessible with quantization is the goal.", ""),
+    ("Acme Research released a new paper on retrieval last week.", ""),
+])
+def test_the_page_title_glued_to_the_first_line_is_a_heading(text, title):
+    """Branch pack-nonprose: the first line of a flattened chapter is where the page's ``<h1>``
+    lands, glued to its first paragraph; the title is split off at the capitalised word before the
+    first lower-case word a title does not hold (or at a possessive name). Only the first line."""
+    got = blocks(text)
+    if title:
+        assert got == [("heading", title), ("paragraph", text[len(title):].strip())]
+    else:
+        assert got == [("paragraph", text)]
+    assert blocks("First line stays.\n" + text)[1:] == [("paragraph", text)] or title == ""
