@@ -154,7 +154,8 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    heading; a short line holding ``label: a …`` is an item's text, not a heading. The first line
    read as text is where the page's title lands: a Title Case title glued to the first paragraph
    (``LoRA Without Regret Recent research …``) is split off as a level-1 heading (note
-   ``page-title``, :func:`_page_title`).
+   ``page-title``, :func:`_page_title`). A specification of three cells or more joined by `` | ``
+   closing a line (a figure's settings under it) is a ``caption`` (:func:`_spec_tail`).
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -257,6 +258,17 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
+        spec = _spec_tail(line)
+        if spec is not None:  # "… subject to change. TensorRT-LLM v0.7a | Falcon-180B | 1xH200 TP1 | INT4 AWQ"
+            tail_block = Block("markup", line[spec:].strip(), number, number, sections.current, recovered=True,
+                               note="caption")
+            line = line[:spec].strip()
+            if not line:
+                blocks.append(tail_block)
+                previous = tail_block.text
+                continue
+        else:
+            tail_block = None
         if not title_seen:
             title_seen = True
             words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
@@ -289,8 +301,28 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               recovered=block.recovered, note=block.note, marker=block.marker,
                               lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else 0)
             blocks.append(block)
+        if tail_block is not None:
+            blocks.append(tail_block)
         previous = line
     return Document(blocks, path, "flattened")
+
+
+def _spec_tail(line: str) -> int | None:
+    """Offset of a caption's specification closing the line (``… subject to change. TensorRT-LLM
+    v0.7a | Falcon-180B | 1xH200 TP1 | INT4 AWQ | BS: (in order) 256, 128``): three cells or more
+    joined by `` | ``, each of at most six words, after a sentence end or from the line start, no
+    cell ending a sentence and no three plain words in a row (the settings of a figure printed
+    under it, not a sentence naming alternatives)."""
+    if line.count(" | ") < 2 or line.startswith("|"):
+        return None
+    first = line.index(" | ")
+    end = max((m.end() for m in re.finditer(r"[.!?](?=\s)", line[:first])), default=0)
+    cells = [c.strip() for c in line[end:].split(" | ")]
+    if len(cells) < 3 or not all(c and len(c.split()) <= 6 for c in cells):
+        return None
+    if any(re.search(r"[A-Za-z][.!?]$", c) for c in cells) or _PROSE_RUN.search(" " + line[end:] + " "):
+        return None  # "We compare A | B | C setups across runs." is a sentence
+    return end
 
 
 _LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")

@@ -585,3 +585,14 @@ def test_the_page_title_glued_to_the_first_line_is_a_heading(text, title):
     else:
         assert got == [("paragraph", text)]
     assert blocks("First line stays.\n" + text)[1:] == [("paragraph", text)] or title == ""
+
+
+def test_a_figure_specification_closing_a_line_is_a_caption():
+    """Branch pack-nonprose: a specification of three cells or more joined by `` | `` closing a line
+    (a figure's settings printed under it) is a ``caption``; the sentences before it stay prose. A
+    sentence naming alternatives with bars is a sentence."""
+    assert blocks("Draft figures, subject to change. Tool v0.7 | Model-180B | 1xGPU TP1 | INT4 | BS: 256, 128") == [
+        ("paragraph", "Draft figures, subject to change."),
+        ("markup", "Tool v0.7 | Model-180B | 1xGPU TP1 | INT4 | BS: 256, 128")]
+    for text in ("Runs compare setups x | y | z across seeds.", "Results hold. Runs compare setups x | y | z"):
+        assert blocks(text) == [("paragraph", text)]
