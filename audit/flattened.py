@@ -155,7 +155,10 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    read as text is where the page's title lands: a Title Case title glued to the first paragraph
    (``LoRA Without Regret Recent research …``) is split off as a level-1 heading (note
    ``page-title``, :func:`_page_title`). A specification of three cells or more joined by `` | ``
-   closing a line (a figure's settings under it) is a ``caption`` (:func:`_spec_tail`).
+   closing a line (a figure's settings under it) is a ``caption`` (:func:`_spec_tail`). A
+   contents entry shaped as code (``tinystore.Index.search()``) that the page repeats below, or
+   holding ``vs.``, keeps the contents run; an API heading (one dotted name or ``name()``) glued
+   to a sentence is a heading (note ``api-heading``, :func:`_api_heading`), never a code line.
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -211,12 +214,18 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             upcoming = lines[index].strip()
     code_lines = _code_lines(lines)
     chrome_lines = _chrome_lines(lines, code_lines)
+    code_lines -= {i for i, note in chrome_lines.items() if note == "contents"}  # "tinystore.Index.search()" listed
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
                      if not any(i in code_lines for i in range(start, end))}
     column_end = 0
     title_seen = False  # the first line read as text (not chrome, code or a table): where a page's title is
     listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
                      and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
+    for i in list(code_lines):  # "tinystore.Index.search() The search method …": a listed heading and its text
+        text = " ".join(lines[i].split())
+        if any(text.startswith(e + " ") and re.match(r"\s+[\"'“(]?[A-Z0-9]", text[len(e):])
+               and _prose_shaped(text[len(e):].strip()) for e in listed):
+            code_lines.discard(i)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or number <= column_end:
@@ -305,6 +314,20 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             blocks.append(tail_block)
         previous = line
     return Document(blocks, path, "flattened")
+
+
+_API_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*(?:\(\))?(?=\s+[\"'“(]?[A-Z])|^[A-Za-z_]\w*\(\)(?=\s+[\"'“(]?[A-Z])")
+
+
+def _api_heading(line: str) -> int | None:
+    """Offset of the sentence after an API heading glued to it (``tinystore.Index.search() The
+    search method returns …``, ``encode() Encodes …``): one dotted name or call with empty
+    parentheses, then a sentence (a capital first, four words, a sentence end, three plain words);
+    read so, the sentence is kept, never taken into a code line."""
+    name = _API_NAME.match(line)
+    if name is None or not _prose_shaped(line[name.end():].strip()):
+        return None
+    return name.end()
 
 
 def _spec_tail(line: str) -> int | None:
@@ -422,6 +445,10 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
             return [Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon"),
                     Block("list_item", item.group(2)[icon.end():].strip(), number, number, marker=item.group(1))]
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    api = _api_heading(line)
+    if api is not None:  # "tinystore.Index.search() The search method returns keys.": an API heading
+        return ([Block("heading", line[:api].strip(), number, number, recovered=True, level=2, note="api-heading")]
+                + _recover_line(line[api:].strip(), number, line[:api].strip()))
     icon = _ICON.match(line)
     if icon and line[icon.end():].strip():  # "⚠️ Testing …", "🎛️ Sample size It can be …": an icon
         rest = line[icon.end():].strip()
@@ -1429,6 +1456,7 @@ def _code_lines(raw: list[str]) -> set[int]:
     (:func:`_prose_shaped`) unless a continuation or open bracket holds it in the code."""
     lines = [r.rstrip() for r in raw]
     strong = [bool(line.strip()) and bool(_STRONG_CODE.match(line.strip())) and not _prose_shaped(line.strip())
+              and _api_heading(line.strip()) is None
               and not _prose_value(line.strip())
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
               and not _glued_prose(line.strip()) for line in lines]
@@ -1525,15 +1553,16 @@ def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
     run = False
     for i, line in enumerate(raw):
         text = " ".join(line.split())
-        if not text or i in code:
-            run = False if i in code else run
+        if not text or (i in code and not (run and len(text.split()) <= 12 and _repeated_below(raw, i, text))):
+            run = False if i in code else run  # a code-shaped entry the page repeats below is an entry
             continue
         if _CONTENTS_LABEL.match(text):
             out[i] = "contents"
             run = True
             continue
+        plain = re.sub(r"\b(?:vs|e\.g|i\.e|etc|cf|approx|no)\.", "", text)  # "Benchmarks vs. FAISS" ends no sentence
         if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,]$", text)
-                     and not re.search(r"[a-z][.!?]\s", text)) or _repeated_below(raw, i, text)):
+                     and not re.search(r"[a-z][.!?]\s", plain)) or _repeated_below(raw, i, text)):
             out[i] = "contents"
             continue
         run = False

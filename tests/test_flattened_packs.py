@@ -596,3 +596,23 @@ def test_a_figure_specification_closing_a_line_is_a_caption():
         ("markup", "Tool v0.7 | Model-180B | 1xGPU TP1 | INT4 | BS: 256, 128")]
     for text in ("Runs compare setups x | y | z across seeds.", "Results hold. Runs compare setups x | y | z"):
         assert blocks(text) == [("paragraph", text)]
+
+
+def test_contents_entries_shaped_as_code_or_with_abbreviations_keep_the_run():
+    """Branch pack-nonprose: a code-shaped heading (``tinystore.Index.search()``) in a table of
+    contents is an entry when the page repeats it below, and ``vs.`` ends no entry, so the entries
+    after them stay navigation; each heading glued to its first sentence is split off, and an API
+    heading glued to a sentence is a heading even without a table of contents (its sentence is kept)."""
+    text = ("On this page\nInstallation\ntinystore.Index.search()\nBenchmarks vs. FAISS\nSerialization & Serving\n"
+            "Installation Install with pip.\ntinystore.Index.search() The search method returns keys.\n"
+            "Benchmarks vs. FAISS We ran the benchmark on one core.\nSerialization & Serving Indexes can be saved.")
+    assert blocks(text) == [("navigation", "On this page"), ("navigation", "Installation"),
+                            ("navigation", "tinystore.Index.search()"), ("navigation", "Benchmarks vs. FAISS"),
+                            ("navigation", "Serialization & Serving"), ("heading", "Installation"),
+                            ("paragraph", "Install with pip."), ("heading", "tinystore.Index.search()"),
+                            ("paragraph", "The search method returns keys."), ("heading", "Benchmarks vs. FAISS"),
+                            ("paragraph", "We ran the benchmark on one core."), ("heading", "Serialization & Serving"),
+                            ("paragraph", "Indexes can be saved.")]
+    assert blocks("Intro line.\nencode() Encodes a batch of texts into vectors.") == [
+        ("paragraph", "Intro line."), ("heading", "encode()"), ("paragraph", "Encodes a batch of texts into vectors.")]
+    assert [k for k, _ in blocks("print(x)\nvectors = encode(texts)")] == ["code", "code"]
