@@ -195,12 +195,17 @@ labels write it both ways (``🐋 Massive: MTEB includes …`` kept, ``❗️We 
 aside."""
 
 
+_EMOJI_NAME = re.compile(r"(?<![\w:`]):(?:[a-z][a-z0-9_+-]{1,30}):(?![\w`])")
+"""An emoji shortcode a label or a row writes as text (``:tada:``, ``:material-github:``): an icon,
+compared as absent like the emoji it stands for."""
+
+
 def normalise(text: str) -> str:
     """The text a sentence is matched on: role markup (``:cite:`x```, ``{cite}`x```) and
     backticks removed, emoji removed (:data:`_EMOJI`), whitespace collapsed, a leading list marker
     (``1.``, ``-``) removed: the reader keeps a marker out of the sentence (docs/audit.md), a label
     may write it."""
-    text = _EMOJI.sub(" ", _ROLE.sub(" ", text))
+    text = _EMOJI_NAME.sub(" ", _EMOJI.sub(" ", _ROLE.sub(" ", text)))
     return _MARKER.sub("", " ".join(text.replace("`", "").replace("$", "").split()))
 
 
@@ -238,6 +243,9 @@ EMOJI_SHORTCODES = {"warning": "⚠️", "bookmark": "🔖", "interrobang": "⁉
 """GitHub's emoji shortcodes (gemoji names) a README writes as ``:warning:``: the page shows the
 emoji; a name GitHub does not know stays as written, as it does there."""
 _EMOJI_SHORTCODE = re.compile(r"(?<![\w:`]):([a-z_]{1,30}):(?![\w`])")
+_ICON_SHORTCODE = re.compile(r"(?<![\w:`]):(?:material|fontawesome|octicons|simple)-[\w-]+:(?![\w`])")
+"""An MkDocs Material icon (``:material-github:``, ``:fontawesome-brands-windows:``): rendered as an
+inline SVG, which a copy of the page does not hold."""
 
 
 def _rendered_source(text: str) -> str:
@@ -251,6 +259,7 @@ def _rendered_source(text: str) -> str:
     for i in range(0, len(parts), 2):  # outside fences and code spans
         parts[i] = _KRAMDOWN_IAL.sub("", parts[i])
         parts[i] = _PANDOC_ATTRIBUTES.sub(lambda m: m.group(1) or "", parts[i])
+        parts[i] = _ICON_SHORTCODE.sub("", parts[i])
         parts[i] = _EMOJI_SHORTCODE.sub(lambda m: EMOJI_SHORTCODES.get(m.group(1), m.group(0)), parts[i])
     return "".join(parts)
 
@@ -355,7 +364,8 @@ def flatten_markdown(text: str) -> str:
       Markdown is read, as Jekyll does (a line of block tags stands as an empty comment, so an HTML
       block around an include stays one block and its closing tags are never shown); kramdown
       attribute lists (``{: width="360" }``) and Pandoc attributes (``{#sec-x}``, ``{-}``) removed,
-      emoji shortcodes (``:warning:``) shown as their emoji (:func:`_rendered_source`); a MyST
+      emoji shortcodes (``:warning:``) shown as their emoji, MkDocs Material icons
+      (``:material-github:``, an inline SVG) removed (:func:`_rendered_source`); a MyST
       notebook's cell breaks (``+++``) and an MDX page's ``import … from '…'`` lines dropped;
     * an executable cell (Quarto ```` ```{r} ````, ```` ```{code-cell} ````) as its code lines without
       ``#|`` or ``:id:`` options, or nothing with ``#| echo: false``; a ```` ```{eval-rst} ```` block as
