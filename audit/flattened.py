@@ -159,6 +159,13 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    contents entry shaped as code (``tinystore.Index.search()``) that the page repeats below, or
    holding ``vs.``, keeps the contents run; an API heading (one dotted name or ``name()``) glued
    to a sentence is a heading (note ``api-heading``, :func:`_api_heading`), never a code line.
+   From the batch-8 pages: a call with its ``# comment``, notebook magics (``!pip``, ``%pip``), a
+   command with its options (``tsgen --seed=123 \``), an install line after a stock heading
+   (``Usage uv pip install …``), a literal ``![alt](path)`` (``image``), a disclosure label
+   (``Click to show …``), an icon after a heading and its bullet, a one-line table of identifiers
+   (:func:`_identifier_table`), a title whose first word the sentence repeats or with a spaced colon,
+   a stock heading before a role (``Overview {cite:t}`x` plotted …``); a link of five words or more
+   with an arrow is a sentence, not a previous/next link, and ends a contents run.
 
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
@@ -422,7 +429,7 @@ _TITLE_FRAGMENT = re.compile(r"^(?:[^\w\s(\[]{1,2}\s+)?[A-Z][^.!?;:\d]{0,60}?(?:
 """A title alone on its line, shaped as one: ``Label: Title`` or ``Title (aside)`` after an optional
 icon (``The real value: Looking at your data``, ``📋 Output (baseline v1)``; an admonition's or a
 card's title): no sentence end, no digit outside the parentheses, at most eight words."""
-_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?])\s•\s(\S.*)$")
+_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])\s•\s(\S.*)$")
 """A heading of one line glued to the first item of the bulleted list under it (``todos •
 Investigate …``, ``Reproduction Log* • Results reproduced by …``)."""
 _HEADERLINK = re.compile(r"^([^\s¶#][^¶#.!:;]{0,100}?[\w?)])[¶#](?=\s|$)")
@@ -459,15 +466,25 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return ([Block("heading", seam.group(1), number, number, recovered=True, level=2, note="icon-heading"),
                  Block("markup", seam.group(2), number, number, recovered=True, note="icon")]
                 + _recover_line(line[seam.end():].strip(), number, seam.group(1)))
+    if re.fullmatch(r"!\[[^\]]{0,200}\]\([^)]{0,300}\)", line):  # "![Routing](../a b.png)": an image the page failed to draw
+        return [Block("image", line, number, number, recovered=True, note="image markup")]
+    if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
+        return [Block("markup", line, number, number, recovered=True, note="chrome")]
     if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line):  # "Figure 4,", "Figure 1. Structure of …"
         return [Block("markup", line, number, number, recovered=True, note="caption")]
     if _VALUE_LABEL.match(line):  # "35.85 seconds" under a slide: a figure's value label
         return [Block("markup", line, number, number, recovered=True, note="value label")]
     glued_item = _HEADING_BEFORE_BULLET.match(line)
     if glued_item and line.count(" • ") == 1:  # "todos • Investigate and add FSDP": a heading glued to an item
-        return [Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading"),
-                Block("list_item", glued_item.group(2), number, number, recovered=True, marker="•",
-                      note="glued-heading")]
+        heading = Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading")
+        item_text = glued_item.group(2)
+        icon = _ICON.match(item_text)
+        if icon and item_text[icon.end():].strip():  # "News 🗞️ • 🧑‍🍳 [2025/05/26] …": the item's icon
+            return [heading, Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon"),
+                    Block("list_item", item_text[icon.end():].strip(), number, number, recovered=True, marker="•",
+                          note="glued-heading")]
+        return [heading, Block("list_item", item_text, number, number, recovered=True, marker="•",
+                               note="glued-heading")]
     headerlink = _HEADERLINK.match(line)
     if headerlink:  # "Evaluation¶ We evaluate …": a heading with its permalink mark (Sphinx ¶, Furo #)
         rest = line[headerlink.end():].strip()
@@ -498,7 +515,7 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
-    if _number_grid(line, words) or _table_after_colon(line, words, previous):
+    if _number_grid(line, words) or _table_after_colon(line, words, previous) or _identifier_table(line, words):
         return [Block("markup", line, number, number, recovered=True, note="number grid")]
     stop = next((i for i, (_, w) in enumerate(words) if re.search(r"[A-Za-z)\]][.!?]$", w)), len(words))
     grid_end = next((i for i in range(8, min(stop + 1, len(words), 200)) if _is_opener(words[i][1])
@@ -582,6 +599,9 @@ _FIGURE_LABEL = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+(?:\d+(?:\.\d+)*[a-
 """A figure's label left alone on a line by its caption (``Figure 4,``, ``Table 7, from Appendix C)``:
 the citation after it was an element the page drew): at most five words after the number, no
 sentence end."""
+_DISCLOSURE = re.compile(r"^(?:Click|Tap)\s+(?:here\s+)?to\s+(?:show|expand|view|see|hide|reveal|open|toggle|collapse)\b"
+                         r"[^.!?]{0,80}[.!?]?$")
+"""The label of a disclosure widget (a ``<details>`` summary, ``Click to show dataset setup code.``)."""
 _VALUE_LABEL = re.compile(r"^[~≈]?\d[\d,]*(?:\.\d+)?\s?(?:%|x|×)?(?:\s+[a-z]+){1,2}$")
 """A value label under a figure or slide alone on its line (``35.85 seconds``): a number and one or
 two lower-case unit words, no verb, no sentence end; a list item (``• 1024 dimensional
@@ -609,6 +629,21 @@ def _table_after_colon(line: str, words: list[tuple[int, str]], previous: str) -
     function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
     return (numbers >= 2 and 8 * function <= len(texts) and 5 * marked >= 3 * len(texts)
             and not any(w.lower() in FINITE_VERBS for w in texts) and not reads_as_sentence(" ".join(texts[:5])))
+
+
+def _identifier_table(line: str, words: list[tuple[int, str]]) -> bool:
+    """A table of names and file identifiers flattened into one line (``Path Source BPE Code
+    de_bpe_code_24K Target BPE Code en_bpe_code_24K Source Dictionary de_dict``): eight words or more,
+    two ``snake_case`` identifiers or more, no sentence end, no finite verb, at most one function
+    word in ten, and three words in five capitalised, identifiers or holding a digit."""
+    texts = [w for _, w in words]
+    if len(texts) < 8 or re.search(r"[.!?:;]$", line) or any(re.search(r"[A-Za-z)][.!?:;]$", w) for w in texts):
+        return False
+    identifiers = sum(1 for w in texts if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+", w))
+    marked = sum(1 for w in texts if w[:1].isupper() or "_" in w or re.search(r"\d", w))
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return (identifiers >= 2 and 10 * function <= len(texts) and 5 * marked >= 3 * len(texts)
+            and not any(w.lower() in FINITE_VERBS for w in texts))
 
 
 def _introduces_list(line: str) -> bool:
@@ -780,7 +815,8 @@ def _stock_heading(words: list[tuple[int, str]]) -> int | None:
         if i + 2 >= len(texts) or not texts[first][:1].isupper():
             continue
         title = "-".join(t.lower() for t in texts[first:i])
-        if title in STOCK_HEADINGS and texts[i][:1].isupper() and _ends_sentence(texts, i):
+        role = bool(re.match(r"^(?:\{[\w:+-]+\}|:[\w:+-]+:)`", texts[i]))  # "Overview {cite:t}`Lucas1980` plotted …"
+        if title in STOCK_HEADINGS and (texts[i][:1].isupper() or role) and _ends_sentence(texts, i):
             return i
     return None
 
@@ -896,12 +932,25 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
     the small words of titles), two or more, or one name with an inner capital, digit or dot; the
     sentence opens at the capitalised word right before the first lower-case word a title does not
     hold (or at a possessive name, ``Natural Questions Models Google's Natural Questions dataset
-    …``), and runs three words or more to a sentence end. A title opening with a sentence opener or
+    …``, or where the title is repeated: ``SWE-agent EnIGMA SWE-agent EnIGMA (Enhanced …) adds …``),
+    and runs three words or more to a sentence end. A title opening with a sentence opener or
     a pronoun (``The Massive Text Embedding Benchmark is …``) is a sentence."""
     texts = [w for _, w in words]
     if len(texts) < 5 or _is_opener(texts[0]) or texts[0].lower() in _PRONOUN_START:
         return None
+    for i in range(2, min(16, len(texts) - 3)):  # "AlpacaEval : An … Models AlpacaEval 2.0 with …": its first word again
+        if texts[i] == texts[0] and _NAME_TOKEN.match(texts[0]) and any(_END.search(w) for w in texts[i + 2:]):
+            if (all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS or w == ":" for w in texts[:i])
+                    and not any(re.search(r"['’]s$", w) for w in texts[:i])):  # a possessive opens the sentence
+                return i
+            break
+    for size in range(1, 7):  # "Agent Kit Agent Kit (Accessible …) adds …": the title, then the sentence repeating it
+        if (2 * size < len(texts) - 2 and texts[:size] == texts[size:2 * size]
+                and all(_NAME_TOKEN.match(w) for w in texts[:size]) and any(_END.search(w) for w in texts[2 * size:])):
+            return size
     for i, word in enumerate(texts[:16]):
+        if word == ":" and i > 0:
+            continue  # "TinyEval : An Automatic Evaluator …": a spaced colon inside the title
         if _SENTENCE_END_WORD.search(word) or (word.endswith(":") and i > 0 and not _NAME_TOKEN.match(word)):
             return None
         if i >= 2 and re.fullmatch(r"[A-Z][\w-]*['’]s", word):  # "… Models Google's Natural Questions dataset"
@@ -915,7 +964,7 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
             if seam < 1 or not re.fullmatch(r"[A-Z][a-z]*|[A-Z][A-Za-z0-9-]*", texts[seam]):
                 return None
             title = texts[:seam]
-            if not all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS for w in title):
+            if not all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS or w == ":" for w in title):
                 return None
             if title[-1].lower() in _TITLE_SMALL_WORDS or re.search(r"[,–—-]$", title[-1]):
                 return None
@@ -1332,6 +1381,9 @@ _OUTPUT_LINE = re.compile(
     r"\+[-=+]{3,}\+|-{2,}(?:\+-{2,})+|"  # ASCII grid rules, psql's header rule
     r"\(\d+ rows?\)|\d+ rows? in set\b.*|Elapsed: \d.*|Query id: [\w-]+|Ok\.|"  # SQL clients' result lines
     r"(?:In|Out)\s?\[\d*\]:.*|"  # notebook prompts
+    r"[!%]{1,2}(?:pip|conda|apt-get|apt|wget|git|curl|python|time|timeit|matplotlib|load_ext|env|cd|ls|sh|bash)\b.*|"  # notebook magics
+    r"[A-Za-z_][\w.]*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?\s+#\s.*|"  # a call and its comment
+    r"[a-z][\w.-]*(?:\s+-{1,2}[A-Za-z][\w-]*(?:=(?:\"[^\"]*\"|'[^']*'|\S+))?)+(?:\s+[<>|]+\s+\S+)?(?:\s+\\)?|"  # a command and its options
     r"\[\d+\](?:\s+(?:[-+]?\d[\d.eE+-]*|\"[^\"]*\"|TRUE|FALSE|NA|NaN|Inf))+|"  # an R console's output
     r"\[\[?[A-Za-z_][\w.-]*\]\]?|"  # a TOML table header, [tool.search]
     r"[\w.-]+/|"  # a directory alone, the root of a tree
@@ -1391,7 +1443,7 @@ def _glued_prose(line: str) -> bool:
 
 
 _CODE_FIRST_TOKEN = re.compile(
-    r"^(?:[@$>{\[(\"'#./~-]|(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|cargo|uv|bash|sh|make|cmake|"
+    r"^(?:[@$>{\[(\"'#./~-]|(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|cargo|uv|uvx|pipx|poetry|bash|sh|make|cmake|"
     r"java|kubectl|helm|brew|apt|apt-get|sudo|torchrun|accelerate|deepspeed|huggingface-cli|nvidia-smi)\s|"
     r"[\w.]*[=(.:][\w\"'(\[])")
 """The first token of code glued after a heading: a symbol, a command (``pip``, ``git``, ``docker`` …),
@@ -1412,8 +1464,10 @@ def _heading_before_code(line: str) -> int | None:
         if i == 1 and head[0].lower() not in STOCK_HEADINGS:
             continue
         rest = line[words[i][0]:]
+        install = re.match(r"(?:uvx?\s+|pipx\s+|poetry\s+)?(?:pip3?|conda|npm|yarn|pnpm|cargo|apt(?:-get)?|brew)\s+"
+                           r"(?:install|add)\s+\S", rest)  # "Usage uv pip install …": an install line
         if (_STRONG_CODE.match(rest) and _CODE_FIRST_TOKEN.match(rest) and not _prose_shaped(rest)
-                and not _CHROME_LINE.match(rest) and not _PROSE_RUN.search(rest)
+                and not _CHROME_LINE.match(rest) and (install or not _PROSE_RUN.search(rest))
                 and not rest[:1].isupper() and head[-1].lower() not in FUNCTION_WORDS):
             return words[i][0]
     return None
@@ -1561,14 +1615,17 @@ def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
             run = True
             continue
         plain = re.sub(r"\b(?:vs|e\.g|i\.e|etc|cf|approx|no)\.", "", text)  # "Benchmarks vs. FAISS" ends no sentence
-        if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,]$", text)
+        if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,→»]$", text)  # a link with an arrow is no entry
                      and not re.search(r"[a-z][.!?]\s", plain)) or _repeated_below(raw, i, text)):
             out[i] = "contents"
             continue
         run = False
         if _CHROME_LINE.match(text):
             out[i] = "chrome"
-        elif len(text.split()) <= 8 and _ARROW_LINK.match(text) and not re.search(r"[=<>]\s*\d", text):
+        elif (len(text.split()) <= 8 and _ARROW_LINK.match(text) and not re.search(r"[=<>]\s*\d", text)
+              and (len(re.findall(r"[A-Za-z0-9]\S*", text)) <= 4
+                   or re.match(r"^\W*(?:Next|Previous|Prev|Older|Newer|Back|Continue|Read more)\b", text))):
+            # "Next →", "← Older post"; "📄 Benchmarking the memory layer on long conversations →" is a sentence
             out[i] = "chrome"
         elif _BREADCRUMB.match(text) and (" › " in text or " » " in text or len(re.findall(r"\s[>/]\s", text)) >= 2):
             out[i] = "breadcrumb"

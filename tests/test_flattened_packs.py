@@ -616,3 +616,38 @@ def test_contents_entries_shaped_as_code_or_with_abbreviations_keep_the_run():
     assert blocks("Intro line.\nencode() Encodes a batch of texts into vectors.") == [
         ("paragraph", "Intro line."), ("heading", "encode()"), ("paragraph", "Encodes a batch of texts into vectors.")]
     assert [k for k, _ in blocks("print(x)\nvectors = encode(texts)")] == ["code", "code"]
+
+
+def test_shapes_of_the_batch_8_pages():
+    """Branch pack-nonprose, after batch 8's one before-scoring: a call with its comment, notebook
+    magics, a command with options continued by a backslash, a literal image, a disclosure label,
+    a heading and an icon before a bullet, a one-line table of identifiers and a page title that
+    its first sentence repeats are not prose rows; a stock heading glued to a role-led sentence is
+    split; a sentence-long link with an arrow stays a sentence."""
+    kinds = [k for k, _ in blocks("train(loader, epochs=16) # gives about 94% accuracy\n!pip install jax\n"
+                                   "%pip install arviz\ntsgen --use-case=\"cpu\" --seed=123 \\")]
+    assert kinds == ["code"] * 4
+    assert blocks("A sentence comes first.\n![Routing](../assets/Expert Routing.png)")[1][0] == "image"
+    assert blocks("Click to show dataset setup code.") == [("markup", "Click to show dataset setup code.")]
+    assert blocks("News 🗞️ • 🚀 [2025/05/26] We release a set of traces.") == [
+        ("heading", "News 🗞️"), ("markup", "🚀"), ("list_item", "[2025/05/26] We release a set of traces.")]
+    assert blocks("Files.\nPath Source BPE Code de_bpe_24K Target BPE Code en_bpe_24K Source Dictionary de_dict")[1] == (
+        "markup", "Path Source BPE Code de_bpe_24K Target BPE Code en_bpe_24K Source Dictionary de_dict")
+    assert blocks("Tiny Eval : An Evaluator for Chat Models Tiny Eval is a fast evaluator of chat models.") == [
+        ("heading", "Tiny Eval : An Evaluator for Chat Models"), ("paragraph", "Tiny Eval is a fast evaluator of chat models.")]
+    assert blocks("Agent Kit Agent Kit (Accessible Toolkit) adds tools for security tasks.") == [
+        ("heading", "Agent Kit"), ("paragraph", "Agent Kit (Accessible Toolkit) adds tools for security tasks.")]
+    assert blocks("First line.\nOverview {cite:t}`Doe1980` plotted long averages of inflation.")[1:] == [
+        ("heading", "Overview"), ("paragraph", "{cite:t}`Doe1980` plotted long averages of inflation.")]
+    assert [k for k, _ in blocks("Table of contents\nSetup\n📄 Benchmarking the memory layer on long talks →\nNext →")] == [
+        "navigation", "navigation", "markup", "paragraph", "markup"]
+    assert blocks("Usage uv pip install \".[atari]\"") == [("heading", "Usage"), ("code", "uv pip install \".[atari]\"")]
+
+
+@pytest.mark.parametrize("text", [
+    "Click the button to start the run, then wait for the index.",  # no disclosure label
+    "Path and file names are listed with their BPE codes in the appendix.",
+    "run it with --fast only when the cache is warm.",
+])
+def test_sentences_near_the_batch_8_shapes_stay_prose(text):
+    assert [k for k, _ in blocks("First line.\n" + text)][1:] == ["paragraph"], blocks(text)
