@@ -472,6 +472,10 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return [Block("markup", line, number, number, recovered=True, note="chrome")]
     if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line):  # "Figure 4,", "Figure 1. Structure of …"
         return [Block("markup", line, number, number, recovered=True, note="caption")]
+    if (_MARK_LABEL.match(line) and not any(w.lower() in FINITE_VERBS for w in line.split())
+            and (re.search(r"[\"“]", line) or len(line.split()) <= 3) and not _is_opener(line.split()[0])
+            and line.split()[0].lower() not in _PRONOUN_OPENERS):
+        return [Block("markup", line, number, number, recovered=True, note="figure label")]  # (b) "tiger shark" ×
     if _VALUE_LABEL.match(line):  # "35.85 seconds" under a slide: a figure's value label
         return [Block("markup", line, number, number, recovered=True, note="value label")]
     glued_item = _HEADING_BEFORE_BULLET.match(line)
@@ -602,6 +606,10 @@ sentence end."""
 _DISCLOSURE = re.compile(r"^(?:Click|Tap)\s+(?:here\s+)?to\s+(?:show|expand|view|see|hide|reveal|open|toggle|collapse)\b"
                          r"[^.!?]{0,80}[.!?]?$")
 """The label of a disclosure widget (a ``<details>`` summary, ``Click to show dataset setup code.``)."""
+_MARK_LABEL = re.compile(r"^(?:\([a-z0-9]{1,2}\)\s*|[+•-]\s*)?[\"“]?[^.!?\"“”]{1,40}[\"”]?\s*[✓✗×✔✘❌✅☑]$")
+"""A figure panel's label ending in a check or cross mark (``(b) "tiger shark" ×``, ``+ "goblet" ✓``):
+at most a panel letter, a short label (quoted, or two words at most) and the mark, no sentence end, no
+verb, no opener or pronoun first (``The run passed ✓`` is a sentence)."""
 _VALUE_LABEL = re.compile(r"^[~≈]?\d[\d,]*(?:\.\d+)?\s?(?:%|x|×)?(?:\s+[a-z]+){1,2}$")
 """A value label under a figure or slide alone on its line (``35.85 seconds``): a number and one or
 two lower-case unit words, no verb, no sentence end; a list item (``• 1024 dimensional

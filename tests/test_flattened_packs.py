@@ -651,3 +651,9 @@ def test_shapes_of_the_batch_8_pages():
 ])
 def test_sentences_near_the_batch_8_shapes_stay_prose(text):
     assert [k for k, _ in blocks("First line.\n" + text)][1:] == ["paragraph"], blocks(text)
+
+
+def test_figure_panel_labels_with_marks_are_markup():
+    assert [k for k, _ in blocks('(b) "tiger shark" ×\n"grey whale" ✓\n+ "goblet" ✓\nFast search ✓')] == ["markup"] * 4
+    assert blocks("It works ✓") == [("paragraph", "It works ✓")]
+    assert blocks("• Streaming ✓") == [("list_item", "Streaming ✓")]
