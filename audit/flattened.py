@@ -160,7 +160,7 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
    holding ``vs.``, keeps the contents run; an API heading (one dotted name or ``name()``) glued
    to a sentence is a heading (note ``api-heading``, :func:`_api_heading`), never a code line.
    From the batch-8 pages: a call with its ``# comment``, notebook magics (``!pip``, ``%pip``), a
-   command with its options (``tsgen --seed=123 \``), an install line after a stock heading
+   command with its options (``tsgen --seed=123`` and a final backslash), an install line after a stock heading
    (``Usage uv pip install …``), a literal ``![alt](path)`` (``image``), a disclosure label
    (``Click to show …``), an icon after a heading and its bullet, a one-line table of identifiers
    (:func:`_identifier_table`), a title whose first word the sentence repeats or with a spaced colon,
