@@ -228,6 +228,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     title_seen = False  # the first line read as text (not chrome, code or a table): where a page's title is
     listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
                      and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
+    listed_set = set(listed)
     for i in list(code_lines):  # "tinystore.Index.search() The search method …": a listed heading and its text
         text = " ".join(lines[i].split())
         if any(text.startswith(e + " ") and re.match(r"\s+[\"'“(]?[A-Z0-9]", text[len(e):])
@@ -295,6 +296,12 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 blocks.append(Block("heading", heading, number, number, sections.enter(1, heading), recovered=True,
                                     level=1, note="page-title"))
                 line = line[words[seam][0]:]
+        if " ".join(line.split()) in listed_set:  # "2. How does BERT Work?": a heading the contents list named
+            text = " ".join(line.split())
+            blocks.append(Block("heading", text, number, number, sections.enter(2, text), recovered=True, level=2,
+                                note="contents-heading"))
+            previous = line
+            continue
         entry = next((e for e in listed if line.startswith(e + " ") and len(line[len(e):].split()) >= 2
                       and re.match(r"\s+[\"'“(]?[A-Z0-9]", line[len(e):])), None)
         recovered = (_recover(line, number, previous, following_lines[number - 1], in_list) if entry is None else

@@ -657,3 +657,9 @@ def test_figure_panel_labels_with_marks_are_markup():
     assert [k for k, _ in blocks('(b) "tiger shark" ×\n"grey whale" ✓\n+ "goblet" ✓\nFast search ✓')] == ["markup"] * 4
     assert blocks("It works ✓") == [("paragraph", "It works ✓")]
     assert blocks("• Streaming ✓") == [("list_item", "Streaming ✓")]
+
+
+def test_a_line_that_is_a_contents_entry_is_that_heading():
+    text = "Table of contents\n1. What is it?\n2. How does it work?\nIt is a model.\n2. How does it work?\nIt reads text."
+    assert blocks(text)[3:] == [("paragraph", "It is a model."), ("heading", "2. How does it work?"),
+                                ("paragraph", "It reads text.")]
