@@ -477,7 +477,7 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return [Block("image", line, number, number, recovered=True, note="image markup")]
     if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
         return [Block("markup", line, number, number, recovered=True, note="chrome")]
-    if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line):  # "Figure 4,", "Figure 1. Structure of …"
+    if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line) or _ROMAN_CAPTION.match(line):  # "Figure 4,", "Figure 1. …"
         return [Block("markup", line, number, number, recovered=True, note="caption")]
     if (_MARK_LABEL.match(line) and not any(w.lower() in FINITE_VERBS for w in line.split())
             and (re.search(r"[\"“]", line) or len(line.split()) <= 3) and not _is_opener(line.split()[0])
@@ -617,6 +617,9 @@ _MARK_LABEL = re.compile(r"^(?:\([a-z0-9]{1,2}\)\s*|[+•-]\s*)?[\"“]?[^.!?\"�
 """A figure panel's label ending in a check or cross mark (``(b) "tiger shark" ×``, ``+ "goblet" ✓``):
 at most a panel letter, a short label (quoted, or two words at most) and the mark, no sentence end, no
 verb, no opener or pronoun first (``The run passed ✓`` is a sentence)."""
+_ROMAN_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+[IVXLC]{1,6}\s*[.:]\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
+"""A caption numbered in Roman (``Table I: Comparison between …``), however long: one label and one
+sentence at most; the table the flattening glued after it is part of the same line."""
 _VALUE_LABEL = re.compile(r"^[~≈]?\d[\d,]*(?:\.\d+)?\s?(?:%|x|×)?(?:\s+[a-z]+){1,2}$")
 """A value label under a figure or slide alone on its line (``35.85 seconds``): a number and one or
 two lower-case unit words, no verb, no sentence end; a list item (``• 1024 dimensional

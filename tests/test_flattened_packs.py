@@ -500,6 +500,8 @@ def test_icons_figure_labels_value_labels_and_program_output():
         ("markup", "📈"), ("list_item", "High accuracy: the method matches fine-tuning.")]
     assert blocks("Figure 1. Structure of the recommender\nFigure 4,\nTable 7, from Appendix C)") == [
         ("markup", "Figure 1. Structure of the recommender"), ("markup", "Figure 4,"), ("markup", "Table 7, from Appendix C)")]
+    assert blocks("First.\nTable I: Comparison of three queries Metrics Average took time (ms) P50 took time (ms) 11.8 41.5")[1][0] == (
+        "markup")
     assert blocks("Some prose comes first.\n35.85 seconds") == [("paragraph", "Some prose comes first."),
                                                            ("markup", "35.85 seconds")]
     assert blocks("The recommended rank is as follows:\nTask Type Dataset Size Recommended Rank SFT Post-training "
