@@ -395,6 +395,8 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
     ``following`` is the next non-blank line, ``in_list`` says the line follows a line ending in
     ``:`` through short lines (a list whose markers the flattening dropped)."""
     atx = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+    if atx and atx.group(1) == "##" and re.match(r"^(?:\[\d+\]\s|#\s|\d+\s{2,}|<\w+>)", atx.group(2)):
+        return [Block("code", line, number, number, recovered=True, note="code line")]  # knitr's "## [1] 0.81"
     if atx:
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
@@ -750,6 +752,8 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
+    if count >= 3 and text.split()[-1].lower() in FUNCTION_WORDS | {"is", "are", "be", "as", "where", "which"}:
+        return ""  # "The loss is defined as" above a formula: a sentence the display math interrupts
     if re.search(r"\w: (?:a|an|the|its|their|our|one|two|each|every|all)\s", text):
         return ""  # "Query encoding: a tokenizer for queries": a label and its value, an item's text
     if text[:1].isupper():

@@ -665,3 +665,13 @@ def test_a_line_that_is_a_contents_entry_is_that_heading():
     text = "Table of contents\n1. What is it?\n2. How does it work?\nIt is a model.\n2. How does it work?\nIt reads text."
     assert blocks(text)[3:] == [("paragraph", "It is a model."), ("heading", "2. How does it work?"),
                                 ("paragraph", "It reads text.")]
+
+
+def test_knitr_output_and_a_sentence_cut_by_display_math():
+    """Branch pack-nonprose: knitr prints R output as ``## [1] 0.81`` (code, not a heading); a short
+    line ending in a function word above a formula is the start of a sentence, never a heading."""
+    assert [k for k, _ in blocks("The output:\n## [1] 0.8123\n## # A tibble: 6 x 2")] == ["paragraph", "code", "code"]
+    assert blocks("The loss is defined as\n\\mathcal{L} = -\\sum_{i} y_i \\log p_i\nwhere p is the probability.") == [
+        ("paragraph", "The loss is defined as"), ("math", "\\mathcal{L} = -\\sum_{i} y_i \\log p_i"),
+        ("paragraph", "where p is the probability.")]
+    assert blocks("## Results") == [("heading", "Results")]
