@@ -449,9 +449,11 @@ or a TeX command, a math symbol, no sentence end."""
 
 
 def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False,
-                  after_icon: bool = False) -> list[Block]:
+                  after_icon: bool = False, nested: bool = False) -> list[Block]:
     """:func:`_recover` for a line without glued directive options or captions; ``after_icon``: the
-    line followed an icon (``⁉️ Why? Although …``), so a one-word question opening it is a heading."""
+    line followed an icon (``⁉️ Why? Although …``), so a one-word question opening it is a heading;
+    ``nested``: the rest of a line a seam rule already split (no seam rule splits it again, so a line
+    of thousands of glued titles and icons is read without recursion)."""
     if line.rstrip("\ufe0e").endswith("↩"):  # a footnote's back-link is the page's link, not its text
         line = line.rstrip("\ufe0e")[:-1].rstrip()
     item = re.match(r"^(\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
@@ -461,20 +463,20 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
             return [Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon"),
                     Block("list_item", item.group(2)[icon.end():].strip(), number, number, marker=item.group(1))]
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
-    api = _api_heading(line)
+    api = None if nested else _api_heading(line)
     if api is not None:  # "tinystore.Index.search() The search method returns keys.": an API heading
         return ([Block("heading", line[:api].strip(), number, number, recovered=True, level=2, note="api-heading")]
-                + _recover_line(line[api:].strip(), number, line[:api].strip()))
-    icon = _ICON.match(line)
+                + _recover_line(line[api:].strip(), number, line[:api].strip(), nested=True))
+    icon = None if nested else _ICON.match(line)
     if icon and line[icon.end():].strip():  # "⚠️ Testing …", "🎛️ Sample size It can be …": an icon
         rest = line[icon.end():].strip()
         return ([Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon")]
-                + _recover_line(rest, number, previous, following, in_list, after_icon=True))
-    seam = _ICON_SEAM.match(line)
+                + _recover_line(rest, number, previous, following, in_list, after_icon=True, nested=True))
+    seam = None if nested else _ICON_SEAM.match(line)
     if seam and not reads_as_sentence(seam.group(1)):  # "Supported Models ❗️We use …": an icon opens the section
         return ([Block("heading", seam.group(1), number, number, recovered=True, level=2, note="icon-heading"),
                  Block("markup", seam.group(2), number, number, recovered=True, note="icon")]
-                + _recover_line(line[seam.end():].strip(), number, seam.group(1)))
+                + _recover_line(line[seam.end():].strip(), number, seam.group(1), nested=True))
     if re.fullmatch(r"!\[[^\]]{0,200}\]\([^)]{0,300}\)", line):  # "![Routing](../a b.png)": an image the page failed to draw
         return [Block("image", line, number, number, recovered=True, note="image markup")]
     if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
@@ -498,11 +500,11 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
                           note="glued-heading")]
         return [heading, Block("list_item", item_text, number, number, recovered=True, marker="•",
                                note="glued-heading")]
-    headerlink = _HEADERLINK.match(line)
+    headerlink = None if nested else _HEADERLINK.match(line)
     if headerlink:  # "Evaluation¶ We evaluate …": a heading with its permalink mark (Sphinx ¶, Furo #)
         rest = line[headerlink.end():].strip()
         return ([Block("heading", headerlink.group(1), number, number, recovered=True, level=2, note="headerlink")]
-                + (_recover_line(rest, number, headerlink.group(1)) if rest else []))
+                + (_recover_line(rest, number, headerlink.group(1), nested=True) if rest else []))
     if _MATH_LINE.match(line) and not _PROSE_RUN.search(line):
         return [Block("math", line, number, number, recovered=True, note="formula")]
     numbered = _NUMBERED_AFTER_HEADING.match(line)

@@ -675,3 +675,9 @@ def test_knitr_output_and_a_sentence_cut_by_display_math():
         ("paragraph", "The loss is defined as"), ("math", "\\mathcal{L} = -\\sum_{i} y_i \\log p_i"),
         ("paragraph", "where p is the probability.")]
     assert blocks("## Results") == [("heading", "Results")]
+
+
+def test_lines_of_thousands_of_glued_icons_titles_and_api_names_are_read_without_recursion():
+    for text in ("Title 🚀" * 5000, "a.b() " * 5000 + "The end is here.", "Evaluation¶ " * 5000 + "We evaluate.",
+                 "🚀 " * 5000 + "Text."):
+        assert read_flattened(text).blocks
