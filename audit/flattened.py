@@ -596,8 +596,10 @@ _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2})
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
 """Two or more ``* item`` glued after a colon (a list written into one flattened line)."""
-_GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S)")
-"""A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph."""
+_GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S"
+                            r"|(?:Source|Image source|Image credit|Credits?|Photo credit):\s+\S(?:[^.!?]|\.\d){0,150}$)")
+"""A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph; also a
+credit closing the line (``… for the model to complete. Source: Figure 2.1 from the GPT-3 paper``)."""
 _ICON = re.compile(r"^(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C\u2139\u2300-\u23FF]"
                    r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*)+\s*")
 """An icon opening a flattened line or item (``⚠️``, ``🎛️``, ``⁉️``, ``📈``: emoji and pictographs, with

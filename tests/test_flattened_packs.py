@@ -681,3 +681,10 @@ def test_lines_of_thousands_of_glued_icons_titles_and_api_names_are_read_without
     for text in ("Title 🚀" * 5000, "a.b() " * 5000 + "The end is here.", "Evaluation¶ " * 5000 + "We evaluate.",
                  "🚀 " * 5000 + "Text."):
         assert read_flattened(text).blocks
+
+
+def test_a_credit_closing_a_line_is_a_caption():
+    assert blocks("The last example is left for the model. Source: Figure 2.1 from the GPT-3 paper") == [
+        ("paragraph", "The last example is left for the model."), ("markup", "Source: Figure 2.1 from the GPT-3 paper")]
+    text = "The data came from one source: the public web."
+    assert blocks(text) == [("paragraph", text)]
