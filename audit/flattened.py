@@ -964,6 +964,8 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
     texts = [w for _, w in words]
     if len(texts) < 5 or _is_opener(texts[0]) or texts[0].lower() in _PRONOUN_START:
         return None
+    if re.fullmatch(r"[A-Z][a-z]+(?:ed|ing)", texts[0]) and texts[1] in _TITLE_SMALL_WORDS:
+        return None  # "Inspired by Brad Okafor I tried …": a participle opening a sentence, no title
     for i in range(2, min(16, len(texts) - 3)):  # "AlpacaEval : An … Models AlpacaEval 2.0 with …": its first word again
         if texts[i] == texts[0] and _NAME_TOKEN.match(texts[0]) and any(_END.search(w) for w in texts[i + 2:]):
             if (all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS or w == ":" for w in texts[:i])

@@ -688,3 +688,8 @@ def test_a_credit_closing_a_line_is_a_caption():
         ("paragraph", "The last example is left for the model."), ("markup", "Source: Figure 2.1 from the GPT-3 paper")]
     text = "The data came from one source: the public web."
     assert blocks(text) == [("paragraph", text)]
+
+
+def test_a_participle_opening_the_first_line_is_no_page_title():
+    text = "Inspired by Jane Roe I tried the same trick on the index."
+    assert blocks(text) == [("paragraph", text)]
