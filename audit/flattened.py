@@ -960,7 +960,9 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
     hold (or at a possessive name, ``Natural Questions Models Google's Natural Questions dataset
     …``, or where the title is repeated: ``SWE-agent EnIGMA SWE-agent EnIGMA (Enhanced …) adds …``),
     and runs three words or more to a sentence end. A title opening with a sentence opener or
-    a pronoun (``The Massive Text Embedding Benchmark is …``) is a sentence."""
+    a pronoun (``The Massive Text Embedding Benchmark is …``) is a sentence, and a title of two or
+    three words needs a colon, ``&`` or a small word of titles (``LoRA Without Regret``): ``Meta AI
+    Research released …`` opens with a name."""
     texts = [w for _, w in words]
     if len(texts) < 5 or _is_opener(texts[0]) or texts[0].lower() in _PRONOUN_START:
         return None
@@ -981,7 +983,7 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
             continue  # "TinyEval : An Automatic Evaluator …": a spaced colon inside the title
         if _SENTENCE_END_WORD.search(word) or (word.endswith(":") and i > 0 and not _NAME_TOKEN.match(word)):
             return None
-        if i >= 2 and re.fullmatch(r"[A-Z][\w-]*['’]s", word):  # "… Models Google's Natural Questions dataset"
+        if i >= 3 and re.fullmatch(r"[A-Z][\w-]*['’]s", word):  # "… Models Google's Natural Questions dataset"
             title = texts[:i]
             if (all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS for w in title)
                     and title[-1].lower() not in _TITLE_SMALL_WORDS and any(_END.search(w) for w in texts[i + 2:])):
@@ -1000,6 +1002,10 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
                 return None  # "Making LLMs even more …": one plain word is no title
             if sum(w.count("(") - w.count(")") for w in title) != 0:
                 return None
+            titled = (len(title) == 1 or len(title) >= 4 or any(w in (":", "&") or w.endswith(":") for w in title)
+                      or any(w.lower() in _TITLE_SMALL_WORDS | {"without", "vs."} for w in title))
+            if not titled:
+                return None  # "Meta AI Research released …": a name of two or three words opens the sentence
             return seam if any(_END.search(w) for w in texts[seam + 2:]) else None
         if not (_NAME_TOKEN.match(word) or word.lower() in _TITLE_SMALL_WORDS):
             return None

@@ -576,6 +576,8 @@ def test_a_short_command_a_progress_bar_and_a_lower_case_query_are_code():
     ("The Massive Text Benchmark is a benchmark of many tasks.", ""),
     ("Making models even more accessible with quantization is the goal.", ""),
     ("Acme Research released a new paper on retrieval last week.", ""),
+    ("Acme AI Research released a new model for search.", ""),  # a name of three words opens the sentence
+    ("Acme AI's new model is fast and small.", ""),
 ])
 def test_the_page_title_glued_to_the_first_line_is_a_heading(text, title):
     """Branch pack-nonprose: the first line of a flattened chapter is where the page's ``<h1>``
