@@ -438,9 +438,9 @@ _TITLE_FRAGMENT = re.compile(r"^(?:[^\w\s(\[]{1,2}\s+)?[A-Z][^.!?;:\d]{0,60}?(?:
 """A title alone on its line, shaped as one: ``Label: Title`` or ``Title (aside)`` after an optional
 icon (``The real value: Looking at your data``, ``📋 Output (baseline v1)``; an admonition's or a
 card's title): no sentence end, no digit outside the parentheses, at most eight words."""
-_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])\s•\s(\S.*)$")
+_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]:?)\s•\s(\S.*)$")
 """A heading of one line glued to the first item of the bulleted list under it (``todos •
-Investigate …``, ``Reproduction Log* • Results reproduced by …``)."""
+Investigate …``, ``Reproduction Log* • Results reproduced by …``, ``What's New: • 01/15/2026 …``)."""
 _HEADERLINK = re.compile(r"^([^\s¶#][^¶#.!:;]{0,100}?[\w?)])[¶#](?=\s|$)")
 """A heading and its permalink mark glued after its last word (``Notes¶``, ``Installation#``)."""
 _MATH_LINE = re.compile(r"^(?=.*(?:[=≤≥≈∝]|\\[a-zA-Z]+\{))(?=.*(?:[∑∏‖√∫∂∈∀∃·×−]|\\[a-zA-Z]+))[^.!?]*$")

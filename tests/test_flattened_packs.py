@@ -695,3 +695,9 @@ def test_a_credit_closing_a_line_is_a_caption():
 def test_a_participle_opening_the_first_line_is_no_page_title():
     text = "Inspired by Jane Roe I tried the same trick on the index."
     assert blocks(text) == [("paragraph", text)]
+
+
+def test_a_heading_with_its_colon_glued_to_the_first_item():
+    assert blocks("What's New: • 01/15/2026 Faster CPU kernels") == [
+        ("heading", "What's New:"), ("list_item", "01/15/2026 Faster CPU kernels")]
+    assert blocks("Home • Docs • Blog") == [("navigation", "Home • Docs • Blog")]
