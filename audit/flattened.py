@@ -1004,8 +1004,8 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
                 return None
             titled = (len(title) == 1 or len(title) >= 4 or any(w in (":", "&") or w.endswith(":") for w in title)
                       or any(w.lower() in _TITLE_SMALL_WORDS | {"without", "vs."} for w in title))
-            if not titled:
-                return None  # "Meta AI Research released …": a name of two or three words opens the sentence
+            if not titled or any(re.search(r"['’]s$", w) for w in title):
+                return None  # "Meta AI Research released …", "Carbonell and Goldstein's MMR work …": a sentence
             return seam if any(_END.search(w) for w in texts[seam + 2:]) else None
         if not (_NAME_TOKEN.match(word) or word.lower() in _TITLE_SMALL_WORDS):
             return None
