@@ -248,12 +248,64 @@ _ICON_SHORTCODE = re.compile(r"(?<![\w:`]):(?:material|fontawesome|octicons|simp
 inline SVG, which a copy of the page does not hold."""
 
 
+_COLON_FENCE = re.compile(r"^[ \t]*(:{3,})[ \t]*(?:\{([\w:-]+)\}|([A-Za-z][\w-]*))?(?:\[([^\]\n]*)\])?[ \t]*(.*?)[ \t]*$")
+_ALERT_MARKER = re.compile(r"^([ \t]*>[ \t]*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(.*)$", re.I)
+_CONTAINER_DIRECTIVES = frozenset("tab-set grid card-carousel div".split())
+"""Directives that only lay out what is inside them: no title is shown."""
+_TITLED_CONTAINERS = frozenset("""note tip info caution danger warning important success details secondary hint
+attention error seealso admonition dropdown tab-item tab card figure margin sidebar""".split())
+"""Admonitions and tabs a site draws with a title (Docusaurus, VitePress, MyST); another class
+(``:::rmdnote``, a Pandoc div) is a styled box with no title of its own."""
+
+
+def _render_containers(text: str) -> str:
+    """Docusaurus / VitePress admonitions (``:::tip Title`` … ``:::``, ``:::note[Title]``), MyST colon
+    fences (``:::{note}``, ``::::{tab-set}``, ``:::{tab-item} Python``) and GitHub alerts (``>
+    [!NOTE]``) as the site renders them: the fences are never shown; an admonition or tab shows its
+    title (the given one, else its type: ``Tip``, ``Note``) as a line of its own, then its body; a
+    container that only lays out (``tab-set``) shows nothing; option lines (``:class: x``) after an
+    opener are not shown. Code fences are left alone."""
+    out: list[str] = []
+    in_code = False
+    after_opener = False
+    for line in text.split("\n"):
+        if re.match(r"^[ \t]*(?:```|~~~)", line):
+            in_code = not in_code
+        if in_code:
+            out.append(line)
+            continue
+        if after_opener and _DIRECTIVE_OPTION_LINE.match(line):
+            continue
+        after_opener = False
+        alert = _ALERT_MARKER.match(line)
+        if alert:
+            out += [alert.group(1) + alert.group(2).capitalize(), alert.group(1).rstrip()]
+            if alert.group(3):
+                out.append(alert.group(1) + alert.group(3))
+            continue
+        fence = _COLON_FENCE.match(line)
+        if fence and (fence.group(2) or fence.group(3) or not (fence.group(4) or fence.group(5))):
+            kind = fence.group(2) or fence.group(3) or ""
+            title = fence.group(4) or (fence.group(5) if not fence.group(2) or kind not in _CONTAINER_DIRECTIVES else "")
+            if not kind:  # a closing fence
+                out += [""]
+                continue
+            if kind in _CONTAINER_DIRECTIVES or (kind.split(":")[-1] not in _TITLED_CONTAINERS and not title):
+                out += [""]
+            else:
+                out += ["", title or kind.split(":")[-1].replace("-", " ").capitalize(), ""]
+            after_opener = bool(fence.group(2))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def _rendered_source(text: str) -> str:
     """The Markdown as the site's renderer sees it after its own pre-processing: Liquid tags on
     lines of their own as empty comments, other template tags removed (Jekyll runs Liquid before
     Markdown), kramdown attribute lists and Pandoc attributes removed, emoji shortcodes as emoji
     (outside code spans and fences these never reach the page as written)."""
-    text = _TEMPLATE_TAG_LINE.sub("<!-- -->", text)
+    text = _render_containers(_TEMPLATE_TAG_LINE.sub("<!-- -->", text))
     text = _TEMPLATE_TAG.sub("", text)
     parts = re.split(r"(^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$|`[^`\n]+`)", text, flags=re.M | re.S)
     for i in range(0, len(parts), 2):  # outside fences and code spans
@@ -364,7 +416,8 @@ def flatten_markdown(text: str) -> str:
       Markdown is read, as Jekyll does (a line of block tags stands as an empty comment, so an HTML
       block around an include stays one block and its closing tags are never shown); kramdown
       attribute lists (``{: width="360" }``) and Pandoc attributes (``{#sec-x}``, ``{-}``) removed,
-      emoji shortcodes (``:warning:``) shown as their emoji, MkDocs Material icons
+      Docusaurus / MyST colon fences and GitHub alerts as their titles and bodies
+      (:func:`_render_containers`), emoji shortcodes (``:warning:``) shown as their emoji, MkDocs Material icons
       (``:material-github:``, an inline SVG) removed (:func:`_rendered_source`); a MyST
       notebook's cell breaks (``+++``) and an MDX page's ``import … from '…'`` lines dropped;
     * an executable cell (Quarto ```` ```{r} ````, ```` ```{code-cell} ````) as its code lines without
