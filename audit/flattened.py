@@ -551,6 +551,8 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     if CAPTION_LINE.match(line) or PHOTO_CREDIT.match(line):  # Figure 1: …, Photo by … on Unsplash
         return [Block("markup", line, number, number, recovered=True,
                       note="caption" if CAPTION_LINE.match(line) else "credit")]
+    if len(words) == 1 and line.rstrip(":").lower() in CALLOUT_WORDS and line[:1].isupper():
+        return [Block("markup", line, number, number, recovered=True, note="callout-title")]  # "Note" over its body
     callout = _callout_title(words)
     if callout is not None:
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
@@ -687,6 +689,8 @@ def _question_heading(line: str, words: list[tuple[int, str]], shortest: int = 1
     end = next((i for i, (_, w) in enumerate(words) if w.endswith("?")), None)
     if end is None or not shortest <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
         return None
+    if words[0][1].lower().replace("’", "'").split("'")[0] in _PRONOUN_OPENERS | {"we've", "i've"}:
+        return None  # "We've briefly mentioned p-values already, but what are they? …" is prose
     if any(re.search(r"[.!:;]$", w) or re.match(r"^[$€£]?\d", w) for _, w in words[:end + 1]):
         return None
     nxt = words[end + 1][1]

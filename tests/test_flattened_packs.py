@@ -701,3 +701,25 @@ def test_a_heading_with_its_colon_glued_to_the_first_item():
     assert blocks("What's New: • 01/15/2026 Faster CPU kernels") == [
         ("heading", "What's New:"), ("list_item", "01/15/2026 Faster CPU kernels")]
     assert blocks("Home • Docs • Blog") == [("navigation", "Home • Docs • Blog")]
+
+
+def test_the_bench_flattener_renders_colon_fences_and_alerts_as_the_site_does():
+    """Docusaurus/VitePress ``:::tip Title`` and MyST ``:::{note}`` show their title and body, never
+    the fences; a layout container (``tab-set``) or an untitled class (``:::rmdnote``) shows no title;
+    a GitHub alert shows its kind as a title; code fences keep their text."""
+    bench = _quality_bench()
+    markdown = (":::tip Fast path\n\nUse the cache.\n\n:::\n\n:::note[Heads up]\nRebuilt nightly.\n:::\n\n"
+                "::::{tab-set}\n:::{tab-item} Python\nRun the client.\n:::\n::::\n\n:::{note}\n:class: dropdown\n"
+                "A MyST note.\n:::\n\n:::rmdnote\nA styled box.\n:::\n\n> [!NOTE]\n> The alert body.\n\n"
+                "```\n:::kept in code\n```\n")
+    assert bench.flatten_markdown(markdown).split("\n") == [
+        "Fast path", "Use the cache.", "Heads up", "Rebuilt nightly.", "Python", "Run the client.", "Note",
+        "A MyST note.", "A styled box.", "Note", "The alert body.", ":::kept in code"]
+
+
+def test_an_admonition_title_alone_and_a_pronoun_question_line():
+    assert blocks("Some items:\n• first\nNote\nThe body of the note is prose.") == [
+        ("paragraph", "Some items:"), ("list_item", "first"), ("markup", "Note"),
+        ("paragraph", "The body of the note is prose.")]
+    text = "We've briefly mentioned p-values, but what are they? From the paper: a p-value is a probability."
+    assert blocks("First line.\n" + text)[1:] == [("paragraph", text)]
