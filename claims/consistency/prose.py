@@ -94,8 +94,6 @@ def _is_value(sentence: str, q) -> bool:
     if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
         return False
     role = getattr(q, "role", "value")
-    if role == "identifier" and q.decimals >= 2 and 0 <= q.value < 1:
-        role = "value"  # "and Hybrid 0.400": a score below 1 printed to two or more decimals names nothing
     if role != "value" or getattr(q, "upper", None) is not None \
             or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
         return False
