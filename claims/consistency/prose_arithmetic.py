@@ -442,7 +442,8 @@ _SHARE_NOT_A_PART = re.compile(r"^\s*(?:[a-z-]+\s+)?(?:more|less|fewer|higher|lo
                                r"(?:baseline|previous|original))\b", re.I)
 
 
-_SHARES_LEAD = re.compile(r"^\s*(?:\(|,)?\s*(?:are|were|is|was|of|at|:|—|–)\s*(?::\s*)?(?:[A-Z][\w.-]*\s+)?$")
+_SHARES_LEAD = re.compile(r"^\s*(?:of\s+(?:the\s+|our\s+|its\s+|their\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+)?"
+                          r"(?:\(|,)?\s*(?:are|were|is|was|of|at|:|—|–)\s*(?::\s*)?(?:[A-Z][\w.-]*\s+)?$")
 _SHARES_BETWEEN = re.compile(r"^\s*(?:(?:for|to|in|on|of)\s+[^,;\d]{1,30}?)?\s*(?:,\s*and|,|;|and)\s*"
                              r"(?:[A-Za-z][\w.-]*\s+){0,3}$")
 
