@@ -10,11 +10,13 @@ Hand computations (the ones a verdict turns on):
   25 points: SKIP. 120 ms → 80 ms: (120 − 80)/120 = 33.33%, interval over 119.5–120.5 and 79.5–80.5
   is [32.64, 34.02]: 33% passes, 40% fails, "increase" fails on direction, "faster" is a SKIP (two
   bases). 40% → 50%: 25% relative passes, 10% (points) SKIP. 0.41 → 0.45: [7.23, 12.35]% fits 10%.
-  12 GB → 3 GB: 75% (interval [70.8, 79.2]). $10 → $15: 50%.
+  12 GB → 3 GB: 75% (interval [70.8, 79.2]). $10 → $15: 50%. 0.75 → 0.50 "a 33% gain": the
+  values fall (direction fails).
 - 6.0 s / 3.1 s: interval [5.95/3.15, 6.05/3.05] = [1.889, 1.984] meets twice [1.5, 2.5];
   9.5/3.1: [3.000, 3.131] misses it. 12/4 GB: [2.6, 3.57] meets 3x; 20/4: [4.33, 5.86] misses.
   8/3 GB: [2.14, 3.40] meets half (ratio 2, [1.5, 2.5]) at integer precision; 9.0/3.0:
-  [2.93, 3.07] does not. 200/100 = 2.
+  [2.93, 3.07] does not. 200/100 = 2. Read in the order written (the subject's value first), "twice
+  as fast: 6.0 s against 3.1 s" and "3x smaller (12 GB vs 4 GB)" run the other way: SKIP.
 - 40 + 35 + 25 = 100 (|Δ| 0 ≤ 1.5); 40 + 35 + 30 = 105 (|Δ| 5 > 1.5); 33 · 3 = 99 (|Δ| 1 ≤ 1.5).
 - second of five, 0.41 behind 0.45: 2 ≤ 5 and 0.415 < 0.445 (pass); first and behind (fail);
   0.45 behind 0.41 (fail); sixth of five (fail); 0.41 behind 0.41: equal at print (SKIP); an error
@@ -93,6 +95,16 @@ CASES = [
  ("The hybrid ranks second with an error of 0.12 behind 0.10.", [("prose-rank","skip")]),
  ("The hybrid ranks second with 0.41 behind 0.41.", [("prose-rank","skip")]),
  ("Security comes first of all, and 3 of the checks run nightly.", []),
+ # found on review: a measure after the count's percentage, a change of another thing, the order written
+ ("Two of 4 runs (81% recall) finish.", []),
+ ("It solves 81% recall (7 of 20 queries).", []),
+ ("It solves 7 out of 20 queries, or 35% more than BM25.", []),
+ ("We scaled from 10 to 20 GPUs, a 50% reduction in time.", []),
+ ("Caching cuts latency from 120 ms to 80 ms, a 33% reduction in latency.", [("prose-change","pass")]),
+ ("Accuracy falls from 0.75 to 0.50, a 33% gain.", [("prose-change","fail")]),
+ ("The old index is twice as fast: 6.0 s against 3.1 s.", [("prose-times","skip")]),
+ ("The new index is 3x smaller (12 GB vs 4 GB).", [("prose-times","skip")]),
+ ("It serves twice as many queries per second: 200 vs 100.", [("prose-times","pass")]),
 ]
 
 

@@ -8,18 +8,24 @@ whose arithmetic is unambiguous; any doubt is a SKIP naming it, never a guess:
 
 * ``prose-fraction`` — a count of a whole and its percentage side by side: "7 of 20 queries
   (35%)", "7/20 (35%)", "7 out of 20, or 35%", "35% (7 of 20)"; a score and its percentage,
-  "0.333 (33%)". p must equal 100·k/N (k, N exact) or 100·x.
+  "0.333 (33%)". p must equal 100·k/N (k, N exact) or 100·x. A percentage followed by anything
+  but the end of its clause or parenthesis ("(81% recall)", "35% more than") is not the share.
 * ``prose-change`` — a relative change with its base stated: "from A to B, a p% gain / increase /
   reduction / drop …" or "drops by p% from A to B" (A and B with one unit, or k/N coverages).
   p must equal 100·|B − A|/A, and a word with a direction (increase, rise, higher, more /
-  reduction, drop, cut, lower, less) must agree with the sign of B − A. When A and B are
+  reduction, drop, cut, lower, less; gain and boost are increases) must agree with the sign of
+  B − A. A change said "in X" after the values is of them only when X is named before them ("from
+  10 to 20 GPUs, a 50% reduction in time" is no check). When A and B are
   percentages or scores in [0, 1], a p that agrees only as percentage points (B − A, ×100 for
   scores) is a SKIP ("a 25% gain" from 50% to 75%: points or a relative change cannot be told);
   faster / slower / speed-up are SKIPs (a speed's relative change has two bases: time and rate).
 * ``prose-times`` — a stated ratio of two stated values: "twice as fast: 3.1 s against 6.0 s",
   "3× more memory (12 GB vs 4 GB)". Exactly two other numbers with one unit in the sentence;
   the larger over the smaller must equal the multiplier (``half`` / ``0.5×``: the smaller over
-  the larger). Only the size of the ratio is checked, not which value belongs to which system.
+  the larger). The first value written is taken as the subject's ("3.1 s against 6.0 s"): when
+  the multiplier's word says which must be smaller (faster on times, slower on rates, smaller,
+  less, half) or larger (more, many, higher, faster on rates) and the order written says the
+  other, it is a SKIP — which value is whose cannot be told.
 * ``prose-shares`` — the parts of one whole: "the three shares are 40%, 35% and 25%", "split into
   three parts of 50%, 30% and 20%" (the count stated, "the" or "split / divided into" before it,
   exactly that many percentages after it, none a change): they must add up to 100%.
@@ -117,34 +123,33 @@ def _stands_for(stated: Printed) -> str:
 # ---------------------------------------------------------------- prose-fraction
 
 _FRACTION = rf"(?P<k>{COUNT})\s*(?:/\s*|\s+out\s+of\s+|\s+of\s+(?:the\s+|all\s+|our\s+|its\s+|their\s+)?)(?P<n>{COUNT})"
-_JOIN = r"(?:\s*\(\s*|,\s*(?:or|i\.e\.,?|that\s+is,?)\s+|\s+or\s+|\s+[—–]\s+|:\s+)"
-_PERCENT_END = r"(?=\s*(?:\)|[,.;:]|$|\s+(?:of\s+(?:them|these|those|all|the\s+total)\b|[a-z])))"
+_JOIN = r"(?P<join>\s*\(\s*|,\s*(?:or|i\.e\.,?|that\s+is,?)\s+|\s+or\s+|\s+[—–]\s+|:\s+)"
+_PERCENT_END = re.compile(r"^\s*(?:[,.;:)]|$|of\s+(?:them|these|those|all|the\s+total)\b)", re.I)
+"""What may follow the percentage of "7 of 20, or 35%": the end of the clause or "of them";
+"35% recall" is a measure of its own, not the share."""
 FRACTION_THEN_PERCENT = re.compile(
     rf"(?<![\w.,/@-]){_FRACTION}(?![\d.,]*\d)(?P<noun>(?:\s+[A-Za-z][A-Za-z'-]*){{0,3}}?){_JOIN}"
     rf"(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})\s*%(?P<after>\s*\))?", re.I)
 PERCENT_THEN_FRACTION = re.compile(
-    rf"(?<![\w.,/@-])(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})\s*%(?P<noun>(?:\s+[A-Za-z][A-Za-z'-]*){{0,3}}?)\s*\(\s*"
+    rf"(?<![\w.,/@-])(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})\s*%(?P<noun>(?:\s+of(?:\s+[A-Za-z][A-Za-z'-]*){{1,3}})?)\s*\(\s*"
     rf"{_FRACTION}(?:\s+[A-Za-z][A-Za-z'-]*){{0,3}}\s*\)", re.I)
 SCORE_THEN_PERCENT = re.compile(
     rf"(?<![\w.,/@+\-−])(?P<x>0?\.\d+|1\.0+)\s*\(\s*(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})\s*%\s*\)", re.I)
-_NOT_THE_SAME_WHOLE = re.compile(r"^\s*(?:of|more|less|fewer|higher|lower|better|worse|faster|slower|over|above|"
-                                 r"below|up|down|gain|increase|decrease|drop|improvement|reduction|relative)\b", re.I)
 
 
 def _fractions(sentence: str) -> list[tuple[int, int, Any]]:
     """(start, end, (k, N | None, x, stated p, approx, text)) of every fraction-with-percentage."""
     found = []
     for m in FRACTION_THEN_PERCENT.finditer(sentence):
-        if m.group("after") is None and _NOT_THE_SAME_WHOLE.match(sentence[m.end():]):
+        if "(" in m.group("join"):
+            if m.group("after") is None:
+                continue  # "(35% recall)", "(35% more than …)": not the share of the count
+        elif not _PERCENT_END.match(sentence[m.end():]):
             continue  # "7 of 20, or 35% more than …": a percentage of something else
-        if m.group("after") is not None and _NOT_THE_SAME_WHOLE.match(sentence[m.end("p") + 1:]):
-            continue
         found.append((m.start(), m.end(), (_count(m.group("k")), _count(m.group("n")), None, m.group("p"),
                                             m.group("approx"), m.group(0))))
     for m in PERCENT_THEN_FRACTION.finditer(sentence):
         if any(s <= m.start() < e for s, e, _ in found):
-            continue
-        if _NOT_THE_SAME_WHOLE.match(sentence[m.end("p") + 1:]):
             continue
         found.append((m.start(), m.end(), (_count(m.group("k")), _count(m.group("n")), None, m.group("p"),
                                             m.group("approx"), m.group(0))))
@@ -191,10 +196,10 @@ def _operand_pattern(d: str) -> str:
 
 FROM_TO = re.compile(rf"\bfrom\s+{_operand_pattern('a')}\s+to\s+{_operand_pattern('b')}", re.I)
 UP_WORDS = ("increase", "increases", "rise", "rises", "jump", "growth", "higher", "more", "larger", "bigger", "longer",
-            "uplift", "climb")
+            "uplift", "climb", "gain", "gains", "boost")
 DOWN_WORDS = ("reduction", "reductions", "drop", "drops", "decrease", "decreases", "decline", "cut", "cuts", "fall",
               "falls", "saving", "savings", "lower", "less", "fewer", "smaller", "shorter", "shrink", "loss")
-FREE_WORDS = ("gain", "gains", "improvement", "improvements", "boost", "change", "better", "worse", "difference")
+FREE_WORDS = ("improvement", "improvements", "change", "better", "worse", "difference")
 SPEED_WORDS = ("faster", "slower", "speed-up", "speedup", "quicker", "speed")
 CHANGE_AFTER = re.compile(
     rf"(?P<approx>{APPROX}\s*)?(?<![\w.,+\-−])(?P<p>{NUMBER})\s*%\s+(?:relative\s+)?(?P<word>[a-z-]+)", re.I)
@@ -261,12 +266,20 @@ _GAP_AFTER = re.compile(r"^\s*(?:[,;:(—–]\s*)?(?:(?:or|i\.e\.,?|that\s+is,?|
 _GAP_BEFORE = re.compile(r"^\s*(?:(?:in|of)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?\s*,?\s*$", re.I)
 
 
+_SAID_OF = re.compile(r"^\s+(?:in|of)\s+(?:the\s+|its\s+|their\s+)?([a-z][\w-]*)", re.I)
+
+
 def _adjacent(sentence: str, span: re.Match, change: tuple) -> bool:
     """The change is said of these two values: right after them ("from 120 ms to 80 ms, a 33%
     reduction") or right before them ("drops by 33% from 120 ms to 80 ms", "a 33% cut in latency,
-    from …"); a change elsewhere in the sentence may be of something else."""
+    from …"); a change elsewhere in the sentence may be of something else, and so is one said
+    after the values of a thing not named before them ("from 10 to 20 GPUs, a 50% reduction in
+    time")."""
     start, end = change[0], change[1]
     if start >= span.end():
+        said_of = _SAID_OF.match(sentence, end)
+        if said_of and not re.search(rf"\b{re.escape(said_of.group(1))}", sentence[:span.start()], re.I):
+            return False
         return bool(_GAP_AFTER.match(sentence[span.end():start]))
     if end <= span.start():
         return bool(_GAP_BEFORE.match(sentence[end:span.start()]))
@@ -371,6 +384,33 @@ def _unit(unit: str) -> str:
     return "" if unit in ("", "%") else f" {unit}"
 
 
+_SMALLER_FIRST = ("smaller", "less", "fewer", "lower", "shorter", "cheaper", "reduction", "half")
+_LARGER_FIRST = ("larger", "bigger", "more", "higher", "longer", "increase", "many", "much", "large", "big", "high",
+                 "long", "better")
+_TIME_UNITS = ("ms", "s", "sec", "secs", "second", "seconds", "minute", "minutes", "min", "mins", "hour", "hours",
+               "h", "day", "days")
+
+
+def _first_smaller(m: re.Match, unit: str) -> bool | None:
+    """Whether the first value written (the subject's, by the usual order "3.1 s against 6.0 s")
+    must be the smaller one for the multiplier's word: "twice as fast" on times, "3x smaller",
+    "half"; the larger for "twice as many", "3x more", a speed on a rate. None when the word says
+    no direction (or a speed with no unit)."""
+    follow = re.match(r"\s+(?:as\s+)?([a-z-]+)", m.string[m.end("m"):], re.I)
+    word = (follow.group(1).lower() if follow else "")
+    if m.group("m").lower() == "half":
+        return True
+    if word in ("faster", "fast", "quicker", "quick", "speed-up", "speedup"):
+        return True if unit in _TIME_UNITS else (False if unit else None)
+    if word in ("slower", "slow"):
+        return False if unit in _TIME_UNITS else (True if unit else None)
+    if word in _SMALLER_FIRST:
+        return True
+    if word in _LARGER_FIRST:
+        return False
+    return None
+
+
 def _times(m: re.Match) -> tuple[Printed, bool]:
     """(the multiplier as it stands for an interval, whether it is a fraction below 1)."""
     word = m.group("m").lower()
@@ -415,6 +455,11 @@ def _check_times(cid: str, where: str, line: int | None, sentence: str, m: re.Ma
     if small.low <= 0:
         return make_check(kind, cid, None, f"{where}: {said}: a value is not positive", line)
     stated, below_one = _times(m)
+    first_smaller = _first_smaller(m, units[0])
+    if first_smaller is not None and (a.value < b.value) != first_smaller and a.value != b.value:
+        return make_check(kind, cid, None, (
+            f"{where}: {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: read in the order written "
+            "(the subject's value first), the ratio runs the other way; which value is whose cannot be told"), line)
     if below_one:
         box = _interval(lambda s, l: s / l, small, large)
         formula = f"{small.text}/{large.text}"
