@@ -13,7 +13,10 @@ roles ``year``, ``identifier``, ``parameter`` and ``math`` from the words before
   or 2) for …``) or a sentence that opens with ``1.`` / ``2)`` (a numbered lead-in);
 * ``identifier`` — a bare number right after a capitalised word that is not the sentence's
   first word, not a metric and not a function word or the start of a clause (``Llama 3``,
-  ``Platinum 8168``, ``PyTorch 2.0``; not ``Key observation: All 39``), a model size after a
+  ``Platinum 8168``, ``PyTorch 2.0``; not ``Key observation: All 39``, and not a score: a number
+  below 1 printed with two or more decimals, ``and Hybrid 0.400``, or one printed alike in a list
+  of such ``Name score`` pairs, ``Dense 0.45 and Hybrid 1.00``, outside a sentence about versions
+  or installs), a model size after a
   model name (``Llama 70B``, ``GPT-2 (124M)``), an issue number (``#7162``) or a class code
   (``(1 and 0)``, ``0 or 1``);
 * ``year`` — a bare 1900–2099 after a month (``November of 2020``), a citation's ``al.,`` or
