@@ -141,3 +141,24 @@ def test_the_checks_read_no_kind():
     for kind in ("measured result", "method or definition"):
         report = check_text(page, "t.md", claims=[replace(r, kind=kind) for r in rows])
         assert [(c.group, c.status) for c in report.checks] == [("prose-fraction", "fail")]
+
+
+def test_a_sentence_of_many_statements_is_one_skip_per_shape():
+    """A sentence repeating one shape more than MAX_SHAPES (8) times is not paired (pairing would
+    be quadratic in the sentence and which numbers go together cannot be told): one SKIP."""
+    from claims.consistency.prose_arithmetic import MAX_SHAPES, check_prose_arithmetic
+
+    class Row:
+        claim_id, line, location = "C-001-01", 3, "paragraph 1, sentence 1"
+
+        def __init__(self, text: str) -> None:
+            self.text = text
+
+    for unit, kind in (("from 120 ms to 80 ms, a 33% reduction, ", "prose-change"),
+                       ("7 of 20 queries (35%), ", "prose-fraction"),
+                       ("twice as fast: 3.1 s against 6.0 s, ", "prose-times"),
+                       ("ranks second of five with 0.41 behind 0.45, ", "prose-rank")):
+        checks = check_prose_arithmetic([Row(unit * (MAX_SHAPES + 1))])
+        assert [(c.group, c.status) for c in checks] == [(kind, "skip")], [c.arithmetic for c in checks]
+        assert "more than 8 statements of this shape" in checks[0].arithmetic
+    assert len(check_prose_arithmetic([Row("7 of 20 queries (35%), " * MAX_SHAPES)])) == MAX_SHAPES

@@ -47,6 +47,7 @@ approximation before the stated result (``up to``, ``more than``, ``at least``, 
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Callable, Sequence
 
@@ -605,6 +606,9 @@ def check_prose_arithmetic(claims: Sequence[Any]) -> list[Check]:
         taken: list[tuple[int, int]] = []
         from_to = list(FROM_TO.finditer(sentence))
         changes = _changes(sentence)
+        if len(from_to) > MAX_SHAPES or len(changes) > MAX_SHAPES:
+            checks.append(_too_many(KINDS[1], claim_id, where, line))
+            from_to = changes = []
         pairs = [(f, c) for f in from_to for c in changes if _adjacent(sentence, f, c) and not _years(f)]
         if pairs:
             cid = f"{claim_id}:change"
@@ -615,22 +619,40 @@ def check_prose_arithmetic(claims: Sequence[Any]) -> list[Check]:
             else:
                 checks.append(_check_change(cid, where, line, *pairs[0]))
             taken += [f.span() for f, _ in pairs] + [(c[0], c[1]) for _, c in pairs]
-        for start, end, item in _fractions(sentence):
+        fractions = _fractions(sentence)
+        if len(fractions) > MAX_SHAPES:
+            checks.append(_too_many(KINDS[0], claim_id, where, line))
+            fractions = []
+        for start, end, item in fractions:
             if any(s <= start < e or start <= s < end for s, e in taken):
                 continue
             checks.append(_check_fraction(f"{claim_id}:fraction:{start}", where, line, item))
             taken.append((start, end))
-        for m in MULTIPLIER.finditer(sentence):
-            if any(s <= m.start("m") < e for s, e in taken):
+        for kind, pattern, check_one in ((KINDS[2], MULTIPLIER, _check_times), (KINDS[3], SHARES, _check_shares),
+                                         (KINDS[4], RANK, _check_rank)):
+            found = list(itertools.islice(pattern.finditer(sentence), MAX_SHAPES + 1))
+            if len(found) > MAX_SHAPES:
+                checks.append(_too_many(kind, claim_id, where, line))
                 continue
-            check = _check_times(f"{claim_id}:times:{m.start()}", where, line, sentence, m)
-            if check is not None:
-                checks.append(check)
-                taken.append(m.span())
-        for m in SHARES.finditer(sentence):
-            check = _check_shares(f"{claim_id}:shares:{m.start()}", where, line, sentence, m)
-            if check is not None:
-                checks.append(check)
-        for m in RANK.finditer(sentence):
-            checks += _check_rank(f"{claim_id}:rank:{m.start()}", where, line, sentence, m)
+            for m in found:
+                if kind == KINDS[2] and any(s <= m.start("m") < e for s, e in taken):
+                    continue
+                result = check_one(f"{claim_id}:{kind.split('-')[1]}:{m.start()}", where, line, sentence, m)
+                if isinstance(result, list):
+                    checks += result
+                elif result is not None:
+                    checks.append(result)
+                    if kind == KINDS[2]:
+                        taken.append(m.span())
     return checks
+
+
+MAX_SHAPES = 8
+"""More statements of one shape in one sentence than this are not paired (one SKIP): a list of
+many ratios or changes is ambiguous, and pairing them would cost time quadratic in the sentence."""
+
+
+def _too_many(kind: str, claim_id: str, where: str, line: int | None) -> Check:
+    return make_check(kind, f"{claim_id}:{kind.split('-')[1]}:many", None, (
+        f"{where}: more than {MAX_SHAPES} statements of this shape in one sentence; which numbers each one "
+        "relates cannot be told"), line)
