@@ -69,7 +69,8 @@ def test_the_second_round_is_whole_and_its_parts_follow_the_rule():
     for case in CASES_2:
         lines = case["text"].split("\n")
         written = {i for i, line in enumerate(lines, start=1) if line.strip()}
-        assert written == {line for line, _ in case["prose"]} | set(case["aside"]), case["id"]
+        assert written == {line for line, _ in case["prose"]} | set(case["aside"]) | set(case.get("continued", ())), \
+            case["id"]
         assert case["source"] and case["family"]
 
 
