@@ -136,6 +136,10 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             if index in trim:
                 piece = piece[:-1] if trim[index] == "end" else piece[1:]
             piece = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), piece)  # [[Page|alias]]: alias
+            if index and children[index - 1].type in ("link_close", "image"):
+                piece = _LINK_ATTRIBUTES.sub("", piece, count=1)  # [page](url){target="_blank"}
+            if "{" in piece or "=" in piece or "%" in piece:
+                piece = _INLINE_MARKUP.sub(lambda m: m.group(1) or m.group(2) or "", piece)
         elif kind == "code_inline":
             role = ROLE_TEXT.search(parts[-1]) if parts else None
             if role:
@@ -174,6 +178,16 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     return text, moved[:len(spans)], moved[len(spans):len(spans) + len(atomic)], starts
 
 
+_LINK_ATTRIBUTES = re.compile(r"^\{(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))"
+                              r"(?:\s+(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\}")
+"""Pandoc / kramdown / attr_list attributes right after a link or image: ``{target="_blank"}``,
+``{.external}``, ``{ width=50% }`` (no text of the page)."""
+_INLINE_MARKUP = re.compile(
+    r"\[([^\[\]]+)\]\{(?:[.#][\w:-]+|[\w-]+=)[^{}]*\}"    # Pandoc bracketed span [BM25]{.smallcaps}: its text
+    r"|==(?=\S)([^=]*?\S)=="                               # Obsidian / Markdown-it highlight ==text==: its text
+    r"|%%[^%]*%%"                                         # Obsidian comment %%…%%: nothing
+    r"|\{\{#[^{}]*\}\}|\{\{i?hi?:[^{}]*\}\}")                # mdBook {{#include …}}, index markers {{hi:Term}}
+"""Inline markup of site tools that is no text of the page (or only its inner text)."""
 _WIKI_LINK = re.compile(r"!?\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
 """An Obsidian / wiki link ``[[Results]]`` or ``[[results|the results page]]``: its shown text."""
 
@@ -291,6 +305,32 @@ def _emphasis_line(children: list[Any] | None) -> bool:
         return False
     text = items[1].content.strip()
     return 0 < len(text.split()) <= 6 and not text.endswith((".", "!", "?", ":"))
+
+
+_DECORATION = re.compile(r"^(?::[a-z][a-z0-9]*(?:[_+-][a-z0-9]+)*:(?!`)(?:\{[^{}]*\})?\s*)+")
+"""Icon and emoji shortcodes opening a paragraph (MkDocs Material ``:material-check:{ .lg .middle }``,
+``:octicons-x-16:``, GitHub ``:warning:``): the page shows a picture, no text (a role, ``:cite:`x```,
+is followed by a backtick and is no shortcode)."""
+_TASK_MARKER = re.compile(r"^\[[ xX]\]\s+")
+"""A GitHub task list item's checkbox, ``- [x] Done.``."""
+
+
+def _cut_front(cut: int, content: str, spans: tuple, atomic: tuple, marks: tuple) -> tuple[str, tuple, tuple, tuple]:
+    """``content`` without its first ``cut`` characters, every span and line mark moved with it."""
+    return (content[cut:], tuple((a - cut, b - cut) for a, b in spans if a >= cut),
+            tuple((a - cut, b - cut) for a, b in atomic if a >= cut),
+            tuple((a - cut, line) for a, line in marks if a >= cut))
+
+
+def _undecorated(children: list[Any] | None) -> list[Any]:
+    """The inline tokens without a leading text token that is only icon shortcodes
+    (:data:`_DECORATION`), so that ``:material-clock-fast:{ .lg } __Set up in 5 minutes__`` reads as
+    the bold title it is."""
+    items = list(children or ())
+    while items and items[0].type == "text" and (not items[0].content.strip() or (
+            _DECORATION.match(items[0].content) and _DECORATION.match(items[0].content).end() == len(items[0].content))):
+        items = items[1:]
+    return items
 
 
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
@@ -563,6 +603,12 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             if span is None:  # footnote paragraphs carry their map; an inline one (^[…]) has none
                 span = ((file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map
                         else (_line_holding(prepared, inline.content, file_line),) * 2)
+            decoration = _DECORATION.match(content)  # :material-check:{ .lg } …, an icon before the text
+            if not decoration and containers and containers[-1] == "list_item":
+                decoration = _TASK_MARKER.match(content)  # - [x] Done.: the checkbox is no text
+            if decoration and decoration.end() < len(content):
+                content, spans, atomic, marks = _cut_front(decoration.end(), content, spans, atomic, marks)
+            undecorated = _undecorated(inline.children)
             if _only(_without_attributes(inline.children), {"image"}) or _badges(inline.children):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
@@ -586,7 +632,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                   and not content.endswith((".", "!", "?", ":")) and not containers):  # "Raw results" over a table
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="table title"))
                 previous_text = content
-            elif _bold_label(inline.children, content):  # **References:**, **Quick links**
+            elif _bold_label(undecorated, content):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
             elif (_emphasis_caption(inline.children, content, blocks)  # ![x](p.png) *Throughput per …*
@@ -613,11 +659,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 if alert:  # a GitHub alert's marker, > [!NOTE]: markup, the rest is prose
                     blocks.append(Block("markup", alert.group(0).strip(), span[0], span[0], path_tracker.current,
                                         note="alert"))
-                    cut = alert.end()
-                    content = content[cut:]
-                    spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
-                    atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
-                    marks = tuple((a - cut, line) for a, line in marks if a >= cut)
+                    content, spans, atomic, marks = _cut_front(alert.end(), content, spans, atomic, marks)
                 field = _field_label(inline.children, content) if not containers else 0
                 neighbours = [tokens[i + 1] for i in (index - 3, index + 3)
                               if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]
@@ -638,6 +680,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                         atomic_spans=atomic, line_marks=marks))
                     previous_text = content
             index += 2
+        elif kind == "hr":  # a thematic break (----, ***): a rule, no text
+            blocks.append(Block("markup", token.markup, span[0], span[1], path_tracker.current, note="rule"))
         elif kind in ("fence", "code_block"):
             language = token.info.strip().split()[0] if token.info.strip() else ""
             blocks.append(Block("code", token.content, span[0], span[1], path_tracker.current,
