@@ -617,6 +617,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     note="template"))
             elif _LATEX_DISPLAY.match(inline.content.strip()):  # \[ … \] or \begin{…} … \end{…}
                 blocks.append(Block("math", inline.content.strip(), span[0], span[1], path_tracker.current))
+            elif _only(inline.children, {"math_inline", "math_inline_double"}):  # $\ell_q = …$ alone: a formula
+                blocks.append(Block("math", content, span[0], span[1], path_tracker.current))
             elif _only(inline.children, {"code_inline"}):  # a paragraph that is only inline code
                 blocks.append(Block("code", content, span[0], span[1], path_tracker.current,
                                     language="inline"))

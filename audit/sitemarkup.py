@@ -80,6 +80,11 @@ body is prose (an admonition, figure caption, margin, tab, card, dropdown, epigr
 unknown directive never drops a sentence."""
 
 
+FIGURE_DIRECTIVES = frozenset("figure figure-md".split())
+"""Directives whose body is a picture's caption and legend (MyST ``{figure}``, ``{figure-md}``, Sphinx
+``.. figure::``): set aside as a ``markup`` caption (label conventions: captions are structure)."""
+
+
 def is_prose_directive(name: str) -> bool:
     """Whether a directive's body is prose: not a code directive, not an R Markdown / Quarto
     chunk (```` ```{r} ````, ```` ```{python} ````), not a Pandoc class (```` ```{.python} ````)."""
@@ -313,6 +318,14 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 while index < len(lines) and OPTION.match(lines[index]):
                     aside("markup", lines[index].strip(), index + 1, index + 1, f"directive {{{name}}} option")
                     index += 1
+                if not colon and name.lower() in FIGURE_DIRECTIVES or colon and name.lower().lstrip("{") in FIGURE_DIRECTIVES:
+                    end = next((i for i in range(index, len(lines)) if _closes(_body_line(lines[i], width), marker)), None)
+                    if end is not None:  # a figure's body is its caption and legend: no sentences of the text
+                        if end > index:
+                            aside("markup", "\n".join(lines[index:end]).strip(), index + 1, end, "caption")
+                        aside("markup", lines[end].strip(), end + 1, end + 1, "directive end")
+                        index = end + 1
+                        continue
                 directives.append(marker)
                 continue
             if directive:  # a directive whose body is not prose: code, named by the directive
@@ -642,6 +655,10 @@ def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth
     while end > i and not lines[end - 1].strip():
         end -= 1
     body = [_body_line(lines[j], depth) for j in range(i, end)]
+    if name in FIGURE_DIRECTIVES:  # .. figure:: path: its body is the caption and legend
+        if end > i:
+            aside("markup", "\n".join(body).strip(), i + 1, end, "caption")
+        return end
     if not name or is_prose_directive(name):
         width = min((_indent(b) for b in body if b.strip()), default=0)
         for j, b in zip(range(i, end), body):
