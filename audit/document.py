@@ -338,6 +338,24 @@ def _only(children: list[Any] | None, kinds: set[str]) -> bool:
     return bool(meaningful) and all(c.type in kinds for c in meaningful)
 
 
+_BIBTEX = re.compile(r"^\s*@[A-Za-z]+\s*\{\s*[\w:.-]+\s*,")
+"""A BibTeX entry written as text (``@article{smith2020,``): code, no sentence."""
+_LEGACY_ALERT_TITLES = frozenset("note warning tip important caution info danger attention hint".split())
+
+
+def _legacy_alert(children: list[Any] | None, content: str) -> int:
+    """Length (with the line break after it) of a quote's opening bold title on a line of its own,
+    ``> **Note**`` / ``> **Warning**`` (the callout READMEs wrote before GitHub's ``[!NOTE]``), else 0."""
+    items = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
+    if (len(items) < 5 or items[0].type != "strong_open" or items[1].type != "text" or items[2].type != "strong_close"
+            or items[3].type not in ("softbreak", "hardbreak")):
+        return 0
+    title = items[1].content.strip()
+    if title.rstrip(":").lower() not in _LEGACY_ALERT_TITLES or not content.startswith(title):
+        return 0
+    return len(title) + 1
+
+
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
 _SEPARATOR = re.compile(r"^[\s·•|/»>›,;:\-–—()\[\]]*$")
 _LINK_LABEL = re.compile(r"^[\s·•|,;]*[A-Z][\w'’-]*(?: [\w'’-]+){0,2}:\s*$")
@@ -617,6 +635,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     note="template"))
             elif _LATEX_DISPLAY.match(inline.content.strip()):  # \[ … \] or \begin{…} … \end{…}
                 blocks.append(Block("math", inline.content.strip(), span[0], span[1], path_tracker.current))
+            elif _BIBTEX.match(inline.content):  # @article{key, title={…}, …} not fenced: a bibliography entry
+                blocks.append(Block("code", inline.content, span[0], span[1], path_tracker.current, language="bibtex"))
             elif _only(inline.children, {"math_inline", "math_inline_double"}):  # $\ell_q = …$ alone: a formula
                 blocks.append(Block("math", content, span[0], span[1], path_tracker.current))
             elif _only(inline.children, {"code_inline"}):  # a paragraph that is only inline code
@@ -662,6 +682,11 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     blocks.append(Block("markup", alert.group(0).strip(), span[0], span[0], path_tracker.current,
                                         note="alert"))
                     content, spans, atomic, marks = _cut_front(alert.end(), content, spans, atomic, marks)
+                legacy = _legacy_alert(inline.children, content) if container == "blockquote" and not alert else 0
+                if legacy:  # > **Note** on a line of its own (GitHub's callout before [!NOTE]): its title
+                    blocks.append(Block("markup", content[:legacy].strip(), span[0], span[0], path_tracker.current,
+                                        note="alert"))
+                    content, spans, atomic, marks = _cut_front(legacy, content, spans, atomic, marks)
                 field = _field_label(inline.children, content) if not containers else 0
                 neighbours = [tokens[i + 1] for i in (index - 3, index + 3)
                               if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]

@@ -419,6 +419,8 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if re.match(r"[*•]\s", following):
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
+    if re.match(r"[—–]\s", following):
+        return True  # a dash opens no sentence: “… bottleneck.” — A. Engineer (a quotation's credit)
     if re.search(r"[A-Za-z0-9]$", previous):
         return True  # no sentence end before the cut: "… (see Table | 2) …" (sentencex's enumeration cut)
     glued = after[0] == boundary and not text[after[0]:after[0] + 1].isspace()

@@ -151,3 +151,31 @@ def test_looks_like_markdown():
     assert looks_like_markdown("| a | b |\n|---|---|\n\nText.")
     assert not looks_like_markdown("| a | b |\n|---|---|\nText under the table.")  # flattened (seed 000)
     assert not looks_like_markdown("Plain line one.\nPlain line two: 3 | 4.")
+
+
+def _rows(text: str) -> list[tuple[int, str]]:
+    from claims.extract import claims_from_document
+
+    return [(r.line, r.text) for r in claims_from_document(read_markdown(text)) if r.kind != "table value"]
+
+
+def test_readme_shapes_of_the_second_round():
+    """Shapes met while writing the second round of the catalogue (branch md-shapes), each our own."""
+    # GitHub's callout before [!NOTE]: a bold title alone on the quote's first line
+    assert _rows("> **Warning**\n> Numbers below are preliminary.\n") == [(2, "Numbers below are preliminary.")]
+    assert _rows("> **Note:** the cache is cold.\n") == [(1, "Note: the cache is cold.")]  # a run-in label stays
+    # a BibTeX entry written as text is code, a quotation's credit stays with its quotation
+    doc = read_markdown("@article{smith2020,\n  title={Ranking},\n}\n\n\"Retrieval is the bottleneck.\" — A. Engineer\n")
+    assert [(b.kind, b.language) for b in doc.blocks if b.kind == "code"] == [("code", "bibtex")]
+    assert _rows("\"Retrieval is the bottleneck.\" — A. Engineer\n") == [
+        (1, "\"Retrieval is the bottleneck.\" — A. Engineer")]
+
+
+def test_a_pandoc_simple_table_is_a_table_with_its_values():
+    doc = read_markdown("Table: Recall at two depths.\n\n Depth   Recall\n------  -------\n    10     0.41\n"
+                        "   100     0.78\n\nThe deepest cut adds little.\n")
+    (table,) = doc.tables()
+    assert table.header == ("Depth", "Recall") and table.rows == (("10", "0.41"), ("100", "0.78"))
+    assert (table.line, table.end_line) == (3, 6)
+    assert [(b.line, b.kind, b.note) for b in doc.not_claims()] == [(1, "markup", "caption")]
+    assert _rows(" Name   Note\n-----  ------\n a      b\n\n-- -- is no table.\n")[-1] == (5, "-- -- is no table.")
