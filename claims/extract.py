@@ -92,7 +92,7 @@ KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
 ABBREVIATIONS = frozenset("""
 e.g. i.e. al. et. vs. cf. fig. figs. eq. eqs. ref. refs. dr. mr. mrs. ms. prof. no. nos. sec. ch.
 approx. resp. viz. pp. p. vol. st. jr. sr. inc. ltd. co. incl. ed. eds. ca. est. dept. univ.
-tab. tabs. corp.
+tab. tabs. corp. etc.
 """.split())
 
 METRIC_WORDS = tuple("""
@@ -369,7 +369,7 @@ def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts += [m.end() for m in _PLAIN_END.finditer(text, start, end)]
     for match in _CLOSED_END.finditer(text, start, end):
         word = text[:match.start()].split()[-1] if text[:match.start()].split() else ""
-        if not (_abbreviation(word) and word.lower().lstrip("([{\"'“‘") not in SENTENCE_FINAL_ABBREVIATIONS):
+        if not _abbreviation(word):  # "(BERT, T5, etc.) Smith …": the bracket closes, the sentence goes on
             cuts.append(match.end())
     spans, cursor = [], start
     for cut in sorted(set(cuts)):
@@ -421,8 +421,8 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
     if re.match(r"[—–]\s", following):
         return True  # a dash opens no sentence: “… bottleneck.” — A. Engineer (a quotation's credit)
-    if re.search(r"[A-Za-z0-9]$", previous):
-        return True  # no sentence end before the cut: "… (see Table | 2) …" (sentencex's enumeration cut)
+    if re.search(r"[A-Za-z0-9)\]\"'”’]$", previous) and not _SENTENCE_END.search(previous):
+        return True  # no sentence end before the cut: "… (see Table | 2) …", "… Ref. [12] | Dr. …" (sentencex)
     glued = after[0] == boundary and not text[after[0]:after[0] + 1].isspace()
     if glued or following[:1] in ("/", "=", "+", "^", "×"):
         return True  # no space at the cut, or an operator after it: "all 8!/3! = 6720 …" is one sentence
@@ -444,7 +444,10 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
     return False
 
 
-SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr.".split())
+_SENTENCE_END = re.compile(r"[.!?…:;][\"'”’)\]*_]*(?:\[\^?[\w-]{1,40}\]|\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]|[¹²³⁰-⁹]+)*$")
+"""A piece that ends a sentence: its last punctuation, then closing quotes or brackets and citation
+markers (``… drift.[^2]``, ``… before.²``, ``… (as run twice.)``)."""
+SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr. etc.".split())
 """Abbreviations that often end a sentence: a boundary after one stands before a capitalised word."""
 
 

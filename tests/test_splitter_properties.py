@@ -27,10 +27,14 @@ INSIDE = ["the raw dump", "e.g. BM25", "e.g. the dense run", "i.e. the first sta
           "`index.build()`", "(see Fig. 2)", "Python 3.12", "cf. the appendix", "pp. 12-14", "Tab. 1",
           "values 1, ..., n", "3.5 GB", "0.912 nDCG@10", "1,024 passages", "12% of the queries",
           "the README.md file", "a.k.a. the cold start", "Thm. 2", "the vs. column", "about 2.5x",
-          "(e.g. on CPUs)", "`x.y`", "the torch.compile path", "Ubuntu 22.04"]
+          "(e.g. on CPUs)", "`x.y`", "the torch.compile path", "Ubuntu 22.04", "Eqs. (2)-(4)", "Ref. [12]",
+          "Fig. 3a", "e.g., the cache", "i.e., twice", "a Ph.D. thesis", "at 9 a.m. sharp", "Smith et al.'s method",
+          "the St. Louis site", "cf. Sec. 2", "1.5x more", "Figs. 2 and 3", "the v2.0.1 wheel", "(etc.)",
+          "Section 3.2", "over 10,000 runs", "the .npy file", "~/data/runs", "./scripts/run.sh",
+          "Prof. Lee's group", "vs. 0.41", "Mr. Jones"]
 ENDINGS = ["in memory", "on one core", "for every topic", "at 0.91", "with v1.2", "in config.yaml",
            "(see Table 2)", "by 3.5", "in Sec. 4.1", "on the U.S. data", "for the team"]
-CLOSERS = [".", ".", ".", "!", "?", "...", ".)", ".”", '."']
+CLOSERS = [".", ".", ".", "!", "?", "...", ".)", ".”", '."', "!)", "?”", ".]"]
 
 
 @st.composite
@@ -40,8 +44,12 @@ def sentences(draw) -> str:
     closer = draw(st.sampled_from(CLOSERS))
     words = [opener, draw(st.sampled_from(VERBS))] + middle + [draw(st.sampled_from(ENDINGS))]
     text = " ".join(words)
-    if closer == ".)":
+    if closer in (".)", "!)"):
         return f"{text} (as run twice{closer}"
+    if closer == ".]":
+        return f"{text} [as run twice{closer}"
+    if closer == "?”":
+        return f"{text}, asking “stable{closer}"
     if closer in (".”", '."'):
         opening = "“" if closer == ".”" else '"'
         return f"{text}, noted as {opening}stable{closer}"
