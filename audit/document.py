@@ -250,6 +250,22 @@ def _lead_in(children: list[Any] | None, content: str) -> int:
     return 0 if text.endswith(".") and reads_as_sentence(text) else len(text)
 
 
+def _item_lead(children: list[Any] | None, content: str) -> int:
+    """Length of a list item's opening fragment of at most five words, ending in a full stop, holding
+    a bold run and no verb, before the sentence that explains it (``- Your **DSPy program**. This may
+    be a single module …``): a run-in label, kept with that sentence (label convention (c)); 0 else."""
+    cut = re.match(r"^([^.!?]{1,60}\.)\s+[A-Z(\"“`]", content)
+    if not cut or len(cut.group(1).split()) > 5 or reads_as_sentence(cut.group(1)):
+        return 0
+    length, bold = 0, False
+    for child in children or ():  # the bold run opens before the fragment's full stop
+        if child.type == "strong_open" and length < len(cut.group(1)):
+            bold = True
+        if child.type in ("text", "code_inline"):
+            length += len(child.content)
+    return len(cut.group(1)) if bold else 0
+
+
 def _field_label(children: list[Any] | None, content: str) -> int:
     """Length of a leading bold run of at most five words with no punctuation at its end, followed by
     a space and a capital or a digit (a model card's or spec sheet's field: ``**Model developers**
@@ -311,6 +327,9 @@ _DECORATION = re.compile(r"^(?::[a-z][a-z0-9]*(?:[_+-][a-z0-9]+)*:(?!`)(?:\{[^{}
 """Icon and emoji shortcodes opening a paragraph (MkDocs Material ``:material-check:{ .lg .middle }``,
 ``:octicons-x-16:``, GitHub ``:warning:``): the page shows a picture, no text (a role, ``:cite:`x```,
 is followed by a backtick and is no shortcode)."""
+_LOOSE_IMAGE = re.compile(r"^\s*!\[[^\[\]]*\]\([^()\n]*\)\s*$")
+"""An image whose target holds spaces (``![Routing](../assets/MOE Routing.png)``): CommonMark reads it
+as text, a browser of the site shows the picture."""
 _TASK_MARKER = re.compile(r"^\[[ xX]\]\s+")
 """A GitHub task list item's checkbox, ``- [x] Done.``."""
 
@@ -320,6 +339,12 @@ def _cut_front(cut: int, content: str, spans: tuple, atomic: tuple, marks: tuple
     return (content[cut:], tuple((a - cut, b - cut) for a, b in spans if a >= cut),
             tuple((a - cut, b - cut) for a, b in atomic if a >= cut),
             tuple((a - cut, line) for a, line in marks if a >= cut))
+
+
+def _decoration_length(content: str) -> int:
+    """Length of the icon shortcodes opening ``content`` (:data:`_DECORATION`), 0 if none."""
+    match = _DECORATION.match(content)
+    return match.end() if match and match.end() < len(content) else 0
 
 
 def _undecorated(children: list[Any] | None) -> list[Any]:
@@ -464,6 +489,47 @@ def _linked_reference(containers: list[str], content: str) -> bool:
     return bool(containers) and containers[-1] == "footnote" and len(content.split()) >= 4
 
 
+def _enumerating_list(tokens: list[Any], index: int, blocks: list[Block]) -> bool:
+    """The list opened at ``tokens[index]`` enumerates what the text says, so that an item made of one
+    link is a sentence of it (the corpus labels read ``- [Binary quantization (BQ)](#bq)`` under
+    "Weaviate offers four quantization techniques:" as a sentence): the paragraph right before it is
+    a lead-in of four words or more ending in a colon (not "Table of contents:"), or some item of the
+    list opens with prose. A list of links alone under a heading or a label ("Further reading",
+    "Table of contents:") is navigation."""
+    before = blocks[-1] if blocks else None
+    if (before is not None and before.kind in ("paragraph", "list_item") and before.text.rstrip().endswith(":")
+            and len(before.text.split()) >= 4 and not re.search(r"\bcontents\b", before.text, re.I)):
+        return True
+    depth, items, linked = 0, 0, 0
+    for i in range(index, len(tokens)):
+        kind = tokens[i].type
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            depth += 1
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif kind == "list_item_open" and depth == 1:
+            items += 1
+            if (i + 2 < len(tokens) and tokens[i + 1].type == "paragraph_open"
+                    and _navigation(tokens[i + 2].children)):
+                linked += 1
+    return linked < items
+
+
+def _linked_item(containers: list[str], children: list[Any] | None, content: str) -> bool:
+    """A list item that is one link of two words or more (``- [Read the full paper](…)``, ``- [Binary
+    quantization (BQ)](#bq)``): the corpus labels read such an item as a sentence of the list, where a
+    one-word link (``- [Falcon](…)``), a line of several links and the items of a list of links only
+    that enumerates nothing (:func:`_enumerating_list`: a table of contents, further reading) are
+    navigation."""
+    if not containers or containers[-1] != "list_item" or len(content.split()) < 2:
+        return False
+    items = _meaningful(children)
+    return (sum(c.type == "link_open" for c in items) == 1 and items[0].type == "link_open"
+            and items[-1].type == "link_close")
+
+
 def _bold_label(children: list[Any] | None, content: str) -> bool:
     """A paragraph that is only bold text of at most eight words not ending a sentence: a label
     standing in for a heading (``**References:**``), not a claim."""
@@ -491,6 +557,7 @@ _HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(div|p|span)\b[^>]*\bclass=[\"'][^\"
                         r"|video|audio|object|noscript|canvas|iframe)\b"
                         r".*?(?:</\2\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
+_HTML_ANCHOR = re.compile(r"<a\b[^>]*>.*?</a\s*>", re.S | re.I)
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
 
 
@@ -576,6 +643,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     containers: list[str] = []  # open list items / blockquotes / footnotes, innermost last
     markers: list[str] = []
     list_depth = 0
+    toc_lists: list[bool] = []  # open lists, innermost last: whether a link alone in an item is navigation
     previous_text = ""  # caption candidate: text of the last paragraph or heading
     index = 0
     while index < len(tokens):
@@ -594,8 +662,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             index += 2
         elif kind in ("bullet_list_open", "ordered_list_open"):
             list_depth += 1
+            toc_lists.append(not (bool(toc_lists) and not toc_lists[-1]) and not _enumerating_list(tokens, index, blocks))
         elif kind in ("bullet_list_close", "ordered_list_close"):
             list_depth -= 1
+            toc_lists.pop()
         elif kind == "list_item_open":
             containers.append("list_item")
             markers.append(f"{token.info}{token.markup}" if token.info else token.markup)
@@ -621,13 +691,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             if span is None:  # footnote paragraphs carry their map; an inline one (^[…]) has none
                 span = ((file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map
                         else (_line_holding(prepared, inline.content, file_line),) * 2)
-            decoration = _DECORATION.match(content)  # :material-check:{ .lg } …, an icon before the text
-            if not decoration and containers and containers[-1] == "list_item":
-                decoration = _TASK_MARKER.match(content)  # - [x] Done.: the checkbox is no text
-            if decoration and decoration.end() < len(content):
-                content, spans, atomic, marks = _cut_front(decoration.end(), content, spans, atomic, marks)
+            # an icon shortcode before the text stays as written (the corpus labels keep :tada: as they
+            # keep 🎉); a task list item's checkbox is no text: - [x] Done.
+            task = _TASK_MARKER.match(content) if containers and containers[-1] == "list_item" else None
+            if task and task.end() < len(content):
+                content, spans, atomic, marks = _cut_front(task.end(), content, spans, atomic, marks)
             undecorated = _undecorated(inline.children)
-            if _only(_without_attributes(inline.children), {"image"}) or _badges(inline.children):
+            if (_only(_without_attributes(inline.children), {"image"}) or _badges(inline.children)
+                    or _LOOSE_IMAGE.match(inline.content)):  # ![x](../a b.png): a picture CommonMark cannot parse
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
             elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
@@ -646,7 +717,9 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif not content:  # only tags and a media element's fallback text
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
-            elif ((_navigation(inline.children) and not _linked_reference(containers, content))
+            elif ((_navigation(inline.children) and not _linked_reference(containers, content)
+                   and not (tokens[index - 1].type == "list_item_open" and _linked_item(containers, inline.children, content)
+                            and not (toc_lists and toc_lists[-1])))
                   or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
                   or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
@@ -654,7 +727,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                   and not content.endswith((".", "!", "?", ":")) and not containers):  # "Raw results" over a table
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="table title"))
                 previous_text = content
-            elif _bold_label(undecorated, content):  # **References:**, **Quick links**
+            elif _bold_label(undecorated, content[_decoration_length(content):]):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
             elif (_emphasis_caption(inline.children, content, blocks)  # ![x](p.png) *Throughput per …*
@@ -703,7 +776,9 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                         level=list_depth if container == "list_item" else 0,
                                         marker=markers[-1] if container == "list_item" else "",
-                                        math_spans=spans, lead_in=_lead_in(inline.children, content),
+                                        math_spans=spans,
+                                        lead_in=_lead_in(inline.children, content) or (
+                                            _item_lead(inline.children, content) if container == "list_item" else 0),
                                         atomic_spans=atomic, line_marks=marks))
                     previous_text = content
             index += 2
@@ -723,6 +798,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 text, offset = caption
                 blocks.append(Block("markup", text, span[0] + offset, span[0] + offset, path_tracker.current,
                                     note="caption"))
+            elif residue and CAPTION_START.match(residue.strip()):  # <div style=…>Figure 1. Examples of …</div>
+                first = next(i for i, line in enumerate(residue.split("\n")) if line.strip())
+                blocks.append(Block("markup", " ".join(residue.split()), span[0] + first, span[1], path_tracker.current,
+                                    note="caption"))
+            elif residue and len(_HTML_ANCHOR.findall(token.content)) > 1 and not html_residue(
+                    _HTML_ANCHOR.sub(" ", token.content)):
+                # <p align="center"><a …>Learn more</a> · <a …>Join Discord</a></p>: links only
+                blocks.append(Block("navigation", " ".join(residue.split()), span[0], span[1], path_tracker.current))
             elif residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
                 for part in _residue_parts(token.content, residue):
                     inner = read_markdown(part, path, _nested=True).shifted(span[0] - 1)

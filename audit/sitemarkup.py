@@ -95,6 +95,9 @@ def is_prose_directive(name: str) -> bool:
 FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
 COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
 DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
+KNITR_BLOCK = re.compile(r"^\{(?P<name>block2?|asis)\b[^{}]*\}\s*$")
+"""An R Markdown / bookdown chunk of the ``block``, ``block2`` or ``asis`` engine (```` ```{block, type =
+"rmdwarning"} ````): its body is the page's Markdown, a note box, not code."""
 EVAL_RST = re.compile(r"^(?P<name>eval[_-]rst)\s*$")
 """recommonmark's ```` ```eval_rst ```` fence: reStructuredText read as the page's text, as MyST's
 ``{eval-rst}`` is; its Sphinx directives are read as every other (a note's body is prose, a code
@@ -304,7 +307,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
         if opened:
             marker = opened.group("fence")
             info = (opened.group("info") or "").strip()
-            directive = DIRECTIVE_INFO.match(info) or EVAL_RST.match(info)
+            directive = DIRECTIVE_INFO.match(info) or EVAL_RST.match(info) or KNITR_BLOCK.match(info)
             colon = marker[0] == ":"
             if colon and info and not directive:  # a Pandoc/Quarto div: ::: {.callout-note}, ::: note
                 directive = re.match(r"^\{?\s*(?P<name>[\w:.#-]+)", info)

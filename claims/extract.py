@@ -348,14 +348,18 @@ _ACRONYM_END = re.compile(r"(?:(?<![\w.])(?:[A-Z]{2,}s?|[a-z])|(?:https?://|www\
 _INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Z]\.)+(?=\s+(?:The|This|These|They|We|It|In|If|When|Our|However)\b)")
 """Initials or a one-letter name before a capitalised function word (``… than B. The lower …``):
 a sentence end, which sentencex reads as an initial (the guard :data:`_FUNCTION_WORD_START`)."""
+_INDEX_END = re.compile(r"(?<=[.!?])(?:\\index\{[^{}]*\})+(?=\s+\S)")
+"""A LaTeX / bookdown index entry glued to a full stop (``… misspellings.\\index{misspellings} You …``):
+it closes the sentence before it, as a footnote marker does."""
 _PLAIN_END = re.compile(r"(?<!\S)(?![(\[]?[A-Z][a-z]{0,3}\.)\S*[a-z0-9%)\]](?:\.\.\.|…|[.!?])(?=\s+(?:[\"“(]?[A-Z]|[a-z]\w*(?:[._]\w+)+\s|[a-z]+[A-Z]))")
 """A full stop after a word, a number or a bracket before a capitalised word (``… in memory. The
 index …``; not after a short title-case word, ``Dr.``, ``Mt.``, left to sentencex): the plain sentence end, which sentencex misses after some bracketed or abbreviated
 runs earlier in the paragraph (``… Eq. (2) Smith et al. (2020) in memory. The …``); the guards
 below merge it back after an abbreviation (``approx. The``)."""
-_CLOSED_END = re.compile(r"(?<=[.!?])[)\]”’\"']+(?=\s+\S)")
+_CLOSED_END = re.compile(r"(?:(?<=\.)[)\]]+|(?<=[.!?])[”’\"'][)\]”’\"']*)(?=\s+\S)")
 """A sentence end inside a closing bracket or quote before the next sentence (``… (or several, if
-they are used concurrently.) If a collection …``), which sentencex keeps in one sentence."""
+they are used concurrently.) If a collection …``), which sentencex keeps in one sentence; inside a
+bracket only a full stop ends one (``(Step 1 completed!) We release …`` is an aside)."""
 
 
 def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -367,6 +371,7 @@ def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts = [m.end() for m in _ACRONYM_END.finditer(text, start, end)]
     cuts += [m.end() for m in _INITIALS_END.finditer(text, start, end)]
     cuts += [m.end() for m in _PLAIN_END.finditer(text, start, end)]
+    cuts += [m.end() for m in _INDEX_END.finditer(text, start, end)]
     for match in _CLOSED_END.finditer(text, start, end):
         word = text[:match.start()].split()[-1] if text[:match.start()].split() else ""
         if not _abbreviation(word):  # "(BERT, T5, etc.) Smith …": the bracket closes, the sentence goes on

@@ -34,7 +34,7 @@ INSIDE = ["the raw dump", "e.g. BM25", "e.g. the dense run", "i.e. the first sta
           "Prof. Lee's group", "vs. 0.41", "Mr. Jones"]
 ENDINGS = ["in memory", "on one core", "for every topic", "at 0.91", "with v1.2", "in config.yaml",
            "(see Table 2)", "by 3.5", "in Sec. 4.1", "on the U.S. data", "for the team"]
-CLOSERS = [".", ".", ".", "!", "?", "...", ".)", ".”", '."', "!)", "?”", ".]"]
+CLOSERS = [".", ".", ".", "!", "?", "...", ".)", ".”", '."', "?”", ".]"]
 
 
 @st.composite
@@ -44,7 +44,7 @@ def sentences(draw) -> str:
     closer = draw(st.sampled_from(CLOSERS))
     words = [opener, draw(st.sampled_from(VERBS))] + middle + [draw(st.sampled_from(ENDINGS))]
     text = " ".join(words)
-    if closer in (".)", "!)"):
+    if closer == ".)":
         return f"{text} (as run twice{closer}"
     if closer == ".]":
         return f"{text} [as run twice{closer}"
