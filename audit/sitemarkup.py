@@ -533,10 +533,10 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
         return [("markup", number, number, "abbreviation", None)]
     if TAG_LINE.match(line) and not previous:
         return [("markup", number, number, "tags", None)]
-    if OBSIDIAN_COMMENT.match(line):
-        rest = stripped[2:]
-        end = index if "%%" in rest else next((i for i in range(index + 1, min(len(lines), index + 40))
-                                                if "%%" in lines[i]), None)
+    if OBSIDIAN_COMMENT.match(line):  # %%one line%%, or a block from a line "%%" to the next line "%%"
+        end = (index if len(stripped) > 4 and stripped.endswith("%%") else
+               next((i for i in range(index + 1, min(len(lines), index + 40)) if lines[i].strip() == "%%"), None)
+               if stripped == "%%" else None)
         if end is not None:
             return [("markup", number, end + 1, "comment", None)]
     if EMOJI_LINE.match(line) and not BARE_ROLE_LINE.match(line):
