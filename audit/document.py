@@ -80,7 +80,9 @@ def _parser() -> Any:
 
 _TAG = r"(?:\{\{[<%](?:(?![%>]\}\}).)*[%>]\}\}|\{%(?:(?!%\}).)*%\})"  # tempered: one way to match, linear time
 _TEMPLATE = re.compile(rf"^{_TAG}(?:\s*{_TAG})*$", re.S)
-_LATEX_DISPLAY = re.compile(r"^(?:\\\[.*\\\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
+_LATEX_DISPLAY = re.compile(r"^(?:\\\\?\[.*\\\\?\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
+"""A LaTeX display: ``\\[ … \\]`` (``\\\\[ … \\\\]`` in mdBook, whose MathJax needs the backslash doubled),
+``\\begin{x} … \\end{x}``."""
 
 
 def _toml_front_matter(lines: list[str]) -> int:
@@ -323,10 +325,11 @@ def _emphasis_line(children: list[Any] | None) -> bool:
     return 0 < len(text.split()) <= 6 and not text.endswith((".", "!", "?", ":"))
 
 
-_DECORATION = re.compile(r"^(?::[a-z][a-z0-9]*(?:[_+-][a-z0-9]+)*:(?!`)(?:\{[^{}]*\})?\s*)+")
-"""Icon and emoji shortcodes opening a paragraph (MkDocs Material ``:material-check:{ .lg .middle }``,
-``:octicons-x-16:``, GitHub ``:warning:``): the page shows a picture, no text (a role, ``:cite:`x```,
-is followed by a backtick and is no shortcode)."""
+_DECORATION = re.compile(r"^(?:(?::[a-z][a-z0-9]*(?:[_+-][a-z0-9]+)*:(?!`)(?:\{[^{}]*\})?"
+                         r"|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+)\s*)+")
+"""Icon and emoji shortcodes or emoji opening a paragraph (MkDocs Material ``:material-check:{ .lg
+.middle }``, ``:octicons-x-16:``, GitHub ``:warning:``, ``🚀``); before a bold title alone they make
+it no sentence (a role, ``:cite:`x```, is followed by a backtick and is no shortcode)."""
 _LOOSE_IMAGE = re.compile(r"^\s*!\[[^\[\]]*\]\([^()\n]*\)\s*$")
 """An image whose target holds spaces (``![Routing](../assets/MOE Routing.png)``): CommonMark reads it
 as text, a browser of the site shows the picture."""
