@@ -180,10 +180,10 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
     return text, moved[:len(spans)], moved[len(spans):len(spans) + len(atomic)], starts
 
 
-_LINK_ATTRIBUTES = re.compile(r"^\{(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))"
+_LINK_ATTRIBUTES = re.compile(r"^\{:?\s*(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))"
                               r"(?:\s+(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\}")
 """Pandoc / kramdown / attr_list attributes right after a link or image: ``{target="_blank"}``,
-``{.external}``, ``{ width=50% }`` (no text of the page)."""
+``{:target="_blank"}``, ``{.external}``, ``{ width=50% }`` (no text of the page)."""
 _INLINE_MARKUP = re.compile(
     r"\[([^\[\]]+)\]\{(?:[.#][\w:-]+|[\w-]+=)[^{}]*\}"    # Pandoc bracketed span [BM25]{.smallcaps}: its text
     r"|==(?=\S)([^=]*?\S)=="                               # Obsidian / Markdown-it highlight ==text==: its text

@@ -394,7 +394,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             aside("markup", line.strip(), number, number, "attributes")
             index += 1
             continue
-        if TABLE_CAPTION.match(line) and _table_follows(lines, index + 1, width):
+        if TABLE_CAPTION.match(line) and not (out and out[-1].strip()) and _table_follows(lines, index + 1, width):
             aside("markup", line.strip(), number, number, "caption")  # Table: (\#tab:x)Recall at three depths.
             index += 1
             continue
@@ -556,7 +556,8 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
     return None
 
 
-TABLE_CAPTION = re.compile(r"^\s{0,3}Table:\s+\S")
+TABLE_CAPTION = re.compile(r"^\s{0,3}(?:Table)?:\s+\S")
+"""A Pandoc table caption, ``Table: Recall at three depths`` or ``: Recall at three depths {#tbl-x}``."""
 SIMPLE_RULE = re.compile(r"^\s*-{2,}(?:[ \t]+-{2,})+\s*$")
 """The dashed line under a Pandoc simple table's header (``------  -------``): one run of dashes
 per column (CommonMark would read it as a thematic break and the rows as paragraphs or code)."""
