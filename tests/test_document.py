@@ -179,3 +179,32 @@ def test_a_pandoc_simple_table_is_a_table_with_its_values():
     assert (table.line, table.end_line) == (3, 6)
     assert [(b.line, b.kind, b.note) for b in doc.not_claims()] == [(1, "markup", "caption")]
     assert _rows(" Name   Note\n-----  ------\n a      b\n\n-- -- is no table.\n")[-1] == (5, "-- -- is no table.")
+
+
+def test_shapes_of_batch_eight_each_in_a_page_of_our_own():
+    """The shapes development batch 8 showed (branch md-shapes, tuned after its one scoring)."""
+    # a list of links that enumerates what the sentence before announces is read; one under a
+    # heading ("Further reading") or a table of contents is navigation
+    assert _rows("The index offers three quantizers:\n\n- [Binary quantization](#bq)\n- [Product quantization](#pq)\n"
+                 "- [Scalar](#sq)\n") == [(1, "The index offers three quantizers:"), (3, "Binary quantization"),
+                                          (4, "Product quantization")]
+    assert _rows("## Further reading\n\n- [Binary quantization](bq.md)\n- [Product quantization](pq.md)\n") == []
+    assert _rows("- **92.5 on the recall set**, the best so far\n- [Read the full paper](https://example.org)\n") == [
+        (1, "92.5 on the recall set, the best so far"), (2, "Read the full paper")]
+    # an HTML caption and an HTML bar of links are no prose; one HTML link alone is
+    doc = read_markdown('<div style="color:grey">Figure 1. Recall per depth. (a) Flat index.</div>\n\n'
+                        '<p align="center">\n  <a href="a">Learn more</a>\n  ·\n  <a href="b">Join us</a>\n</p>\n\n'
+                        '<p align="center"><a href="c"><strong>Benchmarking the index →</strong></a></p>\n')
+    assert [(b.line, b.kind, b.note) for b in doc.blocks if b.kind != "html"] == [
+        (1, "markup", "caption"), (3, "navigation", ""), (9, "paragraph", "")]
+    # a picture whose target holds spaces; a bold verbless lead of a list item; a bookdown block chunk
+    assert [b.kind for b in read_markdown("![Routing](../assets/Expert Routing.png)\n").blocks] == ["image"]
+    assert _rows("- Your **metric**. This scores each output.\n") == [(1, "Your metric. This scores each output.")]
+    assert _rows('```{block, type = "rmdwarning"}\nPremade lists assume correct spelling.\n```\n') == [
+        (2, "Premade lists assume correct spelling.")]
+    # kramdown attributes after a link, a Pandoc caption above its table, LaTeX index entries
+    assert _rows('See [the docs](https://x.org){:target="_blank"} first.\n') == [(1, "See the docs first.")]
+    doc = read_markdown(": Recall at two depths {#tbl-depth}\n\n| depth | recall |\n|---|---|\n| 10 | 0.41 |\n")
+    assert [(b.line, b.kind, b.note) for b in doc.not_claims()] == [(1, "markup", "caption")]
+    assert _rows("It fails on misspellings.\\index{misspellings} You could add them.\n") == [
+        (1, "It fails on misspellings.\\index{misspellings}"), (1, "You could add them.")]
