@@ -449,14 +449,15 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
     return False
 
 
-_SENTENCE_END = re.compile(r"[.!?…:;][\"'”’)\]*_]*(?:\[\^?[\w-]{1,40}\]|\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]|[¹²³⁰-⁹]+)*$")
+_SENTENCE_END = re.compile(r"[.!?…:;][\"'”’)\]*_]*(?:\[\^?[\w-]{1,40}\]|\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]|[¹²³⁰-⁹])*$")
 """A piece that ends a sentence: its last punctuation, then closing quotes or brackets and citation
 markers (``… drift.[^2]``, ``… before.²``, ``… (as run twice.)``)."""
 SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr. etc.".split())
 """Abbreviations that often end a sentence: a boundary after one stands before a capitalised word."""
 
 
-_CODE_NAME_START = re.compile(r"[a-z][\w]*(?:[._][\w]+)+(?=[\s,:;]|$)|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*\d[\w-]*(?=[\s,:;]|$)")
+_CODE_NAME_START = re.compile(r"[a-z][a-z0-9]*(?:[._][a-z0-9]+)+(?=[\s,:;]|$)|[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?<=\d)(?=[\s,:;]|$)"
+                              r"|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*\d[a-z0-9]*(?=[\s,:;]|$)")
 """A lower-case file, module or model name opening a sentence (``bitnet.cpp achieves …``,
 ``eps_min is …``, ``static-retrieval-mrl-en-v1 is …``): a name as written, not the continuation of
 the sentence before (``… e.g. numpy.array`` still continues: an abbreviation stands before it)."""
