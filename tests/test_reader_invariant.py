@@ -50,7 +50,10 @@ def piece(draw):
                                  "footnote-unreferenced", "tabitem-lines",
                                  # the second round (tests/data/site_shapes/catalogue2.toml)
                                  "eval-rst", "rst-inline-note", "simple-table", "mdx-indented", "task",
-                                 "rule", "tags", "icon-title", "attributes"]))
+                                 "rule", "tags", "icon-title", "attributes",
+                                 # batch 8's shapes
+                                 "link-enumeration", "further-reading", "html-caption", "html-link-bar",
+                                 "bold-item-lead", "block-chunk", "legacy-alert"]))
     one, two = draw(sentences), draw(sentences)
     if kind == "paragraph":
         return [f"{one} {two}"], [one, two]
@@ -162,6 +165,23 @@ def piece(draw):
         return ["-   :material-clock-fast:{ .lg .middle } __Set up in minutes__", "", "    ---", "", f"    {one}"], [one]
     if kind == "attributes":
         return [one, "{ .annotate }"], [one]
+    if kind == "link-enumeration":
+        lead = one[:-1] + " in these parts:"
+        return [lead, "", "* [Binary quantization](#bq)", "* [Product quantization](#pq)"], \
+            [lead, "Binary quantization", "Product quantization"]
+    if kind == "further-reading":
+        # "*" bullets: a "-" list right after would be the same list in CommonMark
+        return ["## Further reading", "", "* [Binary quantization](bq.md)", "* [Product quantization](pq.md)"], []
+    if kind == "html-caption":
+        return ['<div style="color:grey">Figure 2. Recall per depth. (a) Flat index.</div>'], []
+    if kind == "html-link-bar":
+        return ['<p align="center">', '  <a href="a">Learn more</a>', "  ·", '  <a href="b">Join us</a>', "</p>"], []
+    if kind == "bold-item-lead":
+        return [f"- Your **ranker**. {one}"], [f"Your ranker. {one}"]
+    if kind == "block-chunk":
+        return ['```{block, type = "rmdnote"}', one, "```"], [one]
+    if kind == "legacy-alert":
+        return ["> **Warning**", f"> {one}"], [one]
     return ["(sec-label)="], []
 
 
