@@ -556,7 +556,7 @@ def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
 
 
 _HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(div|p|span)\b[^>]*\bclass=[\"'][^\"']*\bcaption\b[^>]*>.*?(?:</\1\s*>|$)"
-                        r"|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select"
+                        r"|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select|h[1-6]|nav"
                         r"|video|audio|object|noscript|canvas|iframe)\b"
                         r".*?(?:</\2\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
@@ -578,7 +578,8 @@ def _residue_parts(html: str, residue: str) -> list[str]:
 
 
 def html_residue(html: str) -> str:
-    """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
+    """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``, headings
+    ``<h2>…</h2>`` and ``<nav>``,
     ``<summary>``, ``<script>``, a ``<div class="caption">``, …), each replaced by spaces so that its lines keep their numbers;
     '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
     ``Source: <a href=…>https://…</a>`` credit is no sentence)."""

@@ -208,3 +208,9 @@ def test_shapes_of_batch_eight_each_in_a_page_of_our_own():
     assert [(b.line, b.kind, b.note) for b in doc.not_claims()] == [(1, "markup", "caption")]
     assert _rows("It fails on misspellings.\\index{misspellings} You could add them.\n") == [
         (1, "It fails on misspellings.\\index{misspellings}"), (1, "You could add them.")]
+
+
+def test_an_html_heading_is_no_prose():
+    assert _rows('<h2 align="center">Why binary quantization works</h2>\n\nIt works.\n') == [(3, "It works.")]
+    assert _rows("<div>\n<h3>Results on the five splits</h3>\n<p>The flat index wins on every split.</p>\n</div>\n") == [
+        (3, "The flat index wins on every split.")]
