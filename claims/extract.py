@@ -424,7 +424,7 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if re.match(r"[*•]\s", following):
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
-    if re.match(r"[—–]\s", following):
+    if re.match(r"(?:[—–]|--)\s", following):
         return True  # a dash opens no sentence: “… bottleneck.” — A. Engineer (a quotation's credit)
     if re.search(r"[A-Za-z0-9)\]\"'”’]$", previous) and not _SENTENCE_END.search(previous):
         return True  # no sentence end before the cut: "… (see Table | 2) …", "… Ref. [12] | Dr. …" (sentencex)

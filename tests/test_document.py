@@ -169,6 +169,7 @@ def test_readme_shapes_of_the_second_round():
     assert [(b.kind, b.language) for b in doc.blocks if b.kind == "code"] == [("code", "bibtex")]
     assert _rows("\"Retrieval is the bottleneck.\" — A. Engineer\n") == [
         (1, "\"Retrieval is the bottleneck.\" — A. Engineer")]
+    assert _rows("> \"Measure twice.\" -- A. Carpenter\n") == [(1, "\"Measure twice.\" -- A. Carpenter")]
 
 
 def test_a_pandoc_simple_table_is_a_table_with_its_values():
