@@ -134,9 +134,9 @@ them is markup. A line of reference or citation roles (``:cite:`Bridle.1990`.``,
 ``:numref:`fig_x```) right after a prose line continues that sentence (d2l wraps one clause
 per line): it stays prose, so the citation and the full stop stay in the sentence."""
 BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
-ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*\{\s*[.#][\w-]+(?:\s+[.#]?[\w-]+(?:=\S+)?)*\s*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
+ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*\^{3,}\s*$|^\s*\{\s*[.#][\w-]+(?:\s+[.#]?[\w-]+(?:=\S+)?)*\s*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
 """A kramdown/Python-Markdown attribute list on its own line (``{: .note }``, attr_list's
-``{ .annotate }``), a pymdownx
+``{ .annotate }``), a sphinx-design card's header rule ``^^^``, a pymdownx
 snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
@@ -321,6 +321,18 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 while index < len(lines) and OPTION.match(lines[index]):
                     aside("markup", lines[index].strip(), index + 1, index + 1, f"directive {{{name}}} option")
                     index += 1
+                if name.lower() == "glossary":  # terms at the margin, each definition indented under it
+                    end = next((i for i in range(index, len(lines)) if _closes(_body_line(lines[i], width), marker)), None)
+                    if end is not None:
+                        for j in range(index, end):
+                            body = _body_line(lines[j], width)
+                            if body.strip() and not _indent(body):
+                                aside("markup", body.strip(), j + 1, j + 1, "glossary term")
+                            else:
+                                emit(body.strip(), j + 1)
+                        aside("markup", lines[end].strip(), end + 1, end + 1, "directive end")
+                        index = end + 1
+                        continue
                 if not colon and name.lower() in FIGURE_DIRECTIVES or colon and name.lower().lstrip("{") in FIGURE_DIRECTIVES:
                     end = next((i for i in range(index, len(lines)) if _closes(_body_line(lines[i], width), marker)), None)
                     if end is not None:  # a figure's body is its caption and legend: no sentences of the text

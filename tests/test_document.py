@@ -215,3 +215,13 @@ def test_an_html_heading_is_no_prose():
     assert _rows('<h2 align="center">Why binary quantization works</h2>\n\nIt works.\n') == [(3, "It works.")]
     assert _rows("<div>\n<h3>Results on the five splits</h3>\n<p>The flat index wins on every split.</p>\n</div>\n") == [
         (3, "The flat index wins on every split.")]
+
+
+def test_sphinx_design_cards_and_myst_glossaries():
+    assert _rows(":::{card} Fast\n:link: quickstart\n^^^\nQueries return fast.\n+++\nSee the guide.\n:::\n") == [
+        (4, "Queries return fast."), (6, "See the guide.")]
+    doc = read_markdown("```{glossary}\nBM25\n  A ranking function over term counts.\n\nnDCG\n  A graded measure.\n```\n")
+    assert [(b.line, b.text) for b in doc.prose_blocks()] == [(3, "A ranking function over term counts."),
+                                                              (6, "A graded measure.")]
+    assert [(b.line, b.note) for b in doc.not_claims() if b.note == "glossary term"] == [(2, "glossary term"),
+                                                                                         (5, "glossary term")]
