@@ -353,9 +353,10 @@ _INDEX_END = re.compile(r"(?<=[.!?])(?:\\index\{[^{}]*\})+(?=\s+\S)")
 it closes the sentence before it, as a footnote marker does."""
 _PLAIN_END = re.compile(r"(?<!\S)(?![(\[]?[A-Z][a-z]{0,3}\.)\S*[a-z0-9%)\]](?:\.\.\.|…|[.!?])(?=\s+(?:[\"“(]?[A-Z]|[a-z]\w*(?:[._]\w+)+\s|[a-z]+[A-Z]))")
 """A full stop after a word, a number or a bracket before a capitalised word (``… in memory. The
-index …``; not after a short title-case word, ``Dr.``, ``Mt.``, left to sentencex): the plain sentence end, which sentencex misses after some bracketed or abbreviated
-runs earlier in the paragraph (``… Eq. (2) Smith et al. (2020) in memory. The …``); the guards
-below merge it back after an abbreviation (``approx. The``)."""
+index …``; not after a short title-case word, ``Dr.``, ``Mt.``, left to sentencex): the plain
+sentence end, which sentencex misses after some bracketed or abbreviated runs earlier in the
+paragraph (``… Eq. (2) Smith et al. (2020) in memory. The …``); the guards below merge it back
+after an abbreviation (``approx. The``)."""
 _CLOSED_END = re.compile(r"(?:(?<=\.)[)\]]+|(?<=[.!?])[”’\"'][)\]”’\"']*)(?=\s+\S)")
 """A sentence end inside a closing bracket or quote before the next sentence (``… (or several, if
 they are used concurrently.) If a collection …``), which sentencex keeps in one sentence; inside a
