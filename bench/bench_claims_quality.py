@@ -586,8 +586,16 @@ def matchable(text: str) -> str:
     is its text (the label conventions remove link targets), an angle-bracketed token is removed
     on both sides (a label drops ``<time-stamp>`` or ``<|begin_of_text|>`` written in inline code,
     which the reader keeps as the page shows it), and no space before punctuation is left."""
-    text = _ANGLED.sub(" ", _LINK.sub(r"\1", text))
+    text = _EMPHASIS.sub("", _ANGLED.sub(" ", _LINK.sub(r"\1", text)))
     return re.sub(r"\s+([.,;:!?)])", r"\1", " ".join(text.split()))
+
+
+_EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])")
+"""Emphasis marks at a word's edge (``___Random forests___``, ``__2.5__``, ``*de-correlated*``):
+removed on both sides, as the label conventions remove markup. A page may show them (a paragraph
+a raw HTML block swallows keeps its marks, and a label written as such a page shows it keeps
+them) while the reader, which reads such a block's text as Markdown, does not; ``snake_case``
+and ``top_k`` keep their inner underscores."""
 
 
 def score_corpus(part: str, reading: str, batches: frozenset[int] | None = None) -> dict:
