@@ -56,6 +56,7 @@ class Design:
 
 DESIGNS: dict[str, Design] = {
     "plain": Design(),
+    "shapes": Design(features="shapes"),
     "plain+sentence": Design(minilm={"sentence": 2.0}),
     "plain+window": Design(minilm={"window": 2.0}),
     "plain+both": Design(minilm={"sentence": 1.0, "window": 1.0}),

@@ -90,6 +90,42 @@ def test_scores_by_hand_on_a_tiny_model():
     assert p == pytest.approx(0.533423, abs=1e-6)
 
 
+@pytest.mark.parametrize("sentence, number, expected", [
+    # a rate after "a whopping" and the verb "serve"
+    ("They serve a whopping 20,000 queries per second.", "20,000",
+     ["n:uclass:rate", "n:approx", "n:after-result-verb"]),
+    # k of N: the k, then the N
+    ("It beats the baseline on 7 of the 11 tasks.", "7", ["n:k-of-n", "n:after-result-verb"]),
+    ("It beats the baseline on 7 of the 11 tasks.", "11 tasks", ["n:of-total"]),
+    # a memory size written as a word after the number, after "needs"
+    ("The model needs 10 gigabytes of GPU memory.", "10", ["n:uclass:memory", "n:after-result-verb"]),
+    # a spelled-out time, approximate, after "takes"
+    ("Indexing takes around twenty minutes.", "twenty minutes",
+     ["n:uclass:time", "n:approx", "n:after-result-verb", "n:spelled"]),
+    # settings: a word of settings within six words, a value assigned with "="
+    ("The temperature for the contrastive loss is 0.01.", "0.01", ["n:after-setting-word", "n:metric-near"]),
+    ("We use k1=0.82 for BM25.", "0.82", ["n:assigned"]),
+    # an arXiv identifier; a confidence level ("95% of the" also reads as k of N: a limit of the
+    # shape, left to the weights); a metric name right before
+    ("Read arXiv:2104.05740 for details.", "2104.05740", ["n:arxiv-like"]),
+    ("The bars are the CI 95% of the rank.", "95%", ["n:k-of-n", "n:confidence-level"]),
+    ("Its recall reaches 0.91 here.", "0.91", ["n:after-result-verb", "n:metric-near"]),
+    # a scale suffix glued to the number
+    ("The index holds 41M vectors.", "41M", ["n:uclass:scale"]),
+])
+def test_shape_features_by_hand(sentence, number, expected):
+    """The ``shapes`` feature set's structural features (claims.kinds_model.shape_features), each
+    read off the sentence by hand; the ``plain`` set has none of them."""
+    from claims.quantities import find_quantities
+
+    quantities = find_quantities(sentence)
+    (q,) = [q for q in quantities if q.text == number]
+    assert km.shape_features(sentence, q) == expected
+    shared = km.sentence_features(sentence, quantities)
+    shaped = km.number_features(sentence, q, shared, "shapes")
+    assert shaped == km.number_features(sentence, q, shared, "plain") + expected
+
+
 def test_the_vector_without_ngrams_and_with_kept_prefixes():
     """Features ``w:a``, ``L1:b``, ``n:x``, ``s:y``: with n-grams two groups of 2 (each 1/√2);
     without, only the structural group (1/√2 each) and the bias; keeping ``L1:`` the n-gram group
