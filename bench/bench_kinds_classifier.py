@@ -144,9 +144,11 @@ def candidates(sentences: list[dict], numbers: list[dict], names: list[str]) -> 
               f"({common[1]}/{len(choices)} folds) [{time.perf_counter() - started:.0f} s]", flush=True)
 
 
-def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str], batch: int) -> None:
+def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str], batch: int,
+          sweep: bool = False) -> None:
     """Batch ``batch`` as a test set: every design chosen and fitted on the other development
-    documents, scored on that batch; the rules too (honest while no rule was tuned on the batch)."""
+    documents, scored on that batch; the rules too (honest while no rule was tuned on the batch).
+    ``sweep``: also the figures at every threshold of the grid (the chosen one is the figure)."""
     problem = kc.Problem(sentences, numbers)
     test = sorted(d["id"] for d in documents if d.get("batch") == batch)
     train = sorted(d["id"] for d in documents if d.get("batch") != batch)
@@ -159,9 +161,35 @@ def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], nam
     for name in names:
         design = kc.DESIGNS[name]
         k, _ = kc.design_kernel(design, numbers, dense)
-        called, (lam, weighting, t) = kc.fresh_test(problem, k, train, design.gate, design.weightings)
-        print(f"  {name:<40} {kc.describe(problem.figures(called, design.gate, documents=test))}; "
+        scores, (lam, weighting, t) = kc.fresh_scores(problem, k, train, design.gate, design.weightings)
+        print(f"  {name:<40} {kc.describe(problem.figures(scores >= t, design.gate, documents=test))}; "
               f"lambda {lam}, {weighting}, threshold {t}", flush=True)
+        if sweep:
+            for other in kc.THRESHOLDS:
+                print(f"  {'':<40}   at threshold {other}: "
+                      f"{kc.describe(problem.figures(scores >= other, design.gate, documents=test))}")
+
+
+def by_batch(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
+    """Leave-one-batch-out (kinds_candidates.leave_one_batch_out) of each design, with the
+    shipped inner selection (5-fold by document) and with the selection by batch; per batch and
+    pooled."""
+    problem = kc.Problem(sentences, numbers)
+    batch_of = {d["id"]: int(d.get("batch", 0)) for d in documents}
+    wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
+    dense = kc.minilm_blocks(sentences, numbers, tuple(wanted)) if wanted else {}
+    for name in names:
+        design = kc.DESIGNS[name]
+        k, _ = kc.design_kernel(design, numbers, dense)
+        for inner in ("document", "batch"):
+            started = time.perf_counter()
+            called, choices = kc.leave_one_batch_out(problem, k, batch_of, inner, design.gate, design.weightings)
+            print(f"  {name:<24} leave-one-batch-out, selection by {inner:<8}: "
+                  f"{kc.describe(problem.figures(called, design.gate))} [{time.perf_counter() - started:.0f} s]")
+            for (batch, lam, weighting, t) in choices:
+                test = sorted(d for d in batch_of if batch_of[d] == batch)
+                print(f"      batch {batch} ({len(test)} documents; lambda {lam}, {weighting}, threshold {t}): "
+                      f"{kc.describe(problem.figures(called, design.gate, documents=test))}", flush=True)
 
 
 def main() -> int:
@@ -173,6 +201,11 @@ def main() -> int:
     parser.add_argument("--fresh", type=int, default=None, metavar="BATCH",
                         help="instead of the nested figures: train on the other development documents "
                              "and score the designs of --candidates on this batch")
+    parser.add_argument("--by-batch", action="store_true",
+                        help="instead of the nested figures: leave one development batch out at a time "
+                             "(selection by document or by batch) for the designs of --candidates")
+    parser.add_argument("--sweep", action="store_true",
+                        help="with --fresh: also print the batch's figures at every threshold of the grid")
     args = parser.parse_args()
     names = None
     if args.candidates is not None:
@@ -197,8 +230,10 @@ def main() -> int:
         same = retrained["weights"] == shipped["weights"] and retrained["minilm"] == shipped["minilm"]
         print(f"  retraining now reproduces the shipped weights: "
               f"{'yes' if same else 'NO: retrain (bench/train_kinds_model.py)'}")
-    if names and args.fresh is not None:
-        fresh(documents, sentences, numbers, names, args.fresh)
+    if names and args.by_batch:
+        by_batch(documents, sentences, numbers, names)
+    elif names and args.fresh is not None:
+        fresh(documents, sentences, numbers, names, args.fresh, args.sweep)
     elif names:
         candidates(sentences, numbers, names)
     if args.minilm:

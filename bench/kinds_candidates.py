@@ -173,10 +173,18 @@ def _scores(k: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, l
 
 
 def choose(problem: Problem, k: np.ndarray, train_documents: list[str], gate: bool = False,
-           weightings: tuple[str, ...] = ("none",)) -> tuple[float, str, float, float]:
+           weightings: tuple[str, ...] = ("none",), groups: dict[str, int] | None = None
+           ) -> tuple[float, str, float, float]:
     """(λ, weighting, threshold, F1) by the sentence F1 of a 5-fold CV over ``train_documents``
-    (ties to the earlier grid entry)."""
-    fold_of = {d: i % INNER_FOLDS for i, d in enumerate(sorted(train_documents))}
+    (ties to the earlier grid entry). ``groups`` (document → batch): the folds are the batches
+    of ``train_documents`` instead (a leave-one-batch-out CV: each fold a labelling campaign the
+    model has not seen, as tomorrow's pages are)."""
+    if groups is None:
+        fold_of = {d: i % INNER_FOLDS for i, d in enumerate(sorted(train_documents))}
+    else:
+        order = sorted({groups[d] for d in train_documents})
+        fold_of = {d: order.index(groups[d]) for d in train_documents}
+    fold_count = max(fold_of.values()) + 1
     inside = np.isin(problem.documents, train_documents)
     folds = np.array([fold_of.get(d, -1) for d in problem.documents])
     sentence_mask = np.isin(problem.sentence_documents, train_documents)
@@ -184,7 +192,7 @@ def choose(problem: Problem, k: np.ndarray, train_documents: list[str], gate: bo
     for lam in LAMBDAS:
         for weighting in weightings:
             scores = np.zeros(len(problem.y))
-            for fold in range(INNER_FOLDS):
+            for fold in range(fold_count):
                 test = inside & (folds == fold)
                 if test.any():
                     scores[test] = _scores(k, problem.y, inside & ~test, test, lam, weighting)
@@ -215,9 +223,40 @@ def fresh_test(problem: Problem, k: np.ndarray, train_documents: list[str], gate
                weightings: tuple[str, ...] = ("none",)) -> tuple[np.ndarray, tuple[float, str, float]]:
     """Calls on every number outside ``train_documents`` by the model chosen (:func:`choose`) and
     fitted on ``train_documents`` only: a test on documents nothing was tuned on."""
+    scores, (lam, weighting, t) = fresh_scores(problem, k, train_documents, gate, weightings)
+    return scores >= t, (lam, weighting, t)
+
+
+def fresh_scores(problem: Problem, k: np.ndarray, train_documents: list[str], gate: bool = False,
+                 weightings: tuple[str, ...] = ("none",)) -> tuple[np.ndarray, tuple[float, str, float]]:
+    """p of every number outside ``train_documents`` (0 inside) by the model chosen
+    (:func:`choose`) and fitted on ``train_documents`` only, with that choice."""
     lam, weighting, t, _ = choose(problem, k, train_documents, gate, weightings)
     train = np.isin(problem.documents, train_documents)
-    called = np.zeros(len(problem.y), dtype=bool)
+    scores = np.zeros(len(problem.y))
     if (~train).any():
-        called[~train] = _scores(k, problem.y, train, ~train, lam, weighting) >= t
-    return called, (lam, weighting, t)
+        scores[~train] = _scores(k, problem.y, train, ~train, lam, weighting)
+    return scores, (lam, weighting, t)
+
+
+def leave_one_batch_out(problem: Problem, k: np.ndarray, batch_of: dict[str, int], inner: str = "document",
+                        gate: bool = False, weightings: tuple[str, ...] = ("none",)
+                        ) -> tuple[np.ndarray, list[tuple]]:
+    """The pooled calls per number when each development batch (a labelling campaign) is left
+    out in turn: λ, weighting and threshold chosen on the other batches by the 5-fold document
+    CV (``inner="document"``, the shipped procedure) or by leave-one-batch-out over them
+    (``inner="batch"``), the model fitted on the other batches and called on the left-out one —
+    the closest a development figure comes to tomorrow's pages, written by people and sites the
+    model never saw. Returns the calls and the (batch, λ, weighting, threshold) chosen."""
+    called = np.zeros(len(problem.y), dtype=bool)
+    choices = []
+    documents = sorted(set(problem.sentence_documents))
+    for batch in sorted(set(batch_of[d] for d in documents)):
+        others = [d for d in documents if batch_of[d] != batch]
+        groups = batch_of if inner == "batch" else None
+        lam, weighting, t, _ = choose(problem, k, others, gate, weightings, groups)
+        test = np.isin(problem.documents, [d for d in documents if batch_of[d] == batch])
+        if test.any():
+            called[test] = _scores(k, problem.y, ~test, test, lam, weighting) >= t
+        choices.append((batch, lam, weighting, t))
+    return called, choices
