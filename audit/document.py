@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 from audit.runin import reads_as_sentence
@@ -107,19 +107,21 @@ _COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
 
 def inline_text(children: Iterable[Any] | None, breaks: str = " ") -> tuple[str, tuple[tuple[int, int], ...]]:
     """Plain text of inline tokens (module docstring) and the spans of inline math in it."""
-    text, math, _ = inline_text_spans(children, breaks)
+    text, math, _, _ = inline_text_spans(children, breaks)
     return text, math
 
 
 def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
-                      ) -> tuple[str, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """``(text, math spans, atomic spans)``: atomic spans are inline code and roles, which the
-    sentence splitter never cuts. A role (``:citet:`key```, ``{cite}`key```, ``:numref:`x```) is
+                      ) -> tuple[str, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """``(text, math spans, atomic spans, line starts)``: atomic spans are inline code and roles, which the
+    sentence splitter never cuts; line starts are the offsets in ``text`` where the next source line
+    begins (one per soft or hard line break: a sentence's file line, :meth:`Block.line_at`). A role (``:citet:`key```, ``{cite}`key```, ``:numref:`x```) is
     kept as written, backticks included; other inline code keeps its content. A ``<br>`` is
     ``breaks`` (a space in prose, a line break in table cells); an HTML comment is dropped."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     atomic: list[tuple[int, int]] = []
+    line_starts: list[tuple[int, int]] = []
     length = 0
     children = list(children or ())
     trim = _d2l_brackets(children)
@@ -155,6 +157,7 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
                     skip.update(range(index + 1, close))
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
+            line_starts.append((length + 1, length + 1))
         elif kind in ("math_inline", "math_inline_double"):
             piece = f"${child.content}$"
             spans.append((length, length + len(piece)))
@@ -165,9 +168,10 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
         length += len(piece)
     if breaks != " ":
         joined = "".join(parts)
-        return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
-    text, moved = _collapse("".join(parts), spans + atomic)
-    return text, moved[:len(spans)], moved[len(spans):]
+        return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), (), ()
+    text, moved = _collapse("".join(parts), spans + atomic + line_starts)
+    starts = tuple(start for start, _ in moved[len(spans) + len(atomic):])
+    return text, moved[:len(spans)], moved[len(spans):len(spans) + len(atomic)], starts
 
 
 _WIKI_LINK = re.compile(r"!?\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
@@ -552,9 +556,13 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             index += 2  # the synthetic references to unreferenced footnotes: no block
         elif kind == "paragraph_open":
             inline = tokens[index + 1]
-            content, spans, atomic = inline_text_spans(inline.children)
-            if span is None:  # footnote paragraphs carry their map; be safe anyway
-                span = (file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map else (1, 1)
+            content, spans, atomic, starts = inline_text_spans(inline.children)
+            # the k-th line break opens the paragraph's (k + 1)-th line of the prepared text
+            marks = tuple((offset, file_line(inline.map[0] + 2 + k)) for k, offset in enumerate(starts)
+                          ) if inline.map else ()
+            if span is None:  # footnote paragraphs carry their map; an inline one (^[…]) has none
+                span = ((file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map
+                        else (_line_holding(prepared, inline.content, file_line),) * 2)
             if _only(_without_attributes(inline.children), {"image"}) or _badges(inline.children):
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
@@ -609,6 +617,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     content = content[cut:]
                     spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
                     atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                    marks = tuple((a - cut, line) for a, line in marks if a >= cut)
                 field = _field_label(inline.children, content) if not containers else 0
                 neighbours = [tokens[i + 1] for i in (index - 3, index + 3)
                               if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]
@@ -626,7 +635,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                         level=list_depth if container == "list_item" else 0,
                                         marker=markers[-1] if container == "list_item" else "",
                                         math_spans=spans, lead_in=_lead_in(inline.children, content),
-                                        atomic_spans=atomic))
+                                        atomic_spans=atomic, line_marks=marks))
                     previous_text = content
             index += 2
         elif kind in ("fence", "code_block"):
@@ -665,6 +674,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                             language=item.note if item.kind == "code" else "", note=item.note))
     blocks.sort(key=lambda b: (b.line, b.end_line))
     return Document(blocks, path, "markdown")
+
+
+def _line_holding(prepared: str, content: str, file_line: Callable[[int], int]) -> int:
+    """The file line of the first line of ``prepared`` holding ``content``'s opening (an inline
+    footnote ``^[…]``, which the parser gives no line map), else 1."""
+    head = content.split("\n", 1)[0][:60]
+    at = prepared.find(head) if head else -1
+    return file_line(prepared.count("\n", 0, at) + 1) if at >= 0 else 1
 
 
 def _section_at(blocks: list[Block], line: int) -> tuple[str, ...]:

@@ -153,6 +153,7 @@ from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
 from audit.runin import reads_as_sentence
 from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
+from audit.unwrap import join_wrapped_lines
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -264,7 +265,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else 0)
             blocks.append(block)
         previous = line
-    return Document(blocks, path, "flattened")
+    return Document(join_wrapped_lines(blocks), path, "flattened")  # hard-wrapped text (audit/unwrap.py)
 
 
 _LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")

@@ -191,7 +191,7 @@ class ClaimRow:
     cue: str = ""  # why the kind was chosen (the cue that fired), for traceability
     section: tuple[str, ...] = ()   # heading path, outermost first
     block: str = "paragraph"        # the document block kind the row comes from ("table" for values)
-    line: int = 0                   # file line of the block (0 when unknown)
+    line: int = 0                   # file line where the sentence starts, of a cell's table row (0 when unknown)
     table: str = ""                 # table-value rows: "T-2"
     row_label: str = ""             # table-value rows: the row's first cell
     column: str = ""                # table-value rows: the column header
@@ -695,7 +695,7 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         rows.append(ClaimRow(claim_id=claim_id(paragraph, index), paragraph=paragraph, sentence=index,
                              text=sentence, kind=kind, quantities=quantities, cited_names=names,
                              location=location, cue=cue, section=block.section, block=block.kind,
-                             line=block.line))
+                             line=block.line_at(start)))
     return rows
 
 

@@ -270,7 +270,8 @@ def check_nothing_dropped(path: Path) -> None:
         covering = [b for b in document.blocks if b.line <= line <= b.end_line]
         assert covering, f"{path}:{line}: no block holds {sentence!r}"
         shingles = _shingles(_norm_words(sentence))
-        have = set().union(*(held.get(b.line, set()) for b in covering if b.is_prose))
+        have = set().union(*(held.get(n, set()) for b in covering if b.is_prose  # a row's line is its sentence's
+                             for n in range(b.line, b.end_line + 1)))
         # a table or an HTML block is no report: a GFM table swallowing the line under it, or an
         # HTML block holding a paragraph, is exactly how sentences were lost
         # (a table recovered from a flattened line is a report: the crude reader glues its cells)
