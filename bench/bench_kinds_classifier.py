@@ -122,7 +122,21 @@ def in_sample(model: km.KindsModel, sentences: list[dict], numbers: list[dict]) 
     return called
 
 
-def candidates(sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
+def _material(design: kc.Design, problem: kc.Problem, numbers: list[dict], documents: list[dict],
+              cache: dict) -> tuple[kc.Problem, list[dict]]:
+    """The problem and numbers a design trains on: the development part, plus our own labelled
+    sentences (training only, never scored) for a design with ``own``."""
+    if not design.own:
+        return problem, numbers
+    if design.minilm:
+        raise SystemExit("a design with own sentences and MiniLM blocks is not supported")
+    if "own" not in cache:
+        own_sentences, own_numbers = trainer.cases(documents + trainer.own_documents())
+        cache["own"] = (kc.Problem(own_sentences, own_numbers), own_numbers)
+    return cache["own"]
+
+
+def candidates(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
     """The nested leave-one-document-out table of bench/kinds_candidates.py's designs."""
     problem = kc.Problem(sentences, numbers)
     wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
@@ -132,14 +146,16 @@ def candidates(sentences: list[dict], numbers: list[dict], names: list[str]) -> 
         print(f"  MiniLM blocks {', '.join(wanted)} encoded in {time.perf_counter() - started:.1f} s (in memory)")
     print(f"  rules, in sample (tuned on all of development: optimistic): "
           f"{kc.describe(problem.figures(problem.rules_number))}")
+    cache: dict = {}
     for name in names:
         design = kc.DESIGNS[name]
         started = time.perf_counter()
-        k, _ = kc.design_kernel(design, numbers, dense)
-        called, choices = kc.nested_loo(problem, k, design.gate, design.weightings)
+        material, design_numbers = _material(design, problem, numbers, documents, cache)
+        k, _ = kc.design_kernel(design, design_numbers, dense)
+        called, choices = kc.nested_loo(material, k, design.gate, design.weightings)
         common = Counter((lam, w, t) for _, lam, w, t in choices).most_common(1)[0]
         note = " [uses the rules: optimistic]" if design.uses_rules else ""
-        print(f"  {name:<40} nested LOO: {kc.describe(problem.figures(called, design.gate))}{note}; "
+        print(f"  {name:<40} nested LOO: {kc.describe(material.figures(called, design.gate))}{note}; "
               f"most chosen lambda {common[0][0]}, {common[0][1]}, threshold {common[0][2]} "
               f"({common[1]}/{len(choices)} folds) [{time.perf_counter() - started:.0f} s]", flush=True)
 
@@ -158,16 +174,18 @@ def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], nam
     print(f"  {'rules (not tuned on this batch)':<40} {kc.describe(problem.figures(problem.rules_number, documents=test))}")
     wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
     dense = kc.minilm_blocks(sentences, numbers, tuple(wanted)) if wanted else {}
+    cache: dict = {}
     for name in names:
         design = kc.DESIGNS[name]
-        k, _ = kc.design_kernel(design, numbers, dense)
-        scores, (lam, weighting, t) = kc.fresh_scores(problem, k, train, design.gate, design.weightings)
-        print(f"  {name:<40} {kc.describe(problem.figures(scores >= t, design.gate, documents=test))}; "
+        material, design_numbers = _material(design, problem, numbers, documents, cache)
+        k, _ = kc.design_kernel(design, design_numbers, dense)
+        scores, (lam, weighting, t) = kc.fresh_scores(material, k, train, design.gate, design.weightings)
+        print(f"  {name:<40} {kc.describe(material.figures(scores >= t, design.gate, documents=test))}; "
               f"lambda {lam}, {weighting}, threshold {t}", flush=True)
         if sweep:
             for other in kc.THRESHOLDS:
                 print(f"  {'':<40}   at threshold {other}: "
-                      f"{kc.describe(problem.figures(scores >= other, design.gate, documents=test))}")
+                      f"{kc.describe(material.figures(scores >= other, design.gate, documents=test))}")
 
 
 def by_batch(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
@@ -178,18 +196,20 @@ def by_batch(documents: list[dict], sentences: list[dict], numbers: list[dict], 
     batch_of = {d["id"]: int(d.get("batch", 0)) for d in documents}
     wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
     dense = kc.minilm_blocks(sentences, numbers, tuple(wanted)) if wanted else {}
+    cache: dict = {}
     for name in names:
         design = kc.DESIGNS[name]
-        k, _ = kc.design_kernel(design, numbers, dense)
+        material, design_numbers = _material(design, problem, numbers, documents, cache)
+        k, _ = kc.design_kernel(design, design_numbers, dense)
         for inner in ("document", "batch"):
             started = time.perf_counter()
-            called, choices = kc.leave_one_batch_out(problem, k, batch_of, inner, design.gate, design.weightings)
+            called, choices = kc.leave_one_batch_out(material, k, batch_of, inner, design.gate, design.weightings)
             print(f"  {name:<24} leave-one-batch-out, selection by {inner:<8}: "
-                  f"{kc.describe(problem.figures(called, design.gate))} [{time.perf_counter() - started:.0f} s]")
+                  f"{kc.describe(material.figures(called, design.gate))} [{time.perf_counter() - started:.0f} s]")
             for (batch, lam, weighting, t) in choices:
                 test = sorted(d for d in batch_of if batch_of[d] == batch)
                 print(f"      batch {batch} ({len(test)} documents; lambda {lam}, {weighting}, threshold {t}): "
-                      f"{kc.describe(problem.figures(called, design.gate, documents=test))}", flush=True)
+                      f"{kc.describe(material.figures(called, design.gate, documents=test))}", flush=True)
 
 
 def main() -> int:
@@ -204,6 +224,9 @@ def main() -> int:
     parser.add_argument("--by-batch", action="store_true",
                         help="instead of the nested figures: leave one development batch out at a time "
                              "(selection by document or by batch) for the designs of --candidates")
+    parser.add_argument("--without-batch", type=int, default=None, metavar="BATCH",
+                        help="leave this development batch out of everything (the nested figures of the "
+                             "documents before it landed)")
     parser.add_argument("--sweep", action="store_true",
                         help="with --fresh: also print the batch's figures at every threshold of the grid")
     args = parser.parse_args()
@@ -214,6 +237,8 @@ def main() -> int:
         if unknown:
             parser.error(f"--candidates: unknown {unknown}; choose from {list(kc.DESIGNS)}")
     documents = quality.corpus_documents("development")  # never the held-out part
+    if args.without_batch is not None:
+        documents = [d for d in documents if d.get("batch") != args.without_batch]
     sentences, numbers = trainer.cases(documents)
     print(f"development: {len(documents)} documents, {len(sentences)} sentences "
           f"({sum(s['measured'] for s in sentences)} measured), {len(numbers)} numbers "
@@ -235,7 +260,7 @@ def main() -> int:
     elif names and args.fresh is not None:
         fresh(documents, sentences, numbers, names, args.fresh, args.sweep)
     elif names:
-        candidates(sentences, numbers, names)
+        candidates(documents, sentences, numbers, names)
     if args.minilm:
         minilm(documents)
     return 0
