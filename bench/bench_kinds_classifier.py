@@ -152,7 +152,7 @@ def candidates(documents: list[dict], sentences: list[dict], numbers: list[dict]
         started = time.perf_counter()
         material, design_numbers = _material(design, problem, numbers, documents, cache)
         k, _ = kc.design_kernel(design, design_numbers, dense)
-        called, choices = kc.nested_loo(material, k, design.gate, design.weightings)
+        called, choices = kc.nested_loo(material, k, design.gate, design.weightings, design.recall_within)
         common = Counter((lam, w, t) for _, lam, w, t in choices).most_common(1)[0]
         note = " [uses the rules: optimistic]" if design.uses_rules else ""
         print(f"  {name:<40} nested LOO: {kc.describe(material.figures(called, design.gate))}{note}; "
@@ -179,7 +179,8 @@ def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], nam
         design = kc.DESIGNS[name]
         material, design_numbers = _material(design, problem, numbers, documents, cache)
         k, _ = kc.design_kernel(design, design_numbers, dense)
-        scores, (lam, weighting, t) = kc.fresh_scores(material, k, train, design.gate, design.weightings)
+        scores, (lam, weighting, t) = kc.fresh_scores(material, k, train, design.gate, design.weightings,
+                                                     design.recall_within)
         print(f"  {name:<40} {kc.describe(material.figures(scores >= t, design.gate, documents=test))}; "
               f"lambda {lam}, {weighting}, threshold {t}", flush=True)
         if sweep:
@@ -203,7 +204,8 @@ def by_batch(documents: list[dict], sentences: list[dict], numbers: list[dict], 
         k, _ = kc.design_kernel(design, design_numbers, dense)
         for inner in ("document", "batch"):
             started = time.perf_counter()
-            called, choices = kc.leave_one_batch_out(material, k, batch_of, inner, design.gate, design.weightings)
+            called, choices = kc.leave_one_batch_out(material, k, batch_of, inner, design.gate, design.weightings,
+                                                      design.recall_within)
             print(f"  {name:<24} leave-one-batch-out, selection by {inner:<8}: "
                   f"{kc.describe(material.figures(called, design.gate))} [{time.perf_counter() - started:.0f} s]")
             for (batch, lam, weighting, t) in choices:

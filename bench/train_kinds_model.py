@@ -169,7 +169,7 @@ def train(documents: list[dict], cv: bool, design_name: str, lam: float, weighti
     selection = None
     if cv:
         lam, weighting, threshold, f1 = kc.choose(problem, k, sorted({d["id"] for d in documents}),
-                                                  weightings=design.weightings)
+                                                  weightings=design.weightings, recall_within=design.recall_within)
         selection = {"method": f"{kc.INNER_FOLDS}-fold cross-validation by document over the development "
                                f"part (documents sorted by id, dealt round-robin); chosen from lambda "
                                f"{list(kc.LAMBDAS)}, weighting {list(design.weightings)}, threshold "
