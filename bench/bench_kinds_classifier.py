@@ -26,6 +26,12 @@ Printed:
   (λ, case weighting and threshold chosen inside each outer fold by a 5-fold document CV of
   the other documents; ``bench/kinds_candidates.py``), the most chosen setting, and
   "optimistic" for the designs that read the rules' output;
+* with ``--fresh BATCH``: instead, that development batch scored by each design chosen and fitted
+  on the other documents (``--sweep``: also at every threshold of the grid);
+* with ``--by-batch``: instead, leave one development batch out at a time, λ and threshold chosen
+  by the 5-fold document CV of the other batches or by leave-one-batch-out over them;
+* ``--without-batch BATCH`` leaves a batch out of everything (the 73 documents before batch 8);
+  a design with ``own`` trains on our own labelled sentences too, never scored;
 * with ``--minilm``: leave-one-document-out of the first attempt (L2 logistic regression, Newton,
   over the 384-dimensional MiniLM sentence vector plus the rules' structural features, without
   the rules' decision, one label per sentence), λ ∈ {1, 10}, threshold ∈ {0.3, 0.5} — printed for
