@@ -1011,6 +1011,9 @@ def _page_title(words: list[tuple[int, str]]) -> int | None:
                       or any(w.lower() in _TITLE_SMALL_WORDS | {"without", "vs."} for w in title))
             if not titled or any(re.search(r"['’]s$", w) for w in title):
                 return None  # "Meta AI Research released …", "Carbonell and Goldstein's MMR work …": a sentence
+            if (re.fullmatch(r"[A-Z][a-z]+", title[-1]) and re.fullmatch(r"[a-z]+(?:ed|[^s]s)", texts[seam + 1])
+                    and not _is_opener(texts[seam])):
+                return None  # "Researchers from Carnegie Mellon demonstrated …": a name runs across the seam
             return seam if any(_END.search(w) for w in texts[seam + 2:]) else None
         if not (_NAME_TOKEN.match(word) or word.lower() in _TITLE_SMALL_WORDS):
             return None

@@ -723,3 +723,15 @@ def test_an_admonition_title_alone_and_a_pronoun_question_line():
         ("paragraph", "The body of the note is prose.")]
     text = "We've briefly mentioned p-values, but what are they? From the paper: a p-value is a probability."
     assert blocks("First line.\n" + text)[1:] == [("paragraph", text)]
+
+
+def test_a_first_line_opening_with_a_name_across_the_seam_is_no_page_title() -> None:
+    """The page-title rule (``LoRA Without Regret Recent research …``) must not cut a sentence
+    whose subject is a name of two capitalised words (found by the attribution generalisation set
+    after the merge: "Researchers from Carnegie" / "Mellon demonstrated …")."""
+    from audit.flattened import read_flattened
+
+    line = "Researchers from Carnegie Mellon demonstrated the attack on several aligned models."
+    assert [(b.kind, b.text) for b in read_flattened(line).blocks] == [("paragraph", line)]
+    titled = read_flattened("LoRA Without Regret Recent research from Thinking Machines shows that LoRA matches it.")
+    assert [b.kind for b in titled.blocks] == ["heading", "paragraph"]
