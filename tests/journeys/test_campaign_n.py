@@ -95,3 +95,86 @@ def test_a_retracted_work_is_never_shown_as_plainly_verified(server, tmp_path: P
     records = json.loads(run_cli("sources", "pack.txt", "--no-search", "--sources-cache", "cache",
                                  "--format", "json", cwd=tmp_path, env=_sources_env(server)).stdout)["records"]
     assert [len(r["discrepancies"]) for r in records] == [4, 1, 0, 0]
+
+
+WITHDRAWN_FEED = b"""<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+  <entry>
+    <id>http://arxiv.org/abs/9999.00005v2</id>
+    <updated>2031-05-06T00:00:00Z</updated>
+    <published>2030-01-02T00:00:00Z</published>
+    <title>Invented Dense Retrieval Gains</title>
+    <summary>This paper has been withdrawn by the author due to an error in the evaluation.</summary>
+    <author><name>Cora Lindqvist</name></author>
+    <arxiv:comment>This paper has been withdrawn by the author due to an error in the evaluation</arxiv:comment>
+  </entry>
+</feed>
+"""
+
+
+@pytest.fixture(scope="module")
+def odd_server():
+    """Loopback routes the shared server lacks: a withdrawn arXiv entry (shaped as arXiv's API
+    answers for a withdrawn article: the new version's comment and abstract say so) and a Crossref
+    DOI whose 301 points at itself."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:
+            pass
+
+        def _send(self, code: int, body: bytes = b"", headers: dict | None = None) -> None:
+            self.send_response(code)
+            for name, value in {"Content-Type": "application/atom+xml", **(headers or {})}.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:  # noqa: N802
+            parts = urlsplit(self.path)
+            if unquote(parts.path) == "/crossref/works/10.9999/loop":
+                return self._send(301, headers={"Location": "/crossref/works/10.9999/loop"})
+            if parts.path == "/arxiv/api/query" and parse_qs(parts.query).get("id_list") == ["9999.00005"]:
+                return self._send(200, WITHDRAWN_FEED)
+            return self._send(404, b"{}")
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    httpd.url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_a_withdrawn_arxiv_paper_is_retracted_not_plainly_verified(odd_server, tmp_path: Path) -> None:
+    """arXiv answers a withdrawn article with its new version, whose comment and abstract say
+    "This paper has been withdrawn by the author". ``sources`` said "VERIFIED ... Invented Dense
+    Retrieval Gains" and ``report`` rested the chapter's claim on it with no word of doubt. Now
+    the table says RETRACTED (withdrawal, from the arXiv comment) and the report puts the claim
+    first with high priority. A 301 that points at itself stays UNVERIFIED (more than 5 redirects)."""
+    (tmp_path / "pack.txt").write_text(
+        "== 1. Identity ==\nBook: Invented Book\nChapter: Dense\n\n== 2. Chapter text ==\n\n"
+        "Lindqvist's dense retriever gains 4 points of nDCG@10.\n\n== 4. Existing evidence ==\n"
+        "- Lindqvist (2030). Invented Dense Retrieval Gains. arXiv:9999.00005\n"
+        "- A loop. doi:10.9999/loop\n", encoding="utf-8")
+    env = _sources_env(odd_server)
+    done = run_cli("sources", "pack.txt", "--no-search", "--sources-cache", "cache", cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    arxiv, loop = [re.sub(r"\s+", " ", line) for line in done.stdout.splitlines()[1:3]]
+    assert arxiv.startswith("arxiv 9999.00005 VERIFIED abstract only Invented Dense Retrieval Gains "
+                            "(2031-05-06T00:00:00Z); RETRACTED: withdrawal (arXiv comment, 2031-05-06: This paper "
+                            "has been withdrawn by the author due to an error in the evaluation)")
+    assert loop.startswith("doi 10.9999/loop UNVERIFIED not accessible more than 5 redirects from ")
+    report = run_cli("report", "pack.txt", "--no-search", "--sources-cache", "cache", "-o", "report.md",
+                     cwd=tmp_path, env=env)
+    assert report.returncode == 0, report.stderr
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "| high | remove or replace the retracted source and re-check the claim;" in text
+    assert "S-1 RETRACTED — arxiv:9999.00005" in text
