@@ -178,3 +178,30 @@ def test_a_withdrawn_arxiv_paper_is_retracted_not_plainly_verified(odd_server, t
     text = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert "| high | remove or replace the retracted source and re-check the claim;" in text
     assert "S-1 RETRACTED — arxiv:9999.00005" in text
+
+
+def test_ndcg_spelt_as_ranx_spells_it_says_it_is_another_measure(tmp_path: Path) -> None:
+    """A ranx user asks ``evaluate --measures ndcg@10`` (ranx's spelling). Graded qrels: topic 301
+    d1 = 2, d2 = 1; topic 302 d5 = 1, d6 = 3. The run ranks d4, d1, d2 and d5, d6. ranx's
+    ``ndcg@10`` (linear gain) is 0.733190, its ``ndcg_burges@10`` 0.684406; ``evaluate`` printed
+    0.684406 under the name ``ndcg@10`` (the sandbox's W03 measure) without a word. The value is the
+    documented one, so it stays, but stderr now says which measure it is and what to ask for; and
+    ``nDCG@10`` is ranx's ``ndcg@10`` to 1e-12 (computed here with ranx)."""
+    from ranx import Qrels, Run, evaluate
+
+    (tmp_path / "qrels.txt").write_text("301 0 d1 2\n301 0 d2 1\n302 0 d5 1\n302 0 d6 3\n", encoding="utf-8")
+    (tmp_path / "run.txt").write_text("301 Q0 d4 1 2.5 x\n301 Q0 d1 2 2.4 x\n301 Q0 d2 3 0.5 x\n"
+                                      "302 Q0 d5 1 3.0 x\n302 Q0 d6 2 2.9 x\n", encoding="utf-8")
+    done = run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "ndcg@10,nDCG@10",
+                   "-o", "out", "--log", "log.jsonl", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    macro = json.loads((tmp_path / "out" / "metrics.json").read_text())["runs"]["x"]["macro"]
+    peer = evaluate(Qrels({"301": {"d1": 2, "d2": 1}, "302": {"d5": 1, "d6": 3}}),
+                    Run({"301": {"d4": 2.5, "d1": 2.4, "d2": 0.5}, "302": {"d5": 3.0, "d6": 2.9}}),
+                    ["ndcg@10", "ndcg_burges@10"])
+    assert abs(macro["nDCG@10"] - peer["ndcg@10"]) < 1e-12 and abs(macro["ndcg@10"] - peer["ndcg_burges@10"]) < 1e-12
+    assert round(peer["ndcg@10"], 6) == 0.733190 and round(macro["ndcg@10"], 6) == 0.684406
+    assert ("warning: ndcg@10 is the sandbox's W03 nDCG with gain 2**g - 1 (ir_measures' nDCG(dcg='exp-log2')@10, "
+            "ranx's ndcg_burges@10); ranx's ndcg@10 and ir_measures' nDCG@10 take the grade as gain: ask for "
+            "nDCG@10 for that number") in done.stderr
+    assert "nDCG@10 is" not in done.stderr
