@@ -205,3 +205,35 @@ def test_ndcg_spelt_as_ranx_spells_it_says_it_is_another_measure(tmp_path: Path)
             "ranx's ndcg_burges@10); ranx's ndcg@10 and ir_measures' nDCG@10 take the grade as gain: ask for "
             "nDCG@10 for that number") in done.stderr
     assert "nDCG@10 is" not in done.stderr
+
+
+def test_one_claims_file_never_binds_two_chapters_of_one_name(tmp_path: Path) -> None:
+    """The user's book holds 03-fusion.md (Recall@3 0.75, the supplied run's macro value, bound by
+    ``bind`` into 03-fusion.claims.toml) and the older pack 03-fusion.txt, which prints 0.80.
+    ``book`` bound both chapters by that one claims file: the pack's verify.json said MATCH and its
+    report "1 of 1 bound numbers match" of a number it does not print. Now the shared name is
+    refused (exit 2, nothing written); named after its chapter it binds that chapter only."""
+    from userfiles import sandbox_args, write_sandbox_inputs
+
+    inputs = write_sandbox_inputs(tmp_path / "inputs")
+    assert run_cli(*sandbox_args(inputs, tmp_path / "run", tmp_path / "log.jsonl"), cwd=tmp_path).returncode == 0
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "03-fusion.md").write_text("# Fusion\n\nThe supplied dense run reaches a Recall@3 of 0.75 on our "
+                                       "two topics.\n", encoding="utf-8")
+    bound = run_cli("bind", "book/03-fusion.md", "--log", "log.jsonl", "-o", "book/03-fusion.claims.toml", cwd=tmp_path)
+    assert bound.returncode == 0 and 'claimed = "0.75"' in (book / "03-fusion.claims.toml").read_text()
+    (book / "03-fusion.txt").write_text(
+        "== 1. Identity ==\nBook: Invented Book\nChapter: Fusion\n\n== 2. Chapter text ==\n\n"
+        "The supplied dense run reaches a Recall@3 of 0.80 on our two topics.\n", encoding="utf-8")
+    refused = run_cli("book", "book", "-o", "out", "--log", "log.jsonl", "--offline", cwd=tmp_path)
+    assert refused.returncode == 2 and not (tmp_path / "out").exists()
+    assert refused.stderr.strip() == (
+        f"{book / '03-fusion.claims.toml'}: would bind each of the chapters 03-fusion.md, 03-fusion.txt; name it "
+        "after the chapter it binds (e.g. 03-fusion.md.claims.toml) or list the chapters in book.toml")
+    (book / "03-fusion.claims.toml").rename(book / "03-fusion.md.claims.toml")
+    done = run_cli("book", "book", "-o", "out", "--log", "log.jsonl", "--offline", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    verdicts = json.loads((tmp_path / "out" / "chapters" / "03-fusion.md" / "verify.json").read_text())
+    assert [(v["claimed"], v["verdict"]) for v in verdicts] == [("0.75", "MATCH")]
+    assert not (tmp_path / "out" / "chapters" / "03-fusion.txt" / "verify.json").exists()
