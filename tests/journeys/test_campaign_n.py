@@ -237,3 +237,23 @@ def test_one_claims_file_never_binds_two_chapters_of_one_name(tmp_path: Path) ->
     verdicts = json.loads((tmp_path / "out" / "chapters" / "03-fusion.md" / "verify.json").read_text())
     assert [(v["claimed"], v["verdict"]) for v in verdicts] == [("0.75", "MATCH")]
     assert not (tmp_path / "out" / "chapters" / "03-fusion.txt" / "verify.json").exists()
+
+
+@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
+                   "relative claim ('improves ... by X over run a') is matched against the runs' absolute values")
+def test_an_improvement_over_a_baseline_never_binds_the_runs_own_value(tmp_path: Path) -> None:
+    """Three topics, one relevant document each; run a finds all three at rank 1 (P@1 1.0), run b
+    only topic 1 (P@1 0.333333); ``evaluate`` logs b − a = −0.666667. The chapter says "Run b
+    improves P@1 by 0.333 over run a": false (b is 0.667 worse). ``bind`` bound 0.333 to
+    ``runs.b.macro.P@1`` (b's own value) and ``verify`` said MATCH. An improvement over a baseline
+    is a difference: it may bind ``pairs.b-minus-a.P@1.difference`` (then MISMATCH) or nothing."""
+    (tmp_path / "qrels.txt").write_text("1 0 d1 1\n2 0 d2 1\n3 0 d3 1\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("1 Q0 d1 1 2 a\n2 Q0 d2 1 1 a\n3 Q0 d3 1 1 a\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("1 Q0 d1 1 2 b\n2 Q0 d9 1 1 b\n3 Q0 d8 1 1 b\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "a.txt", "--run", "b.txt", "--measures", "P@1",
+                   "-o", "out", "--log", "log.jsonl", "--draws", "200", cwd=tmp_path).returncode == 0
+    (tmp_path / "chapter.md").write_text("# Comparison\n\nRun b improves P@1 by 0.333 over run a on our three "
+                                         "topics.\n", encoding="utf-8")
+    run_cli("bind", "chapter.md", "--log", "log.jsonl", "-o", "chapter.toml", cwd=tmp_path)
+    draft = (tmp_path / "chapter.toml").read_text(encoding="utf-8") if (tmp_path / "chapter.toml").exists() else ""
+    assert 'key = "runs.b.macro.P@1"' not in draft
