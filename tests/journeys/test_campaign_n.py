@@ -283,3 +283,45 @@ def test_numbers_in_an_html_table_are_read_as_a_table(tmp_path: Path) -> None:
     done = run_cli("consistency", "chapter.md", cwd=tmp_path)
     assert "tables read: 1" in done.stdout
     assert done.returncode == 1 and "'0.982' vs 0.892" in done.stdout
+
+
+def _two_runs(tmp_path: Path) -> None:
+    """Topics 1–3, one relevant document each. Run ``a`` (tag anserini.bm25, named anserini_bm25)
+    finds topics 1 and 2 at rank 1: P@1 per topic 1, 1, 0, macro 0.666667; run ``b`` only topic 1:
+    macro 0.333333; the pair b − a: −0.333333, randomisation p = 1.0 (200 draws), t-test df 2."""
+    (tmp_path / "qrels.txt").write_text("1 0 d1 1\n2 0 d2 1\n3 0 d3 1\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("1 Q0 d1 1 2 anserini.bm25\n2 Q0 d2 1 1 anserini.bm25\n"
+                                    "3 Q0 d7 1 1 anserini.bm25\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("1 Q0 d1 1 2 b\n2 Q0 d9 1 1 b\n3 Q0 d8 1 1 b\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "a.txt", "--run", "b.txt", "--measures", "P@1",
+                   "-o", "out", "--log", "log.jsonl", "--draws", "200", cwd=tmp_path).returncode == 0
+
+
+def _draft_keys(tmp_path: Path, sentence: str) -> list[str]:
+    (tmp_path / "chapter.md").write_text(f"# Results\n\n{sentence}\n", encoding="utf-8")
+    run_cli("bind", "chapter.md", "--log", "log.jsonl", "-o", "chapter.toml", cwd=tmp_path)
+    draft = tmp_path / "chapter.toml"
+    text = draft.read_text(encoding="utf-8") if draft.exists() else ""
+    return re.findall(r'^key = "(.*)"$', text, flags=re.MULTILINE)
+
+
+@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
+                   "P@1 sentence is matched to the pair's randomisation p-value (and t-test df) by value")
+def test_a_precision_is_never_bound_to_a_p_value(tmp_path: Path) -> None:
+    """"Run b reaches a P@1 of 1.00" is false (b's P@1 is 0.333333). ``bind`` bound it to
+    ``pairs.b-minus-a.P@1.randomisation_p`` (= 1.0; the alternatives listed were the corrected
+    p-values and ``t_test_df``), so ``verify`` said MATCH of a precision against a p-value."""
+    _two_runs(tmp_path)
+    keys = _draft_keys(tmp_path, "Run b reaches a P@1 of 1.00.")
+    assert not [k for k in keys if k.rsplit(".", 1)[-1].startswith(("randomisation_p", "t_test"))], keys
+
+
+@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
+                   "number said over all topics binds a per-topic value of a topic the sentence never names")
+def test_a_number_said_over_all_topics_never_binds_one_topics_value(tmp_path: Path) -> None:
+    """"On our three topics, anserini.bm25 reaches a P@1 of 1.00" is false (macro 0.666667).
+    ``bind`` bound it to ``runs.anserini_bm25.per_topic.1.P@1`` (topic 1's 1.0: TREC topic ids are
+    numbers, and no topic is named) and ``verify`` said MATCH."""
+    _two_runs(tmp_path)
+    keys = _draft_keys(tmp_path, "On our three topics, anserini.bm25 reaches a P@1 of 1.00.")
+    assert not [k for k in keys if ".per_topic." in k], keys
