@@ -308,10 +308,16 @@ def _draft_keys(tmp_path: Path, sentence: str) -> list[str]:
 @pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
                    "P@1 sentence is matched to the pair's randomisation p-value (and t-test df) by value")
 def test_a_precision_is_never_bound_to_a_p_value(tmp_path: Path) -> None:
-    """"Run b reaches a P@1 of 1.00" is false (b's P@1 is 0.333333). ``bind`` bound it to
-    ``pairs.b-minus-a.P@1.randomisation_p`` (= 1.0; the alternatives listed were the corrected
+    """Topics 301 and 302 (one relevant document each, TREC-style ids): run a finds both at
+    rank 1 (P@1 1.0), run b only 302 (P@1 0.5); b − a = −0.5, randomisation p = 1.0 (two topics:
+    every sign flip is as extreme), t-test df 1. "Run b reaches a P@1 of 1.00" is false. ``bind``
+    bound it to ``pairs.b-minus-a.P@1.randomisation_p`` (the alternatives listed were the corrected
     p-values and ``t_test_df``), so ``verify`` said MATCH of a precision against a p-value."""
-    _two_runs(tmp_path)
+    (tmp_path / "qrels.txt").write_text("301 0 d1 1\n301 0 d2 1\n302 0 d5 1\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("301 Q0 d1 1 2 a\n301 Q0 d2 2 1 a\n302 Q0 d5 1 1 a\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("301 Q0 d9 1 2 b\n301 Q0 d1 2 1 b\n302 Q0 d5 1 1 b\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "a.txt", "--run", "b.txt", "--measures", "P@1",
+                   "-o", "out", "--log", "log.jsonl", "--draws", "200", cwd=tmp_path).returncode == 0
     keys = _draft_keys(tmp_path, "Run b reaches a P@1 of 1.00.")
     assert not [k for k in keys if k.rsplit(".", 1)[-1].startswith(("randomisation_p", "t_test"))], keys
 
