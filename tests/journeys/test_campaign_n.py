@@ -331,3 +331,20 @@ def test_a_number_said_over_all_topics_never_binds_one_topics_value(tmp_path: Pa
     _two_runs(tmp_path)
     keys = _draft_keys(tmp_path, "On our three topics, anserini.bm25 reaches a P@1 of 1.00.")
     assert not [k for k in keys if ".per_topic." in k], keys
+
+
+@pytest.mark.xfail(strict=True, reason="claims/extract.py (owned by another helper this session): a table "
+                   "value's row carries the table's first line, not its cell's (extract._cell_line exists, "
+                   "used only for errors)")
+def test_a_table_values_line_is_its_cells_line(tmp_path: Path) -> None:
+    """Line 3 is the table's header, 4 its delimiter, 5 BM25's row, 6 Dense's. ``claims`` gave
+    both cells line 3, so an editor jumping to FILE:LINE of "Dense · Recall@3 = 0.75" lands on
+    the header (a sentence's row already carries its own line)."""
+    (tmp_path / "chapter.md").write_text("# Results\n\n| System | Recall@3 |\n|---|---|\n| BM25 | 1.00 |\n"
+                                         "| Dense | 0.75 |\n", encoding="utf-8")
+    done = run_cli("claims", "chapter.md", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    rows = rows["rows"] if isinstance(rows, dict) else rows
+    assert [(r["text"], r["line"]) for r in rows if r["kind"] == "table value"] == [
+        ("T-1 · BM25 · Recall@3 = 1.00", 5), ("T-1 · Dense · Recall@3 = 0.75", 6)]
