@@ -348,3 +348,46 @@ def test_a_table_values_line_is_its_cells_line(tmp_path: Path) -> None:
     rows = rows["rows"] if isinstance(rows, dict) else rows
     assert [(r["text"], r["line"]) for r in rows if r["kind"] == "table value"] == [
         ("T-1 · BM25 · Recall@3 = 1.00", 5), ("T-1 · Dense · Recall@3 = 0.75", 6)]
+
+
+def test_a_number_rounded_the_wrong_way_at_a_half_is_no_match(tmp_path: Path) -> None:
+    """Twenty topics, one relevant document each; the run finds eleven at rank 1, so P@1 is
+    11/20 = 0.55 (metrics.json writes 0.55) and, over 8 topics with 3 found, 0.375. The chapter
+    prints "0.5" and "37%": 0.55 rounds to 0.6 and 37.5% to 38% under both conventions in use
+    (half up; half to even), so both are rounding errors. ``verify`` said MATCH (the tolerance,
+    half a printed unit, held inclusively). Now MISMATCH; "0.6" and "38%" stay MATCH, and so
+    does "0.4" for 0.45 (half to even) and "0.5" for 0.45 (half up)."""
+    lines = [f"{t} 0 d{t} 1" for t in range(1, 21)]
+    (tmp_path / "qrels.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = [f"{t} Q0 d{t if t <= 11 else 'x'} 1 1.0 mine" for t in range(1, 21)]
+    (tmp_path / "run.txt").write_text("\n".join(found) + "\n", encoding="utf-8")
+    (tmp_path / "small.txt").write_text("\n".join(lines[:8]) + "\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "P@1",
+                   "-o", "out", "--log", "log.jsonl", cwd=tmp_path).returncode == 0
+    (tmp_path / "run8.txt").write_text("\n".join(found[:3] + [f"{t} Q0 dx 1 1.0 mine" for t in range(4, 9)]) + "\n",
+                                       encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "small.txt", "--run", "run8.txt", "--measures", "P@1",
+                   "-o", "out8", "--log", "log.jsonl", cwd=tmp_path).returncode == 0
+    assert json.loads((tmp_path / "out" / "metrics.json").read_text())["runs"]["mine"]["macro"]["P@1"] == 0.55
+    experiment = ('[experiment.{name}]\ncommand = "evaluate"\nresult = "metrics"\n'
+                  '[experiment.{name}.inputs]\nqrels = "{qrels}"\n')
+    from engine.runs.hashing import sha256_file
+
+    claims = (experiment.format(name="twenty", qrels=sha256_file(tmp_path / "qrels.txt"))
+              + experiment.format(name="eight", qrels=sha256_file(tmp_path / "small.txt")))
+    for number, (name, claimed) in enumerate([("twenty", "0.5"), ("twenty", "0.6"), ("eight", "37%"),
+                                              ("eight", "38%")], start=1):
+        claims += (f'\n[[binding]]\nid = "b{number}"\nexperiment = "{name}"\nquote = "P@1"\n'
+                   f'claimed = "{claimed}"\nkey = "runs.mine.macro.P@1"\n')
+    (tmp_path / "claims.toml").write_text(claims, encoding="utf-8")
+    done = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    verdicts = json.loads(done.stdout)
+    verdicts = verdicts["bindings"] if isinstance(verdicts, dict) else verdicts
+    assert [(v["claimed"], v["reproduced"], v["verdict"]) for v in verdicts] == [
+        ("0.5", 0.55, "MISMATCH"), ("0.6", 0.55, "MATCH"), ("37%", 0.375, "MISMATCH"), ("38%", 0.375, "MATCH")]
+
+    from claims.bindings import parse_claimed
+    from claims.verify import compare
+
+    assert compare(parse_claimed("0.4"), 0.45)[0] and compare(parse_claimed("0.5"), 0.45)[0]
