@@ -30,7 +30,7 @@ import re
 from typing import Any
 
 from sources.identify import DOI_RE, Identified, identify
-from sources.names import fold, name_tokens, parse_citation, surname
+from sources.names import ORGANISATION_WORDS, fold, name_tokens, parse_citation, surname
 
 _HEAD_SPLIT = re.compile(r"\s*(?:;|:|\s—\s|\s–\s|\s-\s)")
 _POSSESSIVE = re.compile(r"^(?P<names>.+?)(?:\s+et\s+al\.?)?\s*['’]s\s+(?P<thing>.+)$")
@@ -38,6 +38,8 @@ _ET_AL = re.compile(r"^(?P<names>.+?)\s+et\s+al\.?(?:\s|$)")
 MAX_AUTHORS_SHOWN = 6
 TITLE_AGREEMENT = 60.0  # token_set_ratio (0-100) below which a cited title names another work
 _RECORD_YEARS = ("issued", "published", "updated")  # publication dates (never GitHub's pushed_at)
+_NAME_WORD = r"(?:[A-ZÀ-Þ][\w'’\-]+|[A-Z]\.(?:\s?[A-Z]\.)*|and|&|et\s+al\.?)"
+_CITATION_HEAD = re.compile(rf"^(?P<names>{_NAME_WORD}(?:,?\s+{_NAME_WORD})*),?\s*\(?(?:19|20)\d\d[a-z]?\b")
 
 
 def identify_lead(text: str) -> Identified:
@@ -93,10 +95,24 @@ def conflicting_names(record: Any) -> list[str]:
     return [name for name in names if fold(name) not in tokens]
 
 
+def written_as_citation(description: str) -> bool:
+    """The description opens with authors then the year, as a reference list writes it
+    ("Robertson and Zaragoza (2009).", "Quillfeather, A. and Oakhurst, B. (2002)", "Karpukhin et
+    al. 2020,"): every word before the year is a capitalised name, an initial, ``and``/``&`` or
+    ``et al.``, and no word is an organisation's. "The Pyserini toolkit (2021)", "BEIR benchmark,
+    NeurIPS 2021" or "leaderboard as of March 2023" are descriptions, not citations: not checked."""
+    match = _CITATION_HEAD.match(" ".join(description.split()))
+    if not match:
+        return False
+    words = [w.strip(",.") for w in match.group("names").replace(",", " ").split()]
+    return bool(words) and not any(w.lower() in ORGANISATION_WORDS for w in words)
+
+
 def _citation_names(description: str) -> list[str]:
     """The names before the year of a description written as a citation (else ``[]``)."""
-    cited = parse_citation(description)
-    return list(cited.names) if cited.year else []
+    if not written_as_citation(description):
+        return []
+    return list(parse_citation(description).names)
 
 
 def citation_conflicts(record: Any) -> list[str]:
@@ -104,9 +120,9 @@ def citation_conflicts(record: Any) -> list[str]:
     record (module docstring); names are :func:`conflicting_names`."""
     if getattr(record, "status", None) != "VERIFIED":
         return []
-    cited = parse_citation(record.description)
-    if not cited.year:
+    if not written_as_citation(record.description):
         return []
+    cited = parse_citation(record.description)
     out = []
     dates = [str(record.verified[k]) for k in _RECORD_YEARS if record.verified.get(k)]
     years = sorted({d[:4] for d in dates if d[:4].isdigit()})

@@ -77,6 +77,19 @@ def test_a_doi_that_resolves_to_another_work_is_never_silently_verified(server, 
     assert "DISCREPANCY" not in right
 
 
+def test_a_description_that_is_no_citation_is_not_read_as_one() -> None:
+    """Only a description that opens with authors then the year is checked as a citation:
+    "The Pyserini toolkit (2021)" or "leaderboard as of March 2023" name no authors."""
+    from sources.leads import written_as_citation
+
+    assert [written_as_citation(d) for d in (
+        "Robertson and Zaragoza (2009). The Probabilistic Relevance Framework.",
+        "Lin, J., Ma, X., et al. (2021). Pyserini.", "Karpukhin et al. 2020, Dense Passage Retrieval",
+        "The Pyserini toolkit (2021). Pyserini.", "Official MS MARCO leaderboard as of March 2023",
+        "The Example Consortium (2020). A report.", "Carbonell and Goldstein's MMR; the reference.")] == [
+        True, True, True, False, False, False, False]
+
+
 def test_a_retracted_work_is_never_shown_as_plainly_verified(server, tmp_path: Path) -> None:
     """10.9999/retracted.1 carries a retraction (publisher and Retraction Watch, 2021-05-04).
     ``sources`` printed "VERIFIED ... Invented gains from budgeted selection (2019-03-02)" and not a
