@@ -137,7 +137,7 @@ def citation_conflicts(record: Any) -> list[str]:
         agreement = fuzz.token_set_ratio(cited.title, title, processor=utils.default_process)
         if agreement < TITLE_AGREEMENT:
             out.append(f"the pack's description cites the title '{cited.title}', the identifier "
-                       f"resolves to '{title}' (title agreement {agreement:.1f} < "
+                       f"resolves to '{title}' (title agreement {agreement:.1f}, below "
                        f"{TITLE_AGREEMENT:.0f}): the identifier may belong to another work")
     return out
 

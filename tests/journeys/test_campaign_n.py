@@ -58,7 +58,7 @@ def test_a_doi_that_resolves_to_another_work_is_never_silently_verified(server, 
     the year 2002: off by one; (3) the right work, right year: no doubt. ``sources`` printed all
     three VERIFIED with nothing else, so a user read (1) as a verified Robertson paper. The record
     is still the record (VERIFIED), but each disagreement is now a DISCREPANCY: the names, the
-    year and the title (token_set_ratio 31.5 < 60); line (3) has none."""
+    year and the title (token_set_ratio 31.5, below 60); line (3) has none."""
     (tmp_path / "pack.txt").write_text(CITED_PACK, encoding="utf-8")
     done = run_cli("sources", "pack.txt", "--no-search", "--sources-cache", "cache", cwd=tmp_path,
                    env=_sources_env(server))
@@ -70,7 +70,7 @@ def test_a_doi_that_resolves_to_another_work_is_never_silently_verified(server, 
     assert "DISCREPANCY: the pack's description names 'Zaragoza'" in wrong
     assert "DISCREPANCY: the pack's description gives the year 2009, the verified record 2001 (2001-07)" in wrong
     assert ("DISCREPANCY: the pack's description cites the title 'The Probabilistic Relevance Framework: BM25 and "
-            "Beyond', the identifier resolves to 'Budgeted Selection of Evidence Units' (title agreement 31.5 < 60)"
+            "Beyond', the identifier resolves to 'Budgeted Selection of Evidence Units' (title agreement 31.5, below 60)"
             ) in wrong
     assert off_by_one.count("DISCREPANCY") == 1
     assert "DISCREPANCY: the pack's description gives the year 2002, the verified record 2001 (2001-07)" in off_by_one
