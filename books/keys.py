@@ -16,7 +16,10 @@ A chapter's key has seven parts, each a sha256 (or a small map of them):
   ``r03 evaluate``; ``notebook run`` for an associated notebook), its latest ok run (every
   notebook run), so a
   reused report never says UNRUN of a command the log now holds a run of;
-* ``settings`` — ``offline`` and the primary-source search switch;
+* ``settings`` — ``offline``, the primary-source search switch, and where the chapter file and
+  the log are (absolute paths: the report, ``claims.json`` and ``consistency.json`` name them, so
+  after the project is moved a reused report named a log and a chapter that were no longer
+  there; now a moved chapter is audited again);
 * ``toolkit`` — the sha256 of the reader's, the claims', the sources', the report's and the
   books' own source files, so a pass after an upgrade of chapter-audit writes every report again.
 
@@ -96,7 +99,9 @@ def cheap_key(chapter_file: Path, claims_paths: tuple[Path, ...], claims_files: 
         "chapter": sha256_file(chapter_file),
         "claims": {Path(p).name: sha256_file(p) for p in claims_paths},
         "runs": runs_part(claims_files, log_path, records),
-        "settings": {"offline": offline, "search": search},
+        "settings": {"offline": offline, "search": search,
+                     "read_from": {"chapter": str(Path(chapter_file).resolve()),
+                                   "log": str(Path(log_path).resolve())}},
         "toolkit": toolkit,
     }
 

@@ -404,3 +404,26 @@ def test_a_number_rounded_the_wrong_way_at_a_half_is_no_match(tmp_path: Path) ->
     from claims.verify import compare
 
     assert compare(parse_claimed("0.4"), 0.45)[0] and compare(parse_claimed("0.5"), 0.45)[0]
+
+
+def test_a_moved_book_never_reuses_reports_that_name_the_old_folder(tmp_path: Path) -> None:
+    """The user runs ``book`` in ``project/``, then moves the project to ``moved/`` and runs it
+    again. The chapter is unchanged, so its report was copied byte for byte, and said
+    "execution log | …/project/log.jsonl", a log that is no longer there (consistency.json named
+    the old chapter path too). Where the chapter and the log are is now part of the key: the
+    moved chapter is audited again and names the files it read."""
+    project = tmp_path / "project"
+    (project / "book").mkdir(parents=True)
+    (project / "book" / "01-intro.md").write_text("# Intro\n\nWe retrieve with BM25 on two topics.\n",
+                                                  encoding="utf-8")
+    (project / "log.jsonl").write_text("", encoding="utf-8")
+    args = ("book", "book", "-o", "out", "--log", "log.jsonl", "--offline")
+    assert run_cli(*args, cwd=project).returncode == 0
+    again = run_cli(*args, cwd=project)
+    assert again.returncode == 0 and "1 unchanged" in again.stdout
+    moved = project.rename(tmp_path / "moved")
+    done = run_cli(*args, cwd=moved)
+    assert done.returncode == 0, done.stderr
+    assert "1 changed" in done.stdout
+    report = (moved / "out" / "chapters" / "01-intro.md" / "report.md").read_text(encoding="utf-8")
+    assert f"| execution log | {moved / 'log.jsonl'} " in report and str(project) not in report
