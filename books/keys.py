@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.runs.hashing import sha256_file, sha256_json
+from engine.runs.runlog import newest
 
 CHEAP_PARTS = ("chapter", "claims", "runs", "settings", "toolkit")
 PARTS = CHEAP_PARTS + ("references", "cited")
@@ -129,9 +130,10 @@ def cited_runs(pack: Any, rows: list[Any], records: list[dict[str, Any]]) -> str
     if notebook_material(pack, attribute) is not None:
         commands.add("notebook run")
     latest = {}
-    for record in records:   # what section 6 prints: the latest ok run id of each command
-        if record.get("command") in commands - {"notebook run"} and record.get("status") == "ok":
-            latest[record["command"]] = record.get("run_id")
+    for command in commands - {"notebook run"}:   # what section 6 prints: the latest ok run id of each
+        run = newest([r for r in records if r.get("command") == command and r.get("status") == "ok"])
+        if run is not None:
+            latest[command] = run.get("run_id")
     notebooks = [[r.get("run_id"), r.get("ended_at"), r.get("status"), sorted(r.get("inputs") or {})]
                  for r in records if "notebook run" in commands and r.get("command") == "notebook run"]
     return sha256_json({"commands": sorted(commands), "latest": latest, "notebooks": notebooks})

@@ -37,7 +37,7 @@ from claims.bindings import Binding, ClaimedValue, ClaimsFile, Experiment, parse
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
 from engine.runs.jsonl import read_json_file
-from engine.runs.runlog import read_log, resolve_logged_path
+from engine.runs.runlog import newest, read_log, resolve_logged_path
 
 VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "NOT COMPUTED", "CHANGED", "UNTRACEABLE",
             "RERUN FAILED")
@@ -195,15 +195,16 @@ def find_run(records: list[dict[str, Any]], experiment: Experiment, *, pins: dic
     (``pins``: :func:`identity_pins`); with ``within``, only a run that wrote inside that
     directory (the experiment's own ``--rerun`` work directory)."""
     root = Path(os.path.abspath(within)) if within is not None else None
-    for record in reversed(records):
+    found = []
+    for record in records:
         if (record.get("status") == "ok" and record.get("command") == experiment.command
                 and parameters_match(record.get("parameters") or {}, experiment.match)
                 and inputs_match(record, pins or {})):
             if root is not None and not any(place == root or root in place.parents
                                             for place in _locations(record, log_path)):
                 continue
-            return record
-    return None
+            found.append(record)
+    return newest(found)  # the run that ended last, whatever the line order of a merged log
 
 
 def other_inputs_note(records: list[dict[str, Any]], experiment: Experiment, found: dict[str, Any],

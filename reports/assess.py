@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.runs.runlog import newest
+
 BACKGROUND = "background"
 REPORTED = "reported by a source"
 REPRODUCED = "reproduced locally"
@@ -535,7 +537,7 @@ def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     runs = [r for r in records if r.get("command") == name and r.get("status") == "ok"]
     if not runs:
         return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
-    latest = runs[-1]
+    latest = newest(runs)
     return (f"not checked: the log holds an ok run of {name} (latest run {latest.get('run_id')}); "
             "bind the numbers to it with `chapter-audit bind` and verify them")
 

@@ -427,3 +427,34 @@ def test_a_moved_book_never_reuses_reports_that_name_the_old_folder(tmp_path: Pa
     assert "1 changed" in done.stdout
     report = (moved / "out" / "chapters" / "01-intro.md" / "report.md").read_text(encoding="utf-8")
     assert f"| execution log | {moved / 'log.jsonl'} " in report and str(project) not in report
+
+
+def test_the_latest_run_of_a_merged_log_is_the_one_that_ended_last(tmp_path: Path) -> None:
+    """The user evaluated on Monday (P@1 0.5: one of two topics), fixed the run file's doc ids
+    and evaluated again (P@1 1.0) into a new folder, then rotated the log and later put the old
+    lines back after the new ones (``cat log.1.jsonl >> log.jsonl``). The claims file pins the
+    qrels only. ``verify`` read "the latest ok run" by line, the Monday run, and said MATCH of the
+    chapter's stale 0.5; it now reads the run that ended last (1.0): MISMATCH, naming that run."""
+    (tmp_path / "qrels.txt").write_text("1 0 d1 1\n2 0 d2 1\n", encoding="utf-8")
+    (tmp_path / "run.txt").write_text("1 Q0 d1 1 2 mine\n2 Q0 dx 1 1 mine\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "P@1", "-o", "monday",
+                   "--log", "log.jsonl", cwd=tmp_path).returncode == 0
+    (tmp_path / "run.txt").write_text("1 Q0 d1 1 2 mine\n2 Q0 d2 1 1 mine\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "P@1", "-o", "tuesday",
+                   "--log", "log.jsonl", cwd=tmp_path).returncode == 0
+    monday, tuesday = (tmp_path / "log.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    record = json.loads(monday)  # both ran within this second; Monday's run ended a day earlier
+    record["started_at"], record["ended_at"] = "2026-11-30T09:00:00Z", "2026-11-30T09:00:01Z"
+    monday = json.dumps(record) + "\n"
+    (tmp_path / "log.jsonl").write_text(tuesday + monday, encoding="utf-8")
+    from engine.runs.hashing import sha256_file
+
+    (tmp_path / "claims.toml").write_text(
+        f'[experiment.e]\ncommand = "evaluate"\nresult = "metrics"\n[experiment.e.inputs]\n'
+        f'qrels = "{sha256_file(tmp_path / "qrels.txt")}"\n\n[[binding]]\nid = "p1"\nexperiment = "e"\n'
+        f'quote = "P@1"\nclaimed = "0.5"\nkey = "runs.mine.macro.P@1"\n', encoding="utf-8")
+    done = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--format", "json", cwd=tmp_path)
+    verdicts = json.loads(done.stdout)
+    verdicts = verdicts["bindings"] if isinstance(verdicts, dict) else verdicts
+    assert done.returncode == 1 and [(v["reproduced"], v["verdict"], v["run_id"]) for v in verdicts] == [
+        (1.0, "MISMATCH", json.loads(tuesday)["run_id"])]
