@@ -458,3 +458,29 @@ def test_the_latest_run_of_a_merged_log_is_the_one_that_ended_last(tmp_path: Pat
     verdicts = verdicts["bindings"] if isinstance(verdicts, dict) else verdicts
     assert done.returncode == 1 and [(v["reproduced"], v["verdict"], v["run_id"]) for v in verdicts] == [
         (1.0, "MISMATCH", json.loads(tuesday)["run_id"])]
+
+
+def test_a_chapter_edited_after_its_claims_file_is_never_no_flags(tmp_path: Path) -> None:
+    """The maintainer's chapter printed "a Recall@3 of 0.75" (the supplied run's macro value), bound
+    by ``bind``. The author then edits it to 0.80, which the run contradicts, and nobody touches the
+    claims file. ``book`` said NO-FLAGS with 0 contradicted and 0 unchecked: the binding's MATCH
+    of "… of 0.75", a sentence the chapter no longer has, stood for the chapter. Now a binding the
+    chapter does not hold is unchecked: the chapter is UNCHECKED."""
+    from userfiles import sandbox_args, write_sandbox_inputs
+
+    inputs = write_sandbox_inputs(tmp_path / "inputs")
+    assert run_cli(*sandbox_args(inputs, tmp_path / "run", tmp_path / "log.jsonl"), cwd=tmp_path).returncode == 0
+    (tmp_path / "book").mkdir()
+    chapter = tmp_path / "book" / "04-fusion.md"
+    chapter.write_text("# Fusion\n\nThe supplied dense run reaches a Recall@3 of 0.75 on our two topics.\n",
+                       encoding="utf-8")
+    assert run_cli("bind", "book/04-fusion.md", "--log", "log.jsonl", "-o", "book/04-fusion.claims.toml",
+                   cwd=tmp_path).returncode == 0
+    args = ("book", "book", "-o", "out", "--log", "log.jsonl", "--offline")
+    first = run_cli(*args, cwd=tmp_path)
+    assert first.returncode == 0 and "NO-FLAGS" in first.stdout
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("0.75", "0.80"), encoding="utf-8")
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "out" / "chapters" / "04-fusion.md" / "summary.json").read_text())
+    assert summary["status"] == "UNCHECKED" and summary["counts"]["unchecked"] == 1, summary
