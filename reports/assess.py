@@ -492,6 +492,8 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     by_experiment: dict[str, list[Any]] = defaultdict(list)
     for verdict in inputs.verdicts:
         by_experiment[verdict.binding.experiment].append(verdict)
+    _, unplaced = verdicts_by_claim(list(inputs.claims), list(inputs.verdicts))
+    unheld = {id(v) for v in unplaced}   # bindings whose quoted number this chapter does not print
     seen = set()
     for claims_file in inputs.claims_files:
         for exp_id, experiment in sorted(claims_file.experiments.items()):
@@ -508,6 +510,8 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
                                     for v in verdicts if v.run_id == record["run_id"])
                 status = (f"ran: run {record['run_id']}, {record.get('ended_at', UNVERIFIED)}, status ok; "
                           f"{matched} of {len(verdicts)} bound numbers match"
+                          + (f" ({held} of them quote text this chapter does not print: they check nothing "
+                             "of it)" if (held := sum(id(v) in unheld for v in verdicts)) else "")
                           + (f"; results: {results}" if results else ""))
             method = f"chapter-audit {experiment.command}"
             if experiment.match:

@@ -484,3 +484,6 @@ def test_a_chapter_edited_after_its_claims_file_is_never_no_flags(tmp_path: Path
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "out" / "chapters" / "04-fusion.md" / "summary.json").read_text())
     assert summary["status"] == "UNCHECKED" and summary["counts"]["unchecked"] == 1, summary
+    report = (tmp_path / "out" / "chapters" / "04-fusion.md" / "report.md").read_text(encoding="utf-8")
+    assert ("1 of 1 bound numbers match (1 of them quote text this chapter does not print: they check "
+            "nothing of it)") in report
