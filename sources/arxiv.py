@@ -35,7 +35,10 @@ HEADERS = {"Accept": "application/atom+xml"}
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
 VERSION_RE = re.compile(r"^(.*?)(v\d+)?$")
-WITHDRAWN_COMMENT = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
+WITHDRAWN_COMMENT = re.compile(  # arXiv's wordings; "an earlier version withdrawn from ICLR" is not one
+    r"^\W*withdrawn\b|\bthis (?:paper|submission|article|manuscript|work|version) (?:has been|was|is) "
+    r"withdrawn\b|\bwithdrawn by (?:the )?(?:authors?|submitter|arxiv(?: administrators?| admin)?)\b",
+    re.IGNORECASE)
 WITHDRAWN_SUMMARY = re.compile(r"^\W*(?:withdrawn\b|this (?:paper|submission|article|manuscript|work) "
                                r"(?:has been|was|is) withdrawn\b)", re.IGNORECASE)
 
