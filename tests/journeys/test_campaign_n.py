@@ -492,3 +492,26 @@ def test_a_chapter_edited_after_its_claims_file_is_never_no_flags(tmp_path: Path
     report = (tmp_path / "out" / "chapters" / "04-fusion.md" / "report.md").read_text(encoding="utf-8")
     assert ("1 of 1 bound numbers match (1 of them quote text this chapter does not print: they check "
             "nothing of it)") in report
+
+
+def test_a_bibtex_entry_whose_doi_is_another_works_is_a_discrepancy(server, tmp_path: Path) -> None:
+    """The chapter's .bib gives Robertson and Zaragoza's 2009 monograph the DOI 10.9999/test.1,
+    which is Quillfeather and Oakhurst's 2001 paper (a DOI pasted from the wrong entry); the
+    second entry is that paper, rightly. ``sources --references`` verified both without a word;
+    now the first carries the name, year and title discrepancies and the second none."""
+    (tmp_path / "refs.bib").write_text(
+        "@article{robertson2009,\n  author = {Robertson, Stephen and Zaragoza, Hugo},\n"
+        "  title = {The Probabilistic Relevance Framework: BM25 and Beyond},\n  year = {2009},\n"
+        "  doi = {10.9999/test.1}\n}\n@article{quill2001,\n  author = {Quillfeather, Ada and Oakhurst, Bram},\n"
+        "  title = {Budgeted Selection of Evidence Units},\n  year = {2001},\n  doi = {10.9999/test.1}\n}\n",
+        encoding="utf-8")
+    (tmp_path / "chapter.md").write_text("# BM25\n\nBM25 comes from the probabilistic relevance framework "
+                                         "[@robertson2009].\n", encoding="utf-8")
+    done = run_cli("sources", "chapter.md", "--references", "refs.bib", "--no-search", "--sources-cache", "cache",
+                   "--format", "json", cwd=tmp_path, env=_sources_env(server))
+    assert done.returncode == 0, done.stderr
+    wrong, right = json.loads(done.stdout)["records"]
+    assert any("gives the year 2009, the verified record 2001" in d for d in wrong["discrepancies"])
+    assert any("cites the title 'The Probabilistic Relevance Framework: BM25 and Beyond'" in d
+               for d in wrong["discrepancies"])
+    assert right["discrepancies"] == [] and right["status"] == wrong["status"] == "VERIFIED"
