@@ -515,3 +515,14 @@ def test_a_bibtex_entry_whose_doi_is_another_works_is_a_discrepancy(server, tmp_
     assert any("cites the title 'The Probabilistic Relevance Framework: BM25 and Beyond'" in d
                for d in wrong["discrepancies"])
     assert right["discrepancies"] == [] and right["status"] == wrong["status"] == "VERIFIED"
+
+
+def test_a_report_never_says_no_table_was_read_of_a_chapter_with_an_html_table(tmp_path: Path) -> None:
+    """Until HTML tables are read (the xfail above), ``report`` said "tables read | none" of a
+    chapter whose nine numbers sit in a ``<table>`` at line 5, as though it had no table. It now
+    names the table set aside and says its numbers are not read, bound or checked."""
+    (tmp_path / "chapter.md").write_text(HTML_TABLE_CHAPTER, encoding="utf-8")
+    done = run_cli("report", "chapter.md", "--offline", "-o", "report.md", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ("| tables read | 1 HTML table(s) set aside at line(s) 5: their numbers are not read, bound or "
+            "checked |") in (tmp_path / "report.md").read_text(encoding="utf-8")
