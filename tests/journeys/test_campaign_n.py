@@ -154,6 +154,9 @@ def odd_server():
                 return self._send(301, headers={"Location": "/crossref/works/10.9999/loop"})
             if parts.path == "/arxiv/api/query" and parse_qs(parts.query).get("id_list") == ["9999.00005"]:
                 return self._send(200, WITHDRAWN_FEED)
+            if unquote(parts.path) == "/crossref/works/10.9999/nodoi":   # a work-list where a work belongs
+                return self._send(200, json.dumps({"status": "ok", "message-type": "work-list", "message": {
+                    "items": [], "total-results": 0}}).encode(), headers={"Content-Type": "application/json"})
             return self._send(404, b"{}")
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -171,16 +174,20 @@ def test_a_withdrawn_arxiv_paper_is_retracted_not_plainly_verified(odd_server, t
     "This paper has been withdrawn by the author". ``sources`` said "VERIFIED ... Invented Dense
     Retrieval Gains" and ``report`` rested the chapter's claim on it with no word of doubt. Now
     the table says RETRACTED (withdrawal, from the arXiv comment) and the report puts the claim
-    first with high priority. A 301 that points at itself stays UNVERIFIED (more than 5 redirects)."""
+    first with high priority. A 301 that points at itself stays UNVERIFIED (more than 5 redirects).
+    A Crossref answer that names no DOI (a work-list where a work belongs) was VERIFIED with no
+    title; it cannot be shown to be the work asked for: UNVERIFIED."""
     (tmp_path / "pack.txt").write_text(
         "== 1. Identity ==\nBook: Invented Book\nChapter: Dense\n\n== 2. Chapter text ==\n\n"
         "Lindqvist's dense retriever gains 4 points of nDCG@10.\n\n== 4. Existing evidence ==\n"
         "- Lindqvist (2030). Invented Dense Retrieval Gains. arXiv:9999.00005\n"
-        "- A loop. doi:10.9999/loop\n", encoding="utf-8")
+        "- A loop. doi:10.9999/loop\n- A list. doi:10.9999/nodoi\n", encoding="utf-8")
     env = _sources_env(odd_server)
     done = run_cli("sources", "pack.txt", "--no-search", "--sources-cache", "cache", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
-    arxiv, loop = [re.sub(r"\s+", " ", line) for line in done.stdout.splitlines()[1:3]]
+    arxiv, loop, nodoi = [re.sub(r"\s+", " ", line) for line in done.stdout.splitlines()[1:4]]
+    assert nodoi.startswith("doi 10.9999/nodoi UNVERIFIED not accessible Crossref's answer names no DOI "
+                            "(message-type 'work-list'): cannot tell it is the work asked for")
     assert arxiv.startswith("arxiv 9999.00005 VERIFIED abstract only Invented Dense Retrieval Gains "
                             "(2031-05-06T00:00:00Z); RETRACTED: withdrawal (arXiv comment, 2031-05-06: This paper "
                             "has been withdrawn by the author due to an error in the evaluation)")
