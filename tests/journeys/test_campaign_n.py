@@ -533,3 +533,19 @@ def test_a_report_never_says_no_table_was_read_of_a_chapter_with_an_html_table(t
     assert done.returncode == 0, done.stderr
     assert ("| tables read | 1 HTML table(s) set aside at line(s) 5: their numbers are not read, bound or "
             "checked |") in (tmp_path / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): the "
+                   "printed name nDCG@10 is matched case-insensitively to the sandbox's exponential ndcg@10")
+def test_a_printed_ndcg_never_binds_the_other_ndcg(tmp_path: Path) -> None:
+    """The log holds one evaluate run with both ``ndcg@10`` (gain 2**g − 1: 0.684406) and
+    ``nDCG@10`` (linear, ir_measures' and trec_eval's: 0.733190) — the data of the ranx test above.
+    "Run x reaches an nDCG@10 of 0.684" is false under the name it prints; ``bind`` bound it to
+    ``runs.x.macro.ndcg@10`` and ``verify`` said MATCH."""
+    (tmp_path / "qrels.txt").write_text("301 0 d1 2\n301 0 d2 1\n302 0 d5 1\n302 0 d6 3\n", encoding="utf-8")
+    (tmp_path / "run.txt").write_text("301 Q0 d4 1 2.5 x\n301 Q0 d1 2 2.4 x\n301 Q0 d2 3 0.5 x\n"
+                                      "302 Q0 d5 1 3.0 x\n302 Q0 d6 2 2.9 x\n", encoding="utf-8")
+    assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "ndcg@10,nDCG@10",
+                   "-o", "out", "--log", "log.jsonl", cwd=tmp_path).returncode == 0
+    keys = _draft_keys(tmp_path, "Run x reaches an nDCG@10 of 0.684 on our two topics.")
+    assert "runs.x.macro.ndcg@10" not in keys, keys
