@@ -549,3 +549,48 @@ def test_a_printed_ndcg_never_binds_the_other_ndcg(tmp_path: Path) -> None:
                    "-o", "out", "--log", "log.jsonl", cwd=tmp_path).returncode == 0
     keys = _draft_keys(tmp_path, "Run x reaches an nDCG@10 of 0.684 on our two topics.")
     assert "runs.x.macro.ndcg@10" not in keys, keys
+
+
+def test_a_server_that_drips_its_answer_cannot_hold_a_look_up(tmp_path: Path) -> None:
+    """A metadata server sends its headers, then one byte every 0.1 s of a 200-byte body. Each
+    read is within the read timeout (here 0.3 s; 10 s by default), so the look-up waited for the
+    whole body, as long as the server liked (a real drip holds ``sources`` for hours). A body must
+    now arrive within 3 read timeouts: the look-up ends as a read timeout (0.9 s, two attempts),
+    never VERIFIED on a partial body."""
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from sources.http import ClientConfig, PoliteClient
+
+    class Drip(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "200")
+            self.end_headers()
+            try:
+                for _ in range(200):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        config = ClientConfig(connect_timeout=0.5, read_timeout=0.3, max_attempts=2, backoff_base=0.01,
+                              backoff_max=0.05, trust_env=False, min_interval={})
+        with PoliteClient(config, allow_loopback_http=True) as client:
+            result = client.get(f"http://127.0.0.1:{httpd.server_address[1]}/crossref/works/10.9999/drip")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert result.body is None and result.error == "timeout (read, 0.3 s) after 2 attempts", result
