@@ -51,25 +51,28 @@ def counts_of(inputs: Any, records: list[dict[str, Any]]) -> dict[str, int]:
     """The index's counts for one chapter, from the report's own inputs.
 
     ``contradicted``: bound numbers the log contradicts (verdict MISMATCH); ``unchecked``: bound
-    numbers that could not be checked (any other verdict but MATCH and NO RUN, and a binding whose
-    quoted sentence no longer prints its claimed value: a claims file older than the chapter); ``unrun``:
+    numbers that could not be checked (any other verdict but MATCH and NO RUN, and every binding
+    the chapter does not hold: one whose quoted sentence no longer prints its claimed value, a
+    claims file older than the chapter, or whose quote is nowhere in it, e.g. "of 0.75" after the
+    chapter was edited to 0.80: its MATCH is about a sentence the chapter no longer has, and it
+    used to leave the chapter NO-FLAGS); ``unrun``:
     experiments of the claims files with no ok run in the log; ``unverified``: sources no look-up
     verified; ``retracted``: sources whose record is marked retracted; ``inconsistent``: failed
     checks of the chapter's own numbers (consistency).
     """
     from claims.verify import find_run, identity_pins
-    from reports.assess import stale_bindings, verdicts_by_claim
+    from reports.assess import verdicts_by_claim
 
     claims = list(getattr(inputs, "claims", []) or [])
     _, unplaced = verdicts_by_claim(claims, inputs.verdicts)
-    stale = {id(v) for v in stale_bindings(claims, unplaced)}  # the chapter no longer prints them
-    verdicts = [v for v in inputs.verdicts if id(v) not in stale]
+    unheld = {id(v) for v in unplaced}  # bindings the chapter does not print (stale or quoted nowhere)
+    verdicts = [v for v in inputs.verdicts if id(v) not in unheld]
     unrun = sum(1 for cf in inputs.claims_files for e in cf.experiments.values()
                 if find_run(records, e, pins=identity_pins(e, cf.path)) is None)
     retracted = sum(1 for s in inputs.sources if getattr(s, "update_status", None) == "RETRACTED")
     return {
         "contradicted": sum(1 for v in verdicts if v.status == "MISMATCH"),
-        "unchecked": sum(1 for v in verdicts if v.status not in ("MATCH", "MISMATCH", "NO RUN")) + len(stale),
+        "unchecked": sum(1 for v in verdicts if v.status not in ("MATCH", "MISMATCH", "NO RUN")) + len(unheld),
         "unrun": unrun,
         "unverified": sum(1 for s in inputs.sources if getattr(s, "status", "") == "UNVERIFIED"),
         "retracted": retracted,

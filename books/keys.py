@@ -16,7 +16,10 @@ A chapter's key has seven parts, each a sha256 (or a small map of them):
   ``r03 evaluate``; ``notebook run`` for an associated notebook), its latest ok run (every
   notebook run), so a
   reused report never says UNRUN of a command the log now holds a run of;
-* ``settings`` — ``offline`` and the primary-source search switch;
+* ``settings`` — ``offline``, the primary-source search switch, and where the chapter file and
+  the log are (absolute paths: the report, ``claims.json`` and ``consistency.json`` name them, so
+  after the project is moved a reused report named a log and a chapter that were no longer
+  there; now a moved chapter is audited again);
 * ``toolkit`` — the sha256 of the reader's, the claims', the sources', the report's and the
   books' own source files, so a pass after an upgrade of chapter-audit writes every report again.
 
@@ -32,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.runs.hashing import sha256_file, sha256_json
+from engine.runs.runlog import newest
 
 CHEAP_PARTS = ("chapter", "claims", "runs", "settings", "toolkit")
 PARTS = CHEAP_PARTS + ("references", "cited")
@@ -96,7 +100,9 @@ def cheap_key(chapter_file: Path, claims_paths: tuple[Path, ...], claims_files: 
         "chapter": sha256_file(chapter_file),
         "claims": {Path(p).name: sha256_file(p) for p in claims_paths},
         "runs": runs_part(claims_files, log_path, records),
-        "settings": {"offline": offline, "search": search},
+        "settings": {"offline": offline, "search": search,
+                     "read_from": {"chapter": str(Path(chapter_file).resolve()),
+                                   "log": str(Path(log_path).resolve())}},
         "toolkit": toolkit,
     }
 
@@ -124,9 +130,10 @@ def cited_runs(pack: Any, rows: list[Any], records: list[dict[str, Any]]) -> str
     if notebook_material(pack, attribute) is not None:
         commands.add("notebook run")
     latest = {}
-    for record in records:   # what section 6 prints: the latest ok run id of each command
-        if record.get("command") in commands - {"notebook run"} and record.get("status") == "ok":
-            latest[record["command"]] = record.get("run_id")
+    for command in commands - {"notebook run"}:   # what section 6 prints: the latest ok run id of each
+        run = newest([r for r in records if r.get("command") == command and r.get("status") == "ok"])
+        if run is not None:
+            latest[command] = run.get("run_id")
     notebooks = [[r.get("run_id"), r.get("ended_at"), r.get("status"), sorted(r.get("inputs") or {})]
                  for r in records if "notebook run" in commands and r.get("command") == "notebook run"]
     return sha256_json({"commands": sorted(commands), "latest": latest, "notebooks": notebooks})

@@ -3,8 +3,11 @@
 Without ``book.toml`` the chapters are the directory's ``*.md``, ``*.txt`` and ``*.pack``
 files (top level only, sorted by name; :data:`audit.pack.PACK_SUFFIXES`), each titled by its
 pack identity's ``Chapter:`` line, else its first ``# `` heading, else its file name; a chapter
-``NAME.SUFFIX`` binds ``NAME.claims.toml`` from the claims directory (``--claims-dir``, default
-the book directory) when that file exists.
+``NAME.SUFFIX`` binds ``NAME.SUFFIX.claims.toml``, else ``NAME.claims.toml``, from the claims
+directory (``--claims-dir``, default the book directory) when that file exists. ``NAME.claims.toml``
+belongs to one chapter only: when two chapters share the NAME (``03-fusion.md`` and
+``03-fusion.txt``) it is refused (InputError naming both), because it bound each of them and the
+chapter that prints other numbers was reported as matching the run.
 
 ``book.toml`` (read with :mod:`tomllib`) lists them instead, in order::
 
@@ -141,6 +144,21 @@ def read_book_file(directory: Path) -> tuple[str, list[tuple[Path, str | None, t
     return title, entries, path
 
 
+def _default_claims(file: Path, claims_root: Path, same_stem: list[Path]) -> tuple[Path, ...]:
+    """``NAME.SUFFIX.claims.toml``, else ``NAME.claims.toml`` when no other chapter has the NAME."""
+    own = claims_root / (file.name + CLAIMS_SUFFIX)
+    if own.is_file():
+        return (own,)
+    shared = claims_root / (file.name[: -len(file.suffix)] + CLAIMS_SUFFIX)
+    if not shared.is_file():
+        return ()
+    if len(same_stem) > 1:
+        others = ", ".join(p.name for p in same_stem)
+        raise InputError(f"would bind each of the chapters {others}; name it after the chapter it binds "
+                         f"(e.g. {file.name}{CLAIMS_SUFFIX}) or list the chapters in {BOOK_FILE}", path=shared)
+    return (shared,)
+
+
 def read_book(directory: str | Path, claims_dir: str | Path | None = None) -> BookSpec:
     """The book's chapters (see the module docstring); InputError on any defect."""
     directory = Path(directory)
@@ -166,10 +184,12 @@ def read_book(directory: str | Path, claims_dir: str | Path | None = None) -> Bo
         entries = [(file, None, None) for file in files]
     chapters: list[ChapterSpec] = []
     names: dict[str, Path] = {}
+    stems: dict[str, list[Path]] = {}
+    for file, _, _ in entries:
+        stems.setdefault(file.name[: -len(file.suffix)], []).append(file)
     for number, (file, title_value, claims) in enumerate(entries, start=1):
         if claims is None:
-            default = claims_root / (file.name[: -len(file.suffix)] + CLAIMS_SUFFIX)
-            claims = (default,) if default.is_file() else ()
+            claims = _default_claims(file, claims_root, stems[file.name[: -len(file.suffix)]])
         name = output_name(file)
         if name in names:
             raise InputError(f"{file.name} and {names[name].name} would share the output name {name!r}",

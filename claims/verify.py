@@ -37,7 +37,7 @@ from claims.bindings import Binding, ClaimedValue, ClaimsFile, Experiment, parse
 from engine.runs.errors import InputError
 from engine.runs.hashing import sha256_file
 from engine.runs.jsonl import read_json_file
-from engine.runs.runlog import read_log, resolve_logged_path
+from engine.runs.runlog import newest, read_log, resolve_logged_path
 
 VERDICTS = ("MATCH", "MISMATCH", "NO RUN", "MISSING KEY", "NOT COMPUTED", "CHANGED", "UNTRACEABLE",
             "RERUN FAILED")
@@ -195,15 +195,16 @@ def find_run(records: list[dict[str, Any]], experiment: Experiment, *, pins: dic
     (``pins``: :func:`identity_pins`); with ``within``, only a run that wrote inside that
     directory (the experiment's own ``--rerun`` work directory)."""
     root = Path(os.path.abspath(within)) if within is not None else None
-    for record in reversed(records):
+    found = []
+    for record in records:
         if (record.get("status") == "ok" and record.get("command") == experiment.command
                 and parameters_match(record.get("parameters") or {}, experiment.match)
                 and inputs_match(record, pins or {})):
             if root is not None and not any(place == root or root in place.parents
                                             for place in _locations(record, log_path)):
                 continue
-            return record
-    return None
+            found.append(record)
+    return newest(found)  # the run that ended last, whatever the line order of a merged log
 
 
 def other_inputs_note(records: list[dict[str, Any]], experiment: Experiment, found: dict[str, Any],
@@ -303,6 +304,14 @@ def reproduced_value(data: Any, binding: Binding, claimed: ClaimedValue) -> tupl
     raise KeyError(f"pattern {binding.pattern!r}" + (f" in {binding.key}" if binding.key else ""))
 
 
+def _default_tolerance(claimed: ClaimedValue) -> bool:
+    """The claim's tolerance is its printed precision's (no ``tolerance =`` given)."""
+    try:
+        return parse_claimed(claimed.text).tolerance == claimed.tolerance
+    except ValueError:
+        return False
+
+
 def _strings(node: Any, path: str) -> Any:
     if isinstance(node, str):
         yield path, node
@@ -314,13 +323,46 @@ def _strings(node: Any, path: str) -> Any:
             yield from _strings(item, f"{path}.{index}" if path else str(index))
 
 
+def rounds_to_claim(claimed: ClaimedValue, reproduced: float) -> bool:
+    """Whether a reproduced value exactly half a printed unit from the claim rounds to it.
+
+    The default tolerance is half a unit of the last printed digit, inclusive, so at exactly
+    half a unit both neighbours are within it: 0.55 (11 of 20 topics) printed ``0.5`` or ``0.6``,
+    37.5% printed ``37%`` or ``38%``. Only the rounding conventions in use decide there: half up
+    (``ROUND_HALF_UP``) and half to even (``ROUND_HALF_EVEN``, IEEE 754's and Python's
+    ``round``), applied to the value's shortest repr (the number the run wrote, ``0.55``, not the
+    binary double just above it), or to it snapped to 12 significant digits (a mean summed in
+    floating point that wrote 0.5499999999999999 for 11/20 accepts both prints, as before).
+    0.55 → 0.6 under both, so ``0.5`` is a rounding error;
+    0.45 → 0.5 (half up) or 0.4 (half to even), so either print stands. Before, ``0.5`` of 0.55
+    and ``37%`` of 0.375 were MATCH."""
+    from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+
+    try:
+        unit = Decimal(repr(2 * claimed.tolerance)).normalize()
+        printed = Decimal(repr(float(claimed.value))).quantize(unit, rounding=ROUND_HALF_EVEN)
+        values = {Decimal(repr(float(reproduced))), Decimal(f"{float(reproduced):.12g}")}
+        return printed in {v.quantize(unit, rounding=mode) for v in values
+                           for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN)}
+    except (InvalidOperation, ValueError):
+        return True
+
+
 def compare(claimed: ClaimedValue, reproduced: Any) -> tuple[bool, float | None]:
-    """Whether the reproduced value agrees with the claim, and the numeric difference."""
+    """Whether the reproduced value agrees with the claim, and the numeric difference: within
+    the tolerance (default half a unit of the printed precision, docs/verify.md), and at exactly
+    half a unit of a plain printed number only when the value rounds to it
+    (:func:`rounds_to_claim`)."""
     if claimed.kind in ("number", "fraction"):
         if isinstance(reproduced, bool) or not isinstance(reproduced, (int, float)):
             return False, None
         difference = float(reproduced) - float(claimed.value)
-        return abs(difference) <= claimed.tolerance + 1e-15, difference
+        within = abs(difference) <= claimed.tolerance + 1e-15
+        if within and claimed.kind == "number" and claimed.tolerance > 0 \
+                and abs(abs(difference) - claimed.tolerance) <= 1e-9 * claimed.tolerance \
+                and _default_tolerance(claimed):
+            within = rounds_to_claim(claimed, float(reproduced))
+        return within, difference
     if claimed.kind == "list":
         if not isinstance(reproduced, list) or len(reproduced) != len(claimed.value):
             return False, None

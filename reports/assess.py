@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.runs.runlog import newest
+
 BACKGROUND = "background"
 REPORTED = "reported by a source"
 REPRODUCED = "reproduced locally"
@@ -490,6 +492,8 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
     by_experiment: dict[str, list[Any]] = defaultdict(list)
     for verdict in inputs.verdicts:
         by_experiment[verdict.binding.experiment].append(verdict)
+    _, unplaced = verdicts_by_claim(list(inputs.claims), list(inputs.verdicts))
+    unheld = {id(v) for v in unplaced}   # bindings whose quoted number this chapter does not print
     seen = set()
     for claims_file in inputs.claims_files:
         for exp_id, experiment in sorted(claims_file.experiments.items()):
@@ -506,6 +510,8 @@ def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
                                     for v in verdicts if v.run_id == record["run_id"])
                 status = (f"ran: run {record['run_id']}, {record.get('ended_at', UNVERIFIED)}, status ok; "
                           f"{matched} of {len(verdicts)} bound numbers match"
+                          + (f" ({held} of them quote text this chapter does not print: they check nothing "
+                             "of it)" if (held := sum(id(v) in unheld for v in verdicts)) else "")
                           + (f"; results: {results}" if results else ""))
             method = f"chapter-audit {experiment.command}"
             if experiment.match:
@@ -535,7 +541,7 @@ def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     runs = [r for r in records if r.get("command") == name and r.get("status") == "ok"]
     if not runs:
         return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
-    latest = runs[-1]
+    latest = newest(runs)
     return (f"not checked: the log holds an ok run of {name} (latest run {latest.get('run_id')}); "
             "bind the numbers to it with `chapter-audit bind` and verify them")
 

@@ -119,6 +119,12 @@ def document_rows(document: Any) -> list[list[str]]:
         caption = f" after “{t.caption[:80]}”" if t.caption else ""
         tables.append(f"T-{number}: {len(t.header)} columns ({', '.join(t.header)}) × {len(t.rows)} rows, "
                       f"{span}{how}{caption}")
+    # an HTML <table> is set aside as markup (audit/document.py): its numbers are neither claim rows
+    # nor checked, so say so instead of "none", which read as "the chapter has no table"
+    html_tables = [b.line for b in document.blocks if b.kind == "html" and "<table" in b.text.lower()]
+    if html_tables:
+        tables.append(f"{len(html_tables)} HTML table(s) set aside at line(s) "
+                      f"{', '.join(map(str, html_tables))}: their numbers are not read, bound or checked")
     from claims.extract import structure_summary
 
     recovered = [b for b in document.blocks if b.recovered and b.kind != "paragraph"]

@@ -8,6 +8,14 @@ back as a feed with no entry. Both are UNVERIFIED with that observation as the r
 Search (``query?search_query=au:NAME AND all:TERM&max_results=5``) answers the same feed with
 several entries, each read with the same rules (:func:`parse_search`).
 
+**Withdrawn** (https://info.arxiv.org/help/withdraw.html): a withdrawn article's new version says
+so in its comment ("This paper has been withdrawn by the author ...", "withdrawn by arXiv
+administrators") and usually in place of its abstract. Such an entry is still read (VERIFIED: it
+is the record), with its ``comment`` and one ``updated_by`` entry ``{"type": "withdrawal",
+"label": "Withdrawal", "source": "arXiv comment", "date": <updated, YYYY-MM-DD>, "comment"}``, the shape of
+Crossref's notices, so ``update_status`` is RETRACTED and every surface says it (before, the
+``sources`` table and the report showed a withdrawn paper as plainly VERIFIED).
+
 Parsed with :mod:`xml.etree.ElementTree` after refusing any DTD (``<!DOCTYPE``/``<!ENTITY``):
 the Atom feed never needs one, and refusing it rules out entity-expansion tricks.
 """
@@ -27,6 +35,12 @@ HEADERS = {"Accept": "application/atom+xml"}
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
 VERSION_RE = re.compile(r"^(.*?)(v\d+)?$")
+WITHDRAWN_COMMENT = re.compile(  # arXiv's wordings; "an earlier version withdrawn from ICLR" is not one
+    r"^\W*withdrawn\b|\bthis (?:paper|submission|article|manuscript|work|version) (?:has been|was|is) "
+    r"withdrawn\b|\bwithdrawn by (?:the )?(?:authors?|submitter|arxiv(?: administrators?| admin)?)\b",
+    re.IGNORECASE)
+WITHDRAWN_SUMMARY = re.compile(r"^\W*(?:withdrawn\b|this (?:paper|submission|article|manuscript|work) "
+                               r"(?:has been|was|is) withdrawn\b)", re.IGNORECASE)
 
 
 def request_url(arxiv_id: str, endpoints: SourceEndpoints) -> str:
@@ -92,10 +106,15 @@ def entry_fields(entry: ET.Element, returned: str) -> dict[str, Any]:
     summary = _text(entry.find(f"{ATOM}summary"))
     if summary:
         verified["abstract"] = summary
-    for name in ("doi", "journal_ref"):
+    for name in ("doi", "journal_ref", "comment"):
         value = _text(entry.find(f"{ARXIV}{name}"))
         if value:
             verified[name] = value
+    if WITHDRAWN_COMMENT.search(verified.get("comment") or "") \
+            or WITHDRAWN_SUMMARY.search(summary or ""):
+        verified["updated_by"] = [{"type": "withdrawal", "label": "Withdrawal", "source": "arXiv comment",
+                                   "date": str(verified.get("updated") or "")[:10],
+                                   "comment": verified.get("comment") or summary or ""}]
     return verified
 
 

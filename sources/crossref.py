@@ -154,7 +154,13 @@ def parse(body: bytes, doi: str) -> dict[str, Any]:
         raise LookupFailure(f"Crossref answered status {data.get('status')!r}")
     message = data["message"]
     returned = message.get("DOI")
-    if isinstance(returned, str) and returned.lower() != doi.lower():
+    if not isinstance(returned, str) or not returned.strip():
+        # a record that names no DOI (a work-list, a proxy's or mirror's page) cannot be shown to be
+        # the work asked for; it was VERIFIED (with whatever title it carried, or none)
+        kind = data.get("message-type")
+        raise LookupFailure("Crossref's answer names no DOI" + (f" (message-type {kind!r})" if kind else "")
+                            + ": cannot tell it is the work asked for")
+    if returned.lower() != doi.lower():
         raise LookupFailure(f"Crossref returned a record for a different DOI ({returned})")
     return work_fields(message)
 

@@ -533,7 +533,12 @@ class PoliteClient:
                     raise _TooLarge(response.status_code)
                 chunks: list[bytes] = []
                 size = 0
+                # the read timeout bounds each read, not the body: a server that drips a byte every
+                # few seconds never trips it, and a look-up hung for as long as the server liked
+                deadline = time.monotonic() + BODY_DEADLINE_READS * self.config.read_timeout
                 for chunk in response.iter_bytes():
+                    if time.monotonic() > deadline:
+                        raise httpx.ReadTimeout(f"body not complete within {BODY_DEADLINE_READS} read timeouts")
                     size += len(chunk)
                     if size > self.config.max_bytes:
                         raise _TooLarge(response.status_code)
@@ -541,6 +546,9 @@ class PoliteClient:
                 return (response.status_code, b"".join(chunks),
                         {k.lower(): v for k, v in response.headers.items()}, current)
         raise UnsafeURL(f"more than {self.config.max_redirects} redirects from {url}")
+
+
+BODY_DEADLINE_READS = 3   # a whole body must arrive within 3 read timeouts (30 s by default)
 
 
 @dataclass

@@ -28,7 +28,7 @@ from engine.runs.progress import tracked
 from sources.http import ClientConfig, FetchResult, PoliteClient, SourceEndpoints
 from sources.leads import description_conflicts, identify_lead
 from sources.records import (ABSTRACT_ONLY, NOT_ACCESSIBLE, REASON_CITATION, REASON_NO_API,
-                             REASON_OFFLINE, UNVERIFIED, VERIFIED, SourceRecord)
+                             REASON_OFFLINE, UNVERIFIED, VERIFIED, SourceRecord, notice_text)
 
 SERVICES = {"doi": crossref, "arxiv": arxiv, "github": github}
 
@@ -175,6 +175,9 @@ def table_row(record: SourceRecord) -> tuple[str, ...]:
             detail += f" ({record.date})"
         if record.renamed:
             detail += f"; renamed: {record.renamed}"
+        update = record.update_status
+        if update:  # VERIFIED says the record was read, not that the work stands (a retraction is news)
+            detail += f"; {update}: " + "; ".join(notice_text(u) for u in record.update_notices(update))
     else:
         detail = record.reason or ""
     detail += "".join(f"; DISCREPANCY: {d}" for d in record.discrepancies)

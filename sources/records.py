@@ -170,5 +170,7 @@ def notice_text(update: dict[str, str]) -> str:
     """``retraction notice doi:10.x/y (retraction-watch, 2023-04-22)`` of one Crossref update."""
     kind = update.get("label") or update.get("type", "update").replace("_", " ")
     where = ", ".join(p for p in (update.get("source"), update.get("date")) if p)
+    if not update.get("doi") and update.get("source") == "arXiv comment":  # sources.arxiv: withdrawn
+        return f"{kind.lower()} ({where}: {update.get('comment') or 'the entry says withdrawn'})"
     notice = f"doi:{update['doi']}" if update.get("doi") else "no notice DOI given"
     return f"{kind.lower()} notice {notice}" + (f" ({where})" if where else "")

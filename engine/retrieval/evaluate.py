@@ -286,6 +286,21 @@ def coverage_warnings(metrics: dict[str, Any], files: dict[str, str]) -> list[st
     return warnings
 
 
+def measure_warnings(metrics: dict[str, Any]) -> list[str]:
+    """One warning per sandbox ``ndcg@k`` asked of ``evaluate``: the W03 measure, gain ``2**g − 1``
+    (ir_measures' ``nDCG(dcg='exp-log2')@k``, ranx's ``ndcg_burges@k``), where ranx's ``ndcg@k``
+    of the same spelling is the linear-gain nDCG (ir_measures' ``nDCG@k``). With graded qrels
+    the two differ, and a user who copied the name from ranx got the other number without a word."""
+    out = []
+    for key in metrics["measures"]:
+        if key.startswith("ndcg@"):
+            cutoff = key.split("@", 1)[1]
+            out.append(f"warning: {key} is the sandbox's W03 nDCG with gain 2**g - 1 (ir_measures' "
+                       f"nDCG(dcg='exp-log2')@{cutoff}, ranx's ndcg_burges@{cutoff}); ranx's ndcg@{cutoff} "
+                       f"and ir_measures' nDCG@{cutoff} take the grade as gain: ask for nDCG@{cutoff} for that number")
+    return out
+
+
 def render_table(metrics: dict[str, Any], comparison: dict[str, Any]) -> str:
     """The printed summary: one row per run (macro values), then the paired comparisons."""
     keys = metrics["measures"]
@@ -433,4 +448,5 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                           "manifest": str(root / MANIFEST_NAME)}
     run_files = {name: str(given) for name, given in zip(names, given_paths)}
     return {"run_id": run_id, "output": str(output), "metrics": metrics, "comparison": comparison,
-            "warnings": coverage_warnings(metrics, run_files), "table": render_table(metrics, comparison)}
+            "warnings": measure_warnings(metrics) + coverage_warnings(metrics, run_files),
+            "table": render_table(metrics, comparison)}

@@ -267,6 +267,20 @@ def read_records(log_path: str | Path, *, report_damaged: bool = True) -> list[d
     return records
 
 
+def newest(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The record that ended last: the largest ``ended_at`` (UTC ISO 8601 with Z, so the strings
+    order as the times), ties and records without one by log order (the later line). A log is
+    appended in time order, but one a user merged (``cat ci-log.jsonl >> log.jsonl``, or a rotated
+    log put back after the current one) is not: "latest" by line then meant an older run."""
+    best, best_key = None, None
+    for position, record in enumerate(records):
+        ended = record.get("ended_at")
+        key = (ended if isinstance(ended, str) else "", position)
+        if best_key is None or key > best_key:
+            best, best_key = record, key
+    return best
+
+
 def latest_ok(log_path: str | Path, command: str | None = None) -> dict[str, Any] | None:
     """The last ``ok`` record (optionally of one command), or None."""
     for record in reversed(read_records(log_path)):
