@@ -701,18 +701,10 @@ def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:
     for q in row.quantities:
         values = (q.value, q.upper, q.numerator, q.denominator)
         if any(isinstance(v, float) and not math.isfinite(v) for v in values if v is not None):
-            line = block.line
-            if block.kind == "table" and block.table is not None and not block.table.recovered:
-                line = _cell_line(block.table, row)
+            line = row.line or block.line
             shown = q.text if len(q.text) <= 40 else q.text[:20] + "…" + q.text[-10:]
             raise InputError(f"number {shown!r} is too large for a float; write it as a finite value",
                              path=path or "<text>", line=line)
-
-
-def _cell_line(table: Table, row: ClaimRow) -> int:
-    """The file line of a table-value row's cell (header, delimiter, then one line per body row)."""
-    match = re.search(r"-R(\d+)-C", row.claim_id)
-    return table.line + 1 + int(match.group(1)) if match else table.line
 
 
 def _lead_in(block: Block) -> tuple[tuple[int, int], ...]:
@@ -863,9 +855,19 @@ def table_value_rows(table: Table, number: int) -> list[ClaimRow]:
                 claim_id=f"{label}-R{r:02d}-C{c:02d}", paragraph=0, sentence=0, text=text, kind=TABLE_VALUE,
                 quantities=quantities, cited_names=[],
                 location=f"table {label} (line {table.line}), row {row_label!r}, column {column!r}",
-                cue="numeric table cell", section=table.section, block="table", line=table.line,
+                cue="numeric table cell", section=table.section, block="table", line=table_row_line(table, r),
                 table=label, row_label=row_label, column=column))
     return rows
+
+
+def table_row_line(table: Table, row: int) -> int:
+    """The file line of body row ``row`` (1-based) of a table written one row a line (a pipe
+    table: header, delimiter, then the rows, ``end_line`` = ``line`` + 1 + the row count); the
+    table's first line when its rows do not map onto its lines one to one (a table recovered
+    from one flattened line, an HTML table)."""
+    if not table.recovered and table.end_line - table.line == len(table.rows) + 1:
+        return table.line + 1 + row
+    return table.line
 
 
 def structure_summary(document: Document) -> str:

@@ -318,7 +318,7 @@ def test_structure_only_and_table_only_snapshots(tmp_path, cli):
     result = cli("claims", tables, "--format", "csv")
     assert result.exit_code == 0
     assert "the chapter text holds no prose, only 1 heading, 1 table; the rows are table values" in result.output
-    assert "T-1-R01-C02,0,0,\"table T-1 (line 3), row 'x', column 'b'\",table value,T-1 · x · b = 2,2,,T,table,3" in result.output
+    assert "T-1-R01-C02,0,0,\"table T-1 (line 3), row 'x', column 'b'\",table value,T-1 · x · b = 2,2,,T,table,5" in result.output  # the cell's row line
 
 
 def test_table_value_rows_take_bindings():

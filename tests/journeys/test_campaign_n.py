@@ -358,9 +358,6 @@ def test_a_number_said_over_all_topics_never_binds_one_topics_value(tmp_path: Pa
     assert not [k for k in keys if ".per_topic." in k], keys
 
 
-@pytest.mark.xfail(strict=True, reason="claims/extract.py (owned by another helper this session): a table "
-                   "value's row carries the table's first line, not its cell's (extract._cell_line exists, "
-                   "used only for errors)")
 def test_a_table_values_line_is_its_cells_line(tmp_path: Path) -> None:
     """Line 3 is the table's header, 4 its delimiter, 5 BM25's row, 6 Dense's. ``claims`` gave
     both cells line 3, so an editor jumping to FILE:LINE of "Dense · Recall@3 = 0.75" lands on
