@@ -88,14 +88,12 @@ def register(app: typer.Typer) -> None:
         _, rows, note = claims_for_pack(load_pack(pack), kinds="rules" if not_claims else kinds)
         if note:
             typer.echo(f"{pack}: note: {note}", err=True)
-        if not_claims:
-            pass
-        elif kinds == "model":  # the convention is in each row's cue too (json)
+        if kinds == "model" and not not_claims:  # the convention is in each row's cue too (json)
             from claims.kinds_model import shipped_model
 
             typer.echo(f"{pack}: note: measured results decided by claims/kinds_model.py "
                        f"(weights sha256 {shipped_model().sha256[:12]})", err=True)
-        else:
+        elif not not_claims:
             typer.echo(f"{pack}: note: measured results decided by the rules of claims/kinds.py (--kinds rules)",
                        err=True)
         text = format_claims(rows, fmt)

@@ -49,9 +49,8 @@ def register(app: typer.Typer) -> None:
         refuse_second_stdin([pack, *(references or ())], "--references")
         loaded = load_pack(pack)
         from claims.extract import claims_for_pack
-        from sources.check import own_references
-
         from claims.kinds import DEFAULT_KINDS
+        from sources.check import own_references
 
         document, claim_rows, _ = claims_for_pack(loaded, kinds=DEFAULT_KINDS)  # searched as the report searches
         own = own_references(loaded, document, claim_rows, tuple(references or ()))
