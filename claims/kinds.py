@@ -88,9 +88,9 @@ KIND_OPTIONS = ("rules", "model")
 and the model."""
 DEFAULT_KINDS = "model"
 """The decider of the commands authors run on their chapters (``claims``, ``report``, ``book``,
-the search targets of ``sources``): the trained classifier, which is far better than these rules
-on pages nobody here wrote (README, Conventions, "Measured-result kind"). ``bind`` always uses the rules (a
-separate, conservative contract pinned by bench_bind and the W03 bindings), and the library
+the search targets of ``sources``): the trained classifier, far better than these rules on pages
+nobody here wrote (README, Conventions, "Measured-result kind"). ``bind`` always uses the rules
+(a separate, conservative contract pinned by bench_bind and the W03 bindings), and the library
 functions of :mod:`claims.extract` keep ``rules`` as their own default."""
 
 
