@@ -3,7 +3,7 @@ and what it decides on our own chapters, sentence by sentence.
 
 ``claims``, ``report``, ``book`` and the attribution search of ``sources`` default to ``--kinds
 model``; ``bind`` always reads the kinds by the rules. The cases below are sentences of our own
-seeds, book and demo chapter where the model and the rules disagreed (weights ``fc69c8f5caf6``), each read with the label
+seeds, book, demo chapter and test fixtures where the model and the rules disagreed (weights ``fc69c8f5caf6``), each read with the label
 conventions of tests/data/corpus/manifest.json: where the model is right they pass; where it is
 wrong they are strict xfails, so that a retrained model that gets one right fails here until the
 mark is removed (the same sentences are listed for retraining in the model-default branch's
@@ -18,6 +18,7 @@ from claims.kinds import DEFAULT_KINDS, KIND_OPTIONS, MEASURED
 from tests.support import seed
 
 EXAMPLE = "audit/examples/sandbox-chapter-pack.txt"
+GLM = "tests/data/references/lilianweng-2019-01-31-generalized-language-models.md"
 NOT_MEASURED = "not measured"
 WRONG = pytest.mark.xfail(strict=True, raises=AssertionError, reason="model error on our own material: the shipped weights decide this "
                                               "sentence's kind wrongly (recorded for retraining)")
@@ -33,6 +34,8 @@ CASES = [
     ("001_ebef38b6bd9f9237.txt", "T-02 demonstrates why recall and ordering must remain separate.", NOT_MEASURED),
     ("tests/data/book/01-why-measure.md", "A method that finds every relevant document on all three topics reaches "
      "a macro Recall@3 of 1.0.", NOT_MEASURED),                                           # true by definition
+    (GLM, "The pre-training dataset contains 8 million Web pages collected by crawling qualified outbound links "
+     "from Reddit.", NOT_MEASURED),                                                       # a dataset size
     # the model is wrong, the rules were right
     pytest.param("000_6e3ecf25d835ddc8.txt", "Coverage rises from 2/4 to 3/4, but the effect-size requirement "
                  "remains missed even though the pool contains agreed evidence for it.", MEASURED, marks=WRONG),
@@ -60,6 +63,13 @@ CASES = [
     pytest.param("tests/data/book/02-bm25-baseline.txt", "The first method of the book is BM25 over title-plus-text "
                  "tokens, with k1 = 1.2 and b = 0.75 as popularised by Robertson and Zaragoza.", "attribution",
                  marks=WRONG),
+    pytest.param("tests/data/consistency/chapter.md", "MMR reaches 1,081 mean characters, the fewest of the three, "
+                 "while Characters fills the cap most closely at 1,187.", MEASURED, marks=WRONG),  # observed means
+    pytest.param("tests/data/reader/hf_blog.md", "The index for 41M documents drops from 160GB to 5GB.", MEASURED,
+                 marks=WRONG),                                                            # an observed size change
+    pytest.param("tests/data/reader/myst_jupyter_book.md", "With grades 3, 2 and 0 the ideal DCG is 8.262.",
+                 NOT_MEASURED, marks=WRONG),                                              # a worked definition
+    pytest.param(GLM, "Randomly mask 15% of tokens in each sequence.", NOT_MEASURED, marks=WRONG),  # a setting
     pytest.param(EXAMPLE, "The transparent reranker only reorders the hybrid top five, and at weight 0.25 it leaves "
                  "every top-three list unchanged.", NOT_MEASURED, marks=WRONG),
 ]
