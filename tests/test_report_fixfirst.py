@@ -54,7 +54,7 @@ def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_tabl
     assert "topical only" not in text.split("## 4. Findings")[1]
 
 
-@pytest.mark.xfail(strict=True, reason="model error (model-errors.md): the shipped classifier calls three "
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="model error: the shipped classifier calls three "
                    "settings sentences of the demo chapter measured results (k1 = 1.2, weight of 0.25)")
 def test_demo_default_report_asks_for_no_evidence_for_settings(tmp_path):
     """What an author sees in the demo's own report (the default kinds): its fix-first list is the
