@@ -28,7 +28,7 @@ def demo_report(tmp_path, kinds: str) -> str:
 
 def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_table(tmp_path):
     # about the fix-first list, not the kinds: the rules read the demo chapter's kinds right (the
-    # model does not yet; see the xfail below and /work/wt/model-errors.md)
+    # model does not yet; see the xfail below and tests/test_kinds_default.py)
     text = demo_report(tmp_path, "rules")
     assert validation_problems(text) == []
     section1 = text.split("## 1. Context and provenance")[1].split("## 2.")[0]
