@@ -52,6 +52,17 @@ class Block:
     note: str = ""                 # recovered blocks: the heuristic that fired
     lead_in: int = 0               # length of a bold lead-in ending in "." or ":" (``**Bold.** Text``)
     atomic_spans: tuple[tuple[int, int], ...] = ()  # inline code and roles in ``text``: never split
+    line_marks: tuple[tuple[int, int], ...] = ()    # (offset in ``text``, file line) where a source line starts
+
+    def line_at(self, offset: int) -> int:
+        """The file line holding ``text[offset]``: the block's first line, or the last line start at
+        or before ``offset`` (a sentence of a hard-wrapped paragraph reports its own line)."""
+        line = self.line
+        for start, mark in self.line_marks:
+            if start > offset:
+                break
+            line = mark
+        return line
 
     @property
     def is_prose(self) -> bool:
@@ -107,7 +118,9 @@ class Document:
         for b in self.blocks:
             table = (replace(b.table, line=b.table.line + offset, end_line=b.table.end_line + offset)
                      if b.table is not None else None)
-            blocks.append(replace(b, line=b.line + offset, end_line=b.end_line + offset, table=table))
+            marks = tuple((start, line + offset) for start, line in b.line_marks)
+            blocks.append(replace(b, line=b.line + offset, end_line=b.end_line + offset, table=table,
+                                  line_marks=marks))
         return Document(blocks, self.path, self.source_format)
 
 

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 from audit.runin import reads_as_sentence
@@ -80,7 +80,9 @@ def _parser() -> Any:
 
 _TAG = r"(?:\{\{[<%](?:(?![%>]\}\}).)*[%>]\}\}|\{%(?:(?!%\}).)*%\})"  # tempered: one way to match, linear time
 _TEMPLATE = re.compile(rf"^{_TAG}(?:\s*{_TAG})*$", re.S)
-_LATEX_DISPLAY = re.compile(r"^(?:\\\[.*\\\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
+_LATEX_DISPLAY = re.compile(r"^(?:\\\\?\[.*\\\\?\]|\\begin\{(\w+\*?)\}.*\\end\{\1\})$", re.S)
+"""A LaTeX display: ``\\[ … \\]`` (``\\\\[ … \\\\]`` in mdBook, whose MathJax needs the backslash doubled),
+``\\begin{x} … \\end{x}``."""
 
 
 def _toml_front_matter(lines: list[str]) -> int:
@@ -107,19 +109,21 @@ _COMMENT_TAG = re.compile(r"^<!--.*-->$", re.S)
 
 def inline_text(children: Iterable[Any] | None, breaks: str = " ") -> tuple[str, tuple[tuple[int, int], ...]]:
     """Plain text of inline tokens (module docstring) and the spans of inline math in it."""
-    text, math, _ = inline_text_spans(children, breaks)
+    text, math, _, _ = inline_text_spans(children, breaks)
     return text, math
 
 
 def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
-                      ) -> tuple[str, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """``(text, math spans, atomic spans)``: atomic spans are inline code and roles, which the
-    sentence splitter never cuts. A role (``:citet:`key```, ``{cite}`key```, ``:numref:`x```) is
+                      ) -> tuple[str, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """``(text, math spans, atomic spans, line starts)``: atomic spans are inline code and roles, which the
+    sentence splitter never cuts; line starts are the offsets in ``text`` where the next source line
+    begins (one per soft or hard line break: a sentence's file line, :meth:`Block.line_at`). A role (``:citet:`key```, ``{cite}`key```, ``:numref:`x```) is
     kept as written, backticks included; other inline code keeps its content. A ``<br>`` is
     ``breaks`` (a space in prose, a line break in table cells); an HTML comment is dropped."""
     parts: list[str] = []
     spans: list[tuple[int, int]] = []
     atomic: list[tuple[int, int]] = []
+    line_starts: list[tuple[int, int]] = []
     length = 0
     children = list(children or ())
     trim = _d2l_brackets(children)
@@ -134,6 +138,10 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             if index in trim:
                 piece = piece[:-1] if trim[index] == "end" else piece[1:]
             piece = _WIKI_LINK.sub(lambda m: m.group(2) or m.group(1), piece)  # [[Page|alias]]: alias
+            if index and children[index - 1].type in ("link_close", "image"):
+                piece = _LINK_ATTRIBUTES.sub("", piece, count=1)  # [page](url){target="_blank"}
+            if "{" in piece or "=" in piece or "%" in piece:
+                piece = _INLINE_MARKUP.sub(lambda m: m.group(1) or m.group(2) or "", piece)
         elif kind == "code_inline":
             role = ROLE_TEXT.search(parts[-1]) if parts else None
             if role:
@@ -155,6 +163,7 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
                     skip.update(range(index + 1, close))
         elif kind in ("softbreak", "hardbreak"):
             piece = " "
+            line_starts.append((length + 1, length + 1))
         elif kind in ("math_inline", "math_inline_double"):
             piece = f"${child.content}$"
             spans.append((length, length + len(piece)))
@@ -165,11 +174,22 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
         length += len(piece)
     if breaks != " ":
         joined = "".join(parts)
-        return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), ()
-    text, moved = _collapse("".join(parts), spans + atomic)
-    return text, moved[:len(spans)], moved[len(spans):]
+        return "\n".join(" ".join(p.split()) for p in joined.split(breaks)).strip(), (), (), ()
+    text, moved = _collapse("".join(parts), spans + atomic + line_starts)
+    starts = tuple(start for start, _ in moved[len(spans) + len(atomic):])
+    return text, moved[:len(spans)], moved[len(spans):len(spans) + len(atomic)], starts
 
 
+_LINK_ATTRIBUTES = re.compile(r"^\{:?\s*(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+))"
+                              r"(?:\s+(?:[.#][\w:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s{}]+)))*\}")
+"""Pandoc / kramdown / attr_list attributes right after a link or image: ``{target="_blank"}``,
+``{:target="_blank"}``, ``{.external}``, ``{ width=50% }`` (no text of the page)."""
+_INLINE_MARKUP = re.compile(
+    r"\[([^\[\]]+)\]\{(?:[.#][\w:-]+|[\w-]+=)[^{}]*\}"    # Pandoc bracketed span [BM25]{.smallcaps}: its text
+    r"|==(?=\S)([^=]*?\S)=="                               # Obsidian / Markdown-it highlight ==text==: its text
+    r"|%%[^%]*%%"                                         # Obsidian comment %%…%%: nothing
+    r"|\{\{#[^{}]*\}\}|\{\{i?hi?:[^{}]*\}\}")                # mdBook {{#include …}}, index markers {{hi:Term}}
+"""Inline markup of site tools that is no text of the page (or only its inner text)."""
 _WIKI_LINK = re.compile(r"!?\[\[([^\[\]|]+)(?:\|([^\[\]]+))?\]\]")
 """An Obsidian / wiki link ``[[Results]]`` or ``[[results|the results page]]``: its shown text."""
 
@@ -232,6 +252,22 @@ def _lead_in(children: list[Any] | None, content: str) -> int:
     return 0 if text.endswith(".") and reads_as_sentence(text) else len(text)
 
 
+def _item_lead(children: list[Any] | None, content: str) -> int:
+    """Length of a list item's opening fragment of at most five words, ending in a full stop, holding
+    a bold run and no verb, before the sentence that explains it (``- Your **DSPy program**. This may
+    be a single module …``): a run-in label, kept with that sentence (label convention (c)); 0 else."""
+    cut = re.match(r"^([^.!?]{1,60}\.)\s+[A-Z(\"“`]", content)
+    if not cut or len(cut.group(1).split()) > 5 or reads_as_sentence(cut.group(1)):
+        return 0
+    length, bold = 0, False
+    for child in children or ():  # the bold run opens before the fragment's full stop
+        if child.type == "strong_open" and length < len(cut.group(1)):
+            bold = True
+        if child.type in ("text", "code_inline"):
+            length += len(child.content)
+    return len(cut.group(1)) if bold else 0
+
+
 def _field_label(children: list[Any] | None, content: str) -> int:
     """Length of a leading bold run of at most five words with no punctuation at its end, followed by
     a space and a capital or a digit (a model card's or spec sheet's field: ``**Model developers**
@@ -289,9 +325,63 @@ def _emphasis_line(children: list[Any] | None) -> bool:
     return 0 < len(text.split()) <= 6 and not text.endswith((".", "!", "?", ":"))
 
 
+_DECORATION = re.compile(r"^(?:(?::[a-z][a-z0-9]*(?:[_+-][a-z0-9]+)*:(?!`)(?:\{[^{}]*\})?"
+                         r"|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+)\s*)+")
+"""Icon and emoji shortcodes or emoji opening a paragraph (MkDocs Material ``:material-check:{ .lg
+.middle }``, ``:octicons-x-16:``, GitHub ``:warning:``, ``🚀``); before a bold title alone they make
+it no sentence (a role, ``:cite:`x```, is followed by a backtick and is no shortcode)."""
+_LOOSE_IMAGE = re.compile(r"^\s*!\[[^\[\]]*\]\([^()\n]*\)\s*$")
+"""An image whose target holds spaces (``![Routing](../assets/MOE Routing.png)``): CommonMark reads it
+as text, a browser of the site shows the picture."""
+_TASK_MARKER = re.compile(r"^\[[ xX]\]\s+")
+"""A GitHub task list item's checkbox, ``- [x] Done.``."""
+
+
+def _cut_front(cut: int, content: str, spans: tuple, atomic: tuple, marks: tuple) -> tuple[str, tuple, tuple, tuple]:
+    """``content`` without its first ``cut`` characters, every span and line mark moved with it."""
+    return (content[cut:], tuple((a - cut, b - cut) for a, b in spans if a >= cut),
+            tuple((a - cut, b - cut) for a, b in atomic if a >= cut),
+            tuple((a - cut, line) for a, line in marks if a >= cut))
+
+
+def _decoration_length(content: str) -> int:
+    """Length of the icon shortcodes opening ``content`` (:data:`_DECORATION`), 0 if none."""
+    match = _DECORATION.match(content)
+    return match.end() if match and match.end() < len(content) else 0
+
+
+def _undecorated(children: list[Any] | None) -> list[Any]:
+    """The inline tokens without a leading text token that is only icon shortcodes
+    (:data:`_DECORATION`), so that ``:material-clock-fast:{ .lg } __Set up in 5 minutes__`` reads as
+    the bold title it is."""
+    items = list(children or ())
+    while items and items[0].type == "text" and (not items[0].content.strip() or (
+            _DECORATION.match(items[0].content) and _DECORATION.match(items[0].content).end() == len(items[0].content))):
+        items = items[1:]
+    return items
+
+
 def _only(children: list[Any] | None, kinds: set[str]) -> bool:
     meaningful = _meaningful(children)
     return bool(meaningful) and all(c.type in kinds for c in meaningful)
+
+
+_BIBTEX = re.compile(r"^\s*@[A-Za-z]+\s*\{\s*[\w:.-]+\s*,")
+"""A BibTeX entry written as text (``@article{smith2020,``): code, no sentence."""
+_LEGACY_ALERT_TITLES = frozenset("note warning tip important caution info danger attention hint".split())
+
+
+def _legacy_alert(children: list[Any] | None, content: str) -> int:
+    """Length (with the line break after it) of a quote's opening bold title on a line of its own,
+    ``> **Note**`` / ``> **Warning**`` (the callout READMEs wrote before GitHub's ``[!NOTE]``), else 0."""
+    items = [c for c in children or () if not (c.type == "text" and not c.content.strip())]
+    if (len(items) < 5 or items[0].type != "strong_open" or items[1].type != "text" or items[2].type != "strong_close"
+            or items[3].type not in ("softbreak", "hardbreak")):
+        return 0
+    title = items[1].content.strip()
+    if title.rstrip(":").lower() not in _LEGACY_ALERT_TITLES or not content.startswith(title):
+        return 0
+    return len(title) + 1
 
 
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.I)
@@ -402,6 +492,47 @@ def _linked_reference(containers: list[str], content: str) -> bool:
     return bool(containers) and containers[-1] == "footnote" and len(content.split()) >= 4
 
 
+def _enumerating_list(tokens: list[Any], index: int, blocks: list[Block]) -> bool:
+    """The list opened at ``tokens[index]`` enumerates what the text says, so that an item made of one
+    link is a sentence of it (the corpus labels read ``- [Binary quantization (BQ)](#bq)`` under
+    "Weaviate offers four quantization techniques:" as a sentence): the paragraph right before it is
+    a lead-in of four words or more ending in a colon (not "Table of contents:"), or some item of the
+    list opens with prose. A list of links alone under a heading or a label ("Further reading",
+    "Table of contents:") is navigation."""
+    before = blocks[-1] if blocks else None
+    if (before is not None and before.kind in ("paragraph", "list_item") and before.text.rstrip().endswith(":")
+            and len(before.text.split()) >= 4 and not re.search(r"\bcontents\b", before.text, re.I)):
+        return True
+    depth, items, linked = 0, 0, 0
+    for i in range(index, len(tokens)):
+        kind = tokens[i].type
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            depth += 1
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif kind == "list_item_open" and depth == 1:
+            items += 1
+            if (i + 2 < len(tokens) and tokens[i + 1].type == "paragraph_open"
+                    and _navigation(tokens[i + 2].children)):
+                linked += 1
+    return linked < items
+
+
+def _linked_item(containers: list[str], children: list[Any] | None, content: str) -> bool:
+    """A list item that is one link of two words or more (``- [Read the full paper](…)``, ``- [Binary
+    quantization (BQ)](#bq)``): the corpus labels read such an item as a sentence of the list, where a
+    one-word link (``- [Falcon](…)``), a line of several links and the items of a list of links only
+    that enumerates nothing (:func:`_enumerating_list`: a table of contents, further reading) are
+    navigation."""
+    if not containers or containers[-1] != "list_item" or len(content.split()) < 2:
+        return False
+    items = _meaningful(children)
+    return (sum(c.type == "link_open" for c in items) == 1 and items[0].type == "link_open"
+            and items[-1].type == "link_close")
+
+
 def _bold_label(children: list[Any] | None, content: str) -> bool:
     """A paragraph that is only bold text of at most eight words not ending a sentence: a label
     standing in for a heading (``**References:**``), not a claim."""
@@ -425,10 +556,11 @@ def _roles_only(content: str, atomic: tuple[tuple[int, int], ...]) -> bool:
 
 
 _HTML_SKIP = re.compile(r"<!--.*?(?:-->|$)|<(div|p|span)\b[^>]*\bclass=[\"'][^\"']*\bcaption\b[^>]*>.*?(?:</\1\s*>|$)"
-                        r"|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select"
+                        r"|<(script|style|pre|code|table|summary|figcaption|svg|math|button|select|h[1-6]|nav"
                         r"|video|audio|object|noscript|canvas|iframe)\b"
                         r".*?(?:</\2\s*>|$)|<[A-Za-z/!?][^>]*(?:>|$)", re.S | re.I)
 _WORDS = re.compile(r"[A-Za-z][a-z]+")
+_HTML_ANCHOR = re.compile(r"<a\b[^>]*>.*?</a\s*>", re.S | re.I)
 _INLINE_TAG = re.compile(r"</?(?:strong|b|em|i|a|span|mark|u|s|small|kbd|abbr)\b[^>]*>", re.I)
 
 
@@ -446,7 +578,8 @@ def _residue_parts(html: str, residue: str) -> list[str]:
 
 
 def html_residue(html: str) -> str:
-    """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``,
+    """An HTML block's text outside tags, comments and non-prose elements (``<pre>``, ``<table>``, headings
+    ``<h2>…</h2>`` and ``<nav>``,
     ``<summary>``, ``<script>``, a ``<div class="caption">``, …), each replaced by spaces so that its lines keep their numbers;
     '' when fewer than three words are left outside URLs (a ``<div>label</div>`` or a
     ``Source: <a href=…>https://…</a>`` credit is no sentence)."""
@@ -514,6 +647,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     containers: list[str] = []  # open list items / blockquotes / footnotes, innermost last
     markers: list[str] = []
     list_depth = 0
+    toc_lists: list[bool] = []  # open lists, innermost last: whether a link alone in an item is navigation
     previous_text = ""  # caption candidate: text of the last paragraph or heading
     index = 0
     while index < len(tokens):
@@ -532,8 +666,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             index += 2
         elif kind in ("bullet_list_open", "ordered_list_open"):
             list_depth += 1
+            toc_lists.append(not (bool(toc_lists) and not toc_lists[-1]) and not _enumerating_list(tokens, index, blocks))
         elif kind in ("bullet_list_close", "ordered_list_close"):
             list_depth -= 1
+            toc_lists.pop()
         elif kind == "list_item_open":
             containers.append("list_item")
             markers.append(f"{token.info}{token.markup}" if token.info else token.markup)
@@ -552,10 +688,21 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             index += 2  # the synthetic references to unreferenced footnotes: no block
         elif kind == "paragraph_open":
             inline = tokens[index + 1]
-            content, spans, atomic = inline_text_spans(inline.children)
-            if span is None:  # footnote paragraphs carry their map; be safe anyway
-                span = (file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map else (1, 1)
-            if _only(_without_attributes(inline.children), {"image"}) or _badges(inline.children):
+            content, spans, atomic, starts = inline_text_spans(inline.children)
+            # the k-th line break opens the paragraph's (k + 1)-th line of the prepared text
+            marks = tuple((offset, file_line(inline.map[0] + 2 + k)) for k, offset in enumerate(starts)
+                          ) if inline.map else ()
+            if span is None:  # footnote paragraphs carry their map; an inline one (^[…]) has none
+                span = ((file_line(inline.map[0] + 1), file_line(inline.map[1])) if inline.map
+                        else (_line_holding(prepared, inline.content, file_line),) * 2)
+            # an icon shortcode before the text stays as written (the corpus labels keep :tada: as they
+            # keep 🎉); a task list item's checkbox is no text: - [x] Done.
+            task = _TASK_MARKER.match(content) if containers and containers[-1] == "list_item" else None
+            if task and task.end() < len(content):
+                content, spans, atomic, marks = _cut_front(task.end(), content, spans, atomic, marks)
+            undecorated = _undecorated(inline.children)
+            if (_only(_without_attributes(inline.children), {"image"}) or _badges(inline.children)
+                    or _LOOSE_IMAGE.match(inline.content)):  # ![x](../a b.png): a picture CommonMark cannot parse
                 alts = "; ".join(c.content for c in inline.children if c.type == "image")
                 blocks.append(Block("image", alts or inline.content.strip(), span[0], span[1], path_tracker.current))
             elif _TEMPLATE.match(inline.content.strip()):  # {{< figure … >}}, {% include … %}
@@ -563,6 +710,10 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                     note="template"))
             elif _LATEX_DISPLAY.match(inline.content.strip()):  # \[ … \] or \begin{…} … \end{…}
                 blocks.append(Block("math", inline.content.strip(), span[0], span[1], path_tracker.current))
+            elif _BIBTEX.match(inline.content):  # @article{key, title={…}, …} not fenced: a bibliography entry
+                blocks.append(Block("code", inline.content, span[0], span[1], path_tracker.current, language="bibtex"))
+            elif _only(inline.children, {"math_inline", "math_inline_double"}):  # $\ell_q = …$ alone: a formula
+                blocks.append(Block("math", content, span[0], span[1], path_tracker.current))
             elif _only(inline.children, {"code_inline"}):  # a paragraph that is only inline code
                 blocks.append(Block("code", content, span[0], span[1], path_tracker.current,
                                     language="inline"))
@@ -570,7 +721,9 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif not content:  # only tags and a media element's fallback text
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
-            elif ((_navigation(inline.children) and not _linked_reference(containers, content))
+            elif ((_navigation(inline.children) and not _linked_reference(containers, content)
+                   and not (tokens[index - 1].type == "list_item_open" and _linked_item(containers, inline.children, content)
+                            and not (toc_lists and toc_lists[-1])))
                   or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
                   or re.fullmatch(r"<?\w+://\S+>?", content)):  # a bare URL is a link, no sentence
                 blocks.append(Block("navigation", content, span[0], span[1], path_tracker.current))
@@ -578,7 +731,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                   and not content.endswith((".", "!", "?", ":")) and not containers):  # "Raw results" over a table
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current, note="table title"))
                 previous_text = content
-            elif _bold_label(inline.children, content):  # **References:**, **Quick links**
+            elif _bold_label(undecorated, content[_decoration_length(content):]):  # **References:**, **Quick links**
                 blocks.append(Block("markup", content, span[0], span[1], path_tracker.current,
                                     note="bold label"))
             elif (_emphasis_caption(inline.children, content, blocks)  # ![x](p.png) *Throughput per …*
@@ -605,10 +758,12 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 if alert:  # a GitHub alert's marker, > [!NOTE]: markup, the rest is prose
                     blocks.append(Block("markup", alert.group(0).strip(), span[0], span[0], path_tracker.current,
                                         note="alert"))
-                    cut = alert.end()
-                    content = content[cut:]
-                    spans = tuple((a - cut, b - cut) for a, b in spans if a >= cut)
-                    atomic = tuple((a - cut, b - cut) for a, b in atomic if a >= cut)
+                    content, spans, atomic, marks = _cut_front(alert.end(), content, spans, atomic, marks)
+                legacy = _legacy_alert(inline.children, content) if container == "blockquote" and not alert else 0
+                if legacy:  # > **Note** on a line of its own (GitHub's callout before [!NOTE]): its title
+                    blocks.append(Block("markup", content[:legacy].strip(), span[0], span[0], path_tracker.current,
+                                        note="alert"))
+                    content, spans, atomic, marks = _cut_front(legacy, content, spans, atomic, marks)
                 field = _field_label(inline.children, content) if not containers else 0
                 neighbours = [tokens[i + 1] for i in (index - 3, index + 3)
                               if 0 <= i < len(tokens) - 1 and tokens[i].type == "paragraph_open"]
@@ -625,10 +780,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     blocks.append(Block(container, content, span[0], span[1], path_tracker.current,
                                         level=list_depth if container == "list_item" else 0,
                                         marker=markers[-1] if container == "list_item" else "",
-                                        math_spans=spans, lead_in=_lead_in(inline.children, content),
-                                        atomic_spans=atomic))
+                                        math_spans=spans,
+                                        lead_in=_lead_in(inline.children, content) or (
+                                            _item_lead(inline.children, content) if container == "list_item" else 0),
+                                        atomic_spans=atomic, line_marks=marks))
                     previous_text = content
             index += 2
+        elif kind == "hr":  # a thematic break (----, ***): a rule, no text
+            blocks.append(Block("markup", token.markup, span[0], span[1], path_tracker.current, note="rule"))
         elif kind in ("fence", "code_block"):
             language = token.info.strip().split()[0] if token.info.strip() else ""
             blocks.append(Block("code", token.content, span[0], span[1], path_tracker.current,
@@ -643,6 +802,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                 text, offset = caption
                 blocks.append(Block("markup", text, span[0] + offset, span[0] + offset, path_tracker.current,
                                     note="caption"))
+            elif residue and CAPTION_START.match(residue.strip()):  # <div style=…>Figure 1. Examples of …</div>
+                first = next(i for i, line in enumerate(residue.split("\n")) if line.strip())
+                blocks.append(Block("markup", " ".join(residue.split()), span[0] + first, span[1], path_tracker.current,
+                                    note="caption"))
+            elif residue and len(_HTML_ANCHOR.findall(token.content)) > 1 and not html_residue(
+                    _HTML_ANCHOR.sub(" ", token.content)):
+                # <p align="center"><a …>Learn more</a> · <a …>Join Discord</a></p>: links only
+                blocks.append(Block("navigation", " ".join(residue.split()), span[0], span[1], path_tracker.current))
             elif residue and not _nested:  # prose inside <div>/<p>, after </details> or a comment
                 for part in _residue_parts(token.content, residue):
                     inner = read_markdown(part, path, _nested=True).shifted(span[0] - 1)
@@ -665,6 +832,14 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                             language=item.note if item.kind == "code" else "", note=item.note))
     blocks.sort(key=lambda b: (b.line, b.end_line))
     return Document(blocks, path, "markdown")
+
+
+def _line_holding(prepared: str, content: str, file_line: Callable[[int], int]) -> int:
+    """The file line of the first line of ``prepared`` holding ``content``'s opening (an inline
+    footnote ``^[…]``, which the parser gives no line map), else 1."""
+    head = content.split("\n", 1)[0][:60]
+    at = prepared.find(head) if head else -1
+    return file_line(prepared.count("\n", 0, at) + 1) if at >= 0 else 1
 
 
 def _section_at(blocks: list[Block], line: int) -> tuple[str, ...]:

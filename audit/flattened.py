@@ -141,6 +141,32 @@ flattening lost; every block they produce is marked ``recovered`` and names its 
      render a table and a browser copies one with tabs), each with the first line's number of
      cells or one fewer, none of them code; the first line is the header.
 
+9. **Icons, figure labels, value labels, announced tables, printed records** (branch
+   pack-nonprose): an icon opening a line or item (``⚠️``, ``🎛️``, :data:`_ICON`) is ``markup``
+   (note ``icon``) and the rest is read on, a one-word question right after it (``⁉️ Why? …``) being
+   a heading; an icon after a short verbless title (``Supported Models ❗️We use …``) splits that
+   heading off; a figure's label alone (``Figure 4,``, ``Table 7, from Appendix C)``) or with a full
+   stop (``Figure 1. Structure …``) is a ``caption``; a number and one or two unit words alone
+   (``35.85 seconds``) is a ``value label``; a line of cells under a sentence ending in a colon
+   (:func:`_table_after_colon`) is a ``number grid``; two printed records in a row opening with one
+   word (``sample 1: …``, ``Input movie_id: 1962``, :data:`_RECORD_LINE`) are code lines; a bare
+   slide number before a Title Case heading (``27 Comparing the Models So let's …``) belongs to the
+   heading; a short line holding ``label: a …`` is an item's text, not a heading. The first line
+   read as text is where the page's title lands: a Title Case title glued to the first paragraph
+   (``LoRA Without Regret Recent research …``) is split off as a level-1 heading (note
+   ``page-title``, :func:`_page_title`). A specification of three cells or more joined by `` | ``
+   closing a line (a figure's settings under it) is a ``caption`` (:func:`_spec_tail`). A
+   contents entry shaped as code (``tinystore.Index.search()``) that the page repeats below, or
+   holding ``vs.``, keeps the contents run; an API heading (one dotted name or ``name()``) glued
+   to a sentence is a heading (note ``api-heading``, :func:`_api_heading`), never a code line.
+   From the batch-8 pages: a call with its ``# comment``, notebook magics (``!pip``, ``%pip``), a
+   command with its options (``tsgen --seed=123`` and a final backslash), an install line after a stock heading
+   (``Usage uv pip install …``), a literal ``![alt](path)`` (``image``), a disclosure label
+   (``Click to show …``), an icon after a heading and its bullet, a one-line table of identifiers
+   (:func:`_identifier_table`), a title whose first word the sentence repeats or with a spaced colon,
+   a stock heading before a role (``Overview {cite:t}`x` plotted …``); a link of five words or more
+   with an arrow is a sentence, not a previous/next link, and ends a contents run.
+
 Lines are 1-based lines of the given text; :meth:`audit.document.Document.shifted` moves them
 to file lines.
 """
@@ -151,8 +177,9 @@ import re
 
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
-from audit.runin import reads_as_sentence
+from audit.runin import FINITE_VERBS, reads_as_sentence
 from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
+from audit.unwrap import join_wrapped_lines
 
 SENTENCE_OPENERS = frozenset("""
 the a an this that these those it its we our you your they their there here in on at for from
@@ -195,11 +222,19 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             upcoming = lines[index].strip()
     code_lines = _code_lines(lines)
     chrome_lines = _chrome_lines(lines, code_lines)
+    code_lines -= {i for i, note in chrome_lines.items() if note == "contents"}  # "tinystore.Index.search()" listed
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
                      if not any(i in code_lines for i in range(start, end))}
     column_end = 0
+    title_seen = False  # the first line read as text (not chrome, code or a table): where a page's title is
     listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
                      and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
+    listed_set = set(listed)
+    for i in list(code_lines):  # "tinystore.Index.search() The search method …": a listed heading and its text
+        text = " ".join(lines[i].split())
+        if any(text.startswith(e + " ") and re.match(r"\s+[\"'“(]?[A-Z0-9]", text[len(e):])
+               and _prose_shaped(text[len(e):].strip()) for e in listed):
+            code_lines.discard(i)
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or number <= column_end:
@@ -241,6 +276,33 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                                     sections.current, table=table))
             previous = line
             continue
+        spec = _spec_tail(line)
+        if spec is not None:  # "… subject to change. TensorRT-LLM v0.7a | Falcon-180B | 1xH200 TP1 | INT4 AWQ"
+            tail_block = Block("markup", line[spec:].strip(), number, number, sections.current, recovered=True,
+                               note="caption")
+            line = line[:spec].strip()
+            if not line:
+                blocks.append(tail_block)
+                previous = tail_block.text
+                continue
+        else:
+            tail_block = None
+        if not title_seen:
+            title_seen = True
+            words = [(m.start(), m.group(0)) for m in _WORD.finditer(line)]
+            seam = _page_title(words) if not any(b.kind in ("paragraph", "heading", "list_item") for b in blocks) else None
+            recovered = None if seam is None else _recover(line, number, previous, following_lines[number - 1], in_list)
+            if seam is not None and len(recovered) == 1 and recovered[0].kind == "paragraph":
+                heading = line[:words[seam][0]].strip()  # the page's title glued to its first paragraph
+                blocks.append(Block("heading", heading, number, number, sections.enter(1, heading), recovered=True,
+                                    level=1, note="page-title"))
+                line = line[words[seam][0]:]
+        if " ".join(line.split()) in listed_set:  # "2. How does BERT Work?": a heading the contents list named
+            text = " ".join(line.split())
+            blocks.append(Block("heading", text, number, number, sections.enter(2, text), recovered=True, level=2,
+                                note="contents-heading"))
+            previous = line
+            continue
         entry = next((e for e in listed if line.startswith(e + " ") and len(line[len(e):].split()) >= 2
                       and re.match(r"\s+[\"'“(]?[A-Z0-9]", line[len(e):])), None)
         recovered = (_recover(line, number, previous, following_lines[number - 1], in_list) if entry is None else
@@ -263,8 +325,42 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                               recovered=block.recovered, note=block.note, marker=block.marker,
                               lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else 0)
             blocks.append(block)
+        if tail_block is not None:
+            blocks.append(tail_block)
         previous = line
-    return Document(blocks, path, "flattened")
+    return Document(join_wrapped_lines(blocks), path, "flattened")  # hard-wrapped text (audit/unwrap.py)
+
+
+_API_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*(?:\(\))?(?=\s+[\"'“(]?[A-Z])|^[A-Za-z_]\w*\(\)(?=\s+[\"'“(]?[A-Z])")
+
+
+def _api_heading(line: str) -> int | None:
+    """Offset of the sentence after an API heading glued to it (``tinystore.Index.search() The
+    search method returns …``, ``encode() Encodes …``): one dotted name or call with empty
+    parentheses, then a sentence (a capital first, four words, a sentence end, three plain words);
+    read so, the sentence is kept, never taken into a code line."""
+    name = _API_NAME.match(line)
+    if name is None or not _prose_shaped(line[name.end():].strip()):
+        return None
+    return name.end()
+
+
+def _spec_tail(line: str) -> int | None:
+    """Offset of a caption's specification closing the line (``… subject to change. TensorRT-LLM
+    v0.7a | Falcon-180B | 1xH200 TP1 | INT4 AWQ | BS: (in order) 256, 128``): three cells or more
+    joined by `` | ``, each of at most six words, after a sentence end or from the line start, no
+    cell ending a sentence and no three plain words in a row (the settings of a figure printed
+    under it, not a sentence naming alternatives)."""
+    if line.count(" | ") < 2 or line.startswith("|"):
+        return None
+    first = line.index(" | ")
+    end = max((m.end() for m in re.finditer(r"[.!?](?=\s)", line[:first])), default=0)
+    cells = [c.strip() for c in line[end:].split(" | ")]
+    if len(cells) < 3 or not all(c and len(c.split()) <= 6 for c in cells):
+        return None
+    if any(re.search(r"[A-Za-z][.!?]$", c) for c in cells) or _PROSE_RUN.search(" " + line[end:] + " "):
+        return None  # "We compare A | B | C setups across runs." is a sentence
+    return end
 
 
 _LEAD_IN = re.compile(r"^([A-Z][a-z]+(?:[- ][a-z]+)?\.) (?=[A-Z])")
@@ -300,6 +396,8 @@ def _recover(line: str, number: int, previous: str, following: str = "", in_list
     ``following`` is the next non-blank line, ``in_list`` says the line follows a line ending in
     ``:`` through short lines (a list whose markers the flattening dropped)."""
     atx = re.match(r"^(#{1,6})\s+(.*?)\s*#*\s*$", line)
+    if atx and atx.group(1) == "##" and re.match(r"^(?:\[\d+\]\s|#\s|\d+\s{2,}|<\w+>)", atx.group(2)):
+        return [Block("code", line, number, number, recovered=True, note="code line")]  # knitr's "## [1] 0.81"
     if atx:
         return [Block("heading", atx.group(2), number, number, level=len(atx.group(1)))]
     if re.match(r"^<[A-Za-z!/][^>]*>", line) and line.endswith(">"):
@@ -341,9 +439,9 @@ _TITLE_FRAGMENT = re.compile(r"^(?:[^\w\s(\[]{1,2}\s+)?[A-Z][^.!?;:\d]{0,60}?(?:
 """A title alone on its line, shaped as one: ``Label: Title`` or ``Title (aside)`` after an optional
 icon (``The real value: Looking at your data``, ``📋 Output (baseline v1)``; an admonition's or a
 card's title): no sentence end, no digit outside the parentheses, at most eight words."""
-_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?])\s•\s(\S.*)$")
+_HEADING_BEFORE_BULLET = re.compile(r"^([^.!?:;•]{1,80}?[\w)*?\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]:?)\s•\s(\S.*)$")
 """A heading of one line glued to the first item of the bulleted list under it (``todos •
-Investigate …``, ``Reproduction Log* • Results reproduced by …``)."""
+Investigate …``, ``Reproduction Log* • Results reproduced by …``, ``What's New: • 01/15/2026 …``)."""
 _HEADERLINK = re.compile(r"^([^\s¶#][^¶#.!:;]{0,100}?[\w?)])[¶#](?=\s|$)")
 """A heading and its permalink mark glued after its last word (``Notes¶``, ``Installation#``)."""
 _MATH_LINE = re.compile(r"^(?=.*(?:[=≤≥≈∝]|\\[a-zA-Z]+\{))(?=.*(?:[∑∏‖√∫∂∈∀∃·×−]|\\[a-zA-Z]+))[^.!?]*$")
@@ -351,23 +449,63 @@ _MATH_LINE = re.compile(r"^(?=.*(?:[=≤≥≈∝]|\\[a-zA-Z]+\{))(?=.*(?:[∑�
 or a TeX command, a math symbol, no sentence end."""
 
 
-def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
-    """:func:`_recover` for a line without glued directive options or captions."""
+def _recover_line(line: str, number: int, previous: str, following: str = "", in_list: bool = False,
+                  after_icon: bool = False, nested: bool = False) -> list[Block]:
+    """:func:`_recover` for a line without glued directive options or captions; ``after_icon``: the
+    line followed an icon (``⁉️ Why? Although …``), so a one-word question opening it is a heading;
+    ``nested``: the rest of a line a seam rule already split (no seam rule splits it again, so a line
+    of thousands of glued titles and icons is read without recursion)."""
     if line.rstrip("\ufe0e").endswith("↩"):  # a footnote's back-link is the page's link, not its text
         line = line.rstrip("\ufe0e")[:-1].rstrip()
     item = re.match(r"^(\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s+(\S.*)$", line)
     if item:
+        icon = _ICON.match(item.group(2))
+        if icon and item.group(2)[icon.end():].strip():  # "• 📈 High accuracy …": the item's icon
+            return [Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon"),
+                    Block("list_item", item.group(2)[icon.end():].strip(), number, number, marker=item.group(1))]
         return [Block("list_item", item.group(2), number, number, marker=item.group(1))]
+    api = None if nested else _api_heading(line)
+    if api is not None:  # "tinystore.Index.search() The search method returns keys.": an API heading
+        return ([Block("heading", line[:api].strip(), number, number, recovered=True, level=2, note="api-heading")]
+                + _recover_line(line[api:].strip(), number, line[:api].strip(), nested=True))
+    icon = None if nested else _ICON.match(line)
+    if icon and line[icon.end():].strip():  # "⚠️ Testing …", "🎛️ Sample size It can be …": an icon
+        rest = line[icon.end():].strip()
+        return ([Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon")]
+                + _recover_line(rest, number, previous, following, in_list, after_icon=True, nested=True))
+    seam = None if nested else _ICON_SEAM.match(line)
+    if seam and not reads_as_sentence(seam.group(1)):  # "Supported Models ❗️We use …": an icon opens the section
+        return ([Block("heading", seam.group(1), number, number, recovered=True, level=2, note="icon-heading"),
+                 Block("markup", seam.group(2), number, number, recovered=True, note="icon")]
+                + _recover_line(line[seam.end():].strip(), number, seam.group(1), nested=True))
+    if re.fullmatch(r"!\[[^\]]{0,200}\]\([^)]{0,300}\)", line):  # "![Routing](../a b.png)": an image the page failed to draw
+        return [Block("image", line, number, number, recovered=True, note="image markup")]
+    if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
+        return [Block("markup", line, number, number, recovered=True, note="chrome")]
+    if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line) or _ROMAN_CAPTION.match(line):  # "Figure 4,", "Figure 1. …"
+        return [Block("markup", line, number, number, recovered=True, note="caption")]
+    if (_MARK_LABEL.match(line) and not any(w.lower() in FINITE_VERBS for w in line.split())
+            and (re.search(r"[\"“]", line) or len(line.split()) <= 3) and not _is_opener(line.split()[0])
+            and line.split()[0].lower() not in _PRONOUN_OPENERS):
+        return [Block("markup", line, number, number, recovered=True, note="figure label")]  # (b) "tiger shark" ×
+    if _VALUE_LABEL.match(line):  # "35.85 seconds" under a slide: a figure's value label
+        return [Block("markup", line, number, number, recovered=True, note="value label")]
     glued_item = _HEADING_BEFORE_BULLET.match(line)
     if glued_item and line.count(" • ") == 1:  # "todos • Investigate and add FSDP": a heading glued to an item
-        return [Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading"),
-                Block("list_item", glued_item.group(2), number, number, recovered=True, marker="•",
-                      note="glued-heading")]
-    headerlink = _HEADERLINK.match(line)
+        heading = Block("heading", glued_item.group(1), number, number, recovered=True, level=2, note="glued-heading")
+        item_text = glued_item.group(2)
+        icon = _ICON.match(item_text)
+        if icon and item_text[icon.end():].strip():  # "News 🗞️ • 🧑‍🍳 [2025/05/26] …": the item's icon
+            return [heading, Block("markup", icon.group(0).strip(), number, number, recovered=True, note="icon"),
+                    Block("list_item", item_text[icon.end():].strip(), number, number, recovered=True, marker="•",
+                          note="glued-heading")]
+        return [heading, Block("list_item", item_text, number, number, recovered=True, marker="•",
+                               note="glued-heading")]
+    headerlink = None if nested else _HEADERLINK.match(line)
     if headerlink:  # "Evaluation¶ We evaluate …": a heading with its permalink mark (Sphinx ¶, Furo #)
         rest = line[headerlink.end():].strip()
         return ([Block("heading", headerlink.group(1), number, number, recovered=True, level=2, note="headerlink")]
-                + (_recover_line(rest, number, headerlink.group(1)) if rest else []))
+                + (_recover_line(rest, number, headerlink.group(1), nested=True) if rest else []))
     if _MATH_LINE.match(line) and not _PROSE_RUN.search(line):
         return [Block("math", line, number, number, recovered=True, note="formula")]
     numbered = _NUMBERED_AFTER_HEADING.match(line)
@@ -393,7 +531,7 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     table = _flattened_table(line, words, previous)
     if table is not None:
         return table
-    if _number_grid(line, words):
+    if _number_grid(line, words) or _table_after_colon(line, words, previous) or _identifier_table(line, words):
         return [Block("markup", line, number, number, recovered=True, note="number grid")]
     stop = next((i for i, (_, w) in enumerate(words) if re.search(r"[A-Za-z)\]][.!?]$", w)), len(words))
     grid_end = next((i for i in range(8, min(stop + 1, len(words), 200)) if _is_opener(words[i][1])
@@ -414,6 +552,8 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     if CAPTION_LINE.match(line) or PHOTO_CREDIT.match(line):  # Figure 1: …, Photo by … on Unsplash
         return [Block("markup", line, number, number, recovered=True,
                       note="caption" if CAPTION_LINE.match(line) else "credit")]
+    if len(words) == 1 and line.rstrip(":").lower() in CALLOUT_WORDS and line[:1].isupper():
+        return [Block("markup", line, number, number, recovered=True, note="callout-title")]  # "Note" over its body
     callout = _callout_title(words)
     if callout is not None:
         return [Block("markup", line[:words[callout][0]].strip(), number, number, recovered=True,
@@ -429,7 +569,7 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
     formula = _formula(line, words)
     if formula is not None:
         return formula
-    question = _question_heading(line, words)
+    question = _question_heading(line, words, shortest=0 if after_icon else 1)
     if question is not None:  # "What is MTEB? The Massive Text Embedding Benchmark (MTEB) was …"
         return [Block("heading", line[:words[question][0]].strip(), number, number, recovered=True, level=2,
                       note="question-heading"),
@@ -459,11 +599,78 @@ _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2})
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
 """Two or more ``* item`` glued after a colon (a list written into one flattened line)."""
-_GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S)")
-"""A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph."""
+_GLUED_CAPTION = re.compile(r"(?<=[.!?])\s+(?=(?:Figure|Fig\.|Table)\s+\d+(?:\.\d+)*\s*:\s+\S"
+                            r"|(?:Source|Image source|Image credit|Credits?|Photo credit):\s+\S(?:[^.!?]|\.\d){0,150}$)")
+"""A caption (``Figure 1: …``) glued after a sentence: a figure flattened into the paragraph; also a
+credit closing the line (``… for the model to complete. Source: Figure 2.1 from the GPT-3 paper``)."""
+_ICON = re.compile(r"^(?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C\u2139\u2300-\u23FF]"
+                   r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*)+\s*")
+"""An icon opening a flattened line or item (``⚠️``, ``🎛️``, ``⁉️``, ``📈``: emoji and pictographs, with
+their variation selectors and joiners): a README's decoration before a heading or a sentence,
+never part of the sentence; the text after it is read on (``✅``, ``✓`` and ``▪`` are bullets)."""
+_ICON_SEAM = re.compile(r"^([A-Z][^.!?:;\d\U0001F000-\U0001FAFF\u2600-\u27BF]{0,60}?[\w)])\s*"
+                        r"((?:[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C][\uFE0E\uFE0F\u200D]*)+)"
+                        r"\s*(?=[A-Z\"“(])")
+"""A short title, then an icon, then a capitalised word (``Supported Models ❗️We use …``, ``MTEB 🐋
+Massive: …``): a heading glued to its section, the icon opening the section's first sentence; the
+title has no sentence end, digit or verb (:func:`audit.runin.reads_as_sentence`)."""
+_FIGURE_LABEL = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+(?:\d+(?:\.\d+)*[a-z]?|[IVXLC]{1,6})"
+                           r"(?:\s*[,)]|\s*$)(?:\s+[^\s.!?]+){0,4}\)?$")
+"""A figure's label left alone on a line by its caption (``Figure 4,``, ``Table 7, from Appendix C)``:
+the citation after it was an element the page drew): at most five words after the number, no
+sentence end."""
+_DISCLOSURE = re.compile(r"^(?:Click|Tap)\s+(?:here\s+)?to\s+(?:show|expand|view|see|hide|reveal|open|toggle|collapse)\b"
+                         r"[^.!?]{0,80}[.!?]?$")
+"""The label of a disclosure widget (a ``<details>`` summary, ``Click to show dataset setup code.``)."""
+_MARK_LABEL = re.compile(r"^(?:\([a-z0-9]{1,2}\)\s*|[+•-]\s*)?[\"“]?[^.!?\"“”]{1,40}[\"”]?\s*[✓✗×✔✘❌✅☑]$")
+"""A figure panel's label ending in a check or cross mark (``(b) "tiger shark" ×``, ``+ "goblet" ✓``):
+at most a panel letter, a short label (quoted, or two words at most) and the mark, no sentence end, no
+verb, no opener or pronoun first (``The run passed ✓`` is a sentence)."""
+_ROMAN_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.)\s+[IVXLC]{1,6}\s*[.:]\s+\S(?:(?![.!?]\s+[A-Z]).)*$")
+"""A caption numbered in Roman (``Table I: Comparison between …``), however long: one label and one
+sentence at most; the table the flattening glued after it is part of the same line."""
+_VALUE_LABEL = re.compile(r"^[~≈]?\d[\d,]*(?:\.\d+)?\s?(?:%|x|×)?(?:\s+[a-z]+){1,2}$")
+"""A value label under a figure or slide alone on its line (``35.85 seconds``): a number and one or
+two lower-case unit words, no verb, no sentence end; a list item (``• 1024 dimensional
+embeddings``) is read as an item, and a sentence (``35 runs finished before noon.``) has its end."""
 _PRONOUN_OPENERS = frozenset("let's lets we you they it i he she there here".split())
 """First words that make a short unpunctuated line a sentence, not a heading (``Let's examine
 the error distribution``)."""
+
+
+def _table_after_colon(line: str, words: list[tuple[int, str]], previous: str) -> bool:
+    """A table flattened into one line under the sentence that announces it (``… the recommended
+    rank for SFT and RL as:`` + ``Task Type Dataset Size Recommended Rank SFT Post-training scale 256
+    RL Any size 1-32``): the line above is a sentence of four words or more ending in a colon; this
+    one has eight words or more, two numbers or more, no sentence end, no ``label:``, no finite verb
+    or subject pronoun (:func:`audit.runin.reads_as_sentence` on its first five words), at most one
+    function word in eight, and three words in five capitalised or holding a digit (a list item that
+    lost its marker, ``Llama 3 8B trained on 15T tokens with 8k context``, has its lower-case words)."""
+    if not _introduces_list(previous) or len(words) < 8 or re.search(r"[.!?;]$", line):
+        return False
+    texts = [w for _, w in words]
+    if any(re.search(r"[A-Za-z)][.!?:;]$", w) for w in texts) or "=" in line:
+        return False
+    numbers = sum(1 for w in texts if re.match(r"^[±~]?[-+]?\d", w))
+    marked = sum(1 for w in texts if w[:1].isupper() or re.search(r"\d", w) or w[:1] in "±~")
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return (numbers >= 2 and 8 * function <= len(texts) and 5 * marked >= 3 * len(texts)
+            and not any(w.lower() in FINITE_VERBS for w in texts) and not reads_as_sentence(" ".join(texts[:5])))
+
+
+def _identifier_table(line: str, words: list[tuple[int, str]]) -> bool:
+    """A table of names and file identifiers flattened into one line (``Path Source BPE Code
+    de_bpe_code_24K Target BPE Code en_bpe_code_24K Source Dictionary de_dict``): eight words or more,
+    two ``snake_case`` identifiers or more, no sentence end, no finite verb, at most one function
+    word in ten, and three words in five capitalised, identifiers or holding a digit."""
+    texts = [w for _, w in words]
+    if len(texts) < 8 or re.search(r"[.!?:;]$", line) or any(re.search(r"[A-Za-z)][.!?:;]$", w) for w in texts):
+        return False
+    identifiers = sum(1 for w in texts if re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+", w))
+    marked = sum(1 for w in texts if w[:1].isupper() or "_" in w or re.search(r"\d", w))
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return (identifiers >= 2 and 10 * function <= len(texts) and 5 * marked >= 3 * len(texts)
+            and not any(w.lower() in FINITE_VERBS for w in texts))
 
 
 def _introduces_list(line: str) -> bool:
@@ -473,7 +680,7 @@ def _introduces_list(line: str) -> bool:
     return len(line.split()) >= 4 and bool(re.search(r"(?:^|\s)[A-Za-z][\w-]*:$", line))
 
 
-def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
+def _question_heading(line: str, words: list[tuple[int, str]], shortest: int = 1) -> int | None:
     """Index of the sentence after a question heading glued to it (``What is MTEB? The Massive …``,
     ``Why align your LLM judge first? Before running …``): the line opens with a question of two
     to ten words with no bare number (``Is 80% accuracy good?`` asks about a result: prose), and a
@@ -481,8 +688,10 @@ def _question_heading(line: str, words: list[tuple[int, str]]) -> int | None:
     alone on its line (``Can you guess what your friend said??``) and a question followed by a
     lower-case continuation (``Want a new dataset? feel free …``) stay prose."""
     end = next((i for i, (_, w) in enumerate(words) if w.endswith("?")), None)
-    if end is None or not 1 <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
+    if end is None or not shortest <= end <= 9 or end + 3 >= len(words) or not words[0][1][:1].isupper():
         return None
+    if words[0][1].lower().replace("’", "'").split("'")[0] in _PRONOUN_OPENERS | {"we've", "i've"}:
+        return None  # "We've briefly mentioned p-values already, but what are they? …" is prose
     if any(re.search(r"[.!:;]$", w) or re.match(r"^[$€£]?\d", w) for _, w in words[:end + 1]):
         return None
     nxt = words[end + 1][1]
@@ -552,6 +761,10 @@ def _short_heading(line: str, words: list[tuple[int, str]]) -> str:
     count = len(text.split())
     if not 1 <= count <= 6 or re.search(r"[\d.!?:;,)\]\"'”’]$", text) or re.search(r"\d|[=(){}<>|/\\@#$%&*]", text):
         return ""
+    if count >= 3 and text.split()[-1].lower() in FUNCTION_WORDS | {"is", "are", "be", "as", "where", "which"}:
+        return ""  # "The loss is defined as" above a formula: a sentence the display math interrupts
+    if re.search(r"\w: (?:a|an|the|its|their|our|one|two|each|every|all)\s", text):
+        return ""  # "Query encoding: a tokenizer for queries": a label and its value, an item's text
     if text[:1].isupper():
         return "heading"
     return "markup" if count <= 3 and text == line and re.fullmatch(r"[a-z][a-z\s-]*", text) else ""
@@ -633,7 +846,8 @@ def _stock_heading(words: list[tuple[int, str]]) -> int | None:
         if i + 2 >= len(texts) or not texts[first][:1].isupper():
             continue
         title = "-".join(t.lower() for t in texts[first:i])
-        if title in STOCK_HEADINGS and texts[i][:1].isupper() and _ends_sentence(texts, i):
+        role = bool(re.match(r"^(?:\{[\w:+-]+\}|:[\w:+-]+:)`", texts[i]))  # "Overview {cite:t}`Lucas1980` plotted …"
+        if title in STOCK_HEADINGS and (texts[i][:1].isupper() or role) and _ends_sentence(texts, i):
             return i
     return None
 
@@ -697,6 +911,9 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
     (after a Title Case heading, six words with three lower-case ones may run to the line end)."""
     texts = [w for _, w in words]
     first = 1 if _HEADING_NUMBER.match(texts[0]) and len(texts) > 1 and texts[1][:1].isupper() else 0
+    # a slide's or section's bare number (``27 Comparing the Models So let's …``): a Title Case heading only
+    bare = not first and len(texts) > 2 and bool(re.fullmatch(r"\d{1,3}", texts[0])) and bool(_TITLE_WORD.match(texts[1]))
+    first = 1 if bare else first
     if len(texts) - first < 4 or not re.search(r"[A-Za-z]{2}", texts[first]):
         return None  # "(&) Also, referred to …": a footnote mark, no heading
     lead = texts[first]
@@ -724,12 +941,82 @@ def _shaped_heading(words: list[tuple[int, str]]) -> int | None:
         if (previous.lower() in FUNCTION_WORDS or re.search(r"[,:]$|['’]s$|^[–—-]+$", previous)
                 or not texts[i][:1].isupper()):
             continue
+        if bare and not (title and i - first >= 2):
+            continue
         if _sentence_follows(words, i) or (title and _is_opener(texts[i]) and _runs_to_line_end(texts, i)):
             return i
         if title and re.search(r"[^*]\*$", previous) and (_ends_sentence(texts, i) or _runs_to_line_end(texts, i)):
             return i  # "Reproduction Log* Results reproduced by …": a heading with a footnote mark
         if title and _repeats_heading(texts, first, i) and _ends_sentence(texts, i):
             return i
+    return None
+
+
+_TITLE_SMALL_WORDS = frozenset("a an the of to in on at for from with by and or vs via over under into per as".split())
+
+
+def _page_title(words: list[tuple[int, str]]) -> int | None:
+    """Index of the first sentence after the page's title glued to it, on the first line of the
+    chapter text (where a flattened page puts its ``<h1>``: ``LoRA Without Regret Recent research
+    from …``, ``Pyserini: Reproducing DPR Results Dense passage retriever …``, ``FlagEmbedding Map
+    any text …``): the title is a run of Title Case words (capitalised, names, acronyms, ``&`` and
+    the small words of titles), two or more, or one name with an inner capital, digit or dot; the
+    sentence opens at the capitalised word right before the first lower-case word a title does not
+    hold (or at a possessive name, ``Natural Questions Models Google's Natural Questions dataset
+    …``, or where the title is repeated: ``SWE-agent EnIGMA SWE-agent EnIGMA (Enhanced …) adds …``),
+    and runs three words or more to a sentence end. A title opening with a sentence opener or
+    a pronoun (``The Massive Text Embedding Benchmark is …``) is a sentence, and a title of two or
+    three words needs a colon, ``&`` or a small word of titles (``LoRA Without Regret``): ``Meta AI
+    Research released …`` opens with a name."""
+    texts = [w for _, w in words]
+    if len(texts) < 5 or _is_opener(texts[0]) or texts[0].lower() in _PRONOUN_START:
+        return None
+    if re.fullmatch(r"[A-Z][a-z]+(?:ed|ing)", texts[0]) and texts[1] in _TITLE_SMALL_WORDS:
+        return None  # "Inspired by Brad Okafor I tried …": a participle opening a sentence, no title
+    for i in range(2, min(16, len(texts) - 3)):  # "AlpacaEval : An … Models AlpacaEval 2.0 with …": its first word again
+        if texts[i] == texts[0] and _NAME_TOKEN.match(texts[0]) and any(_END.search(w) for w in texts[i + 2:]):
+            if (all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS or w == ":" for w in texts[:i])
+                    and not any(re.search(r"['’]s$", w) for w in texts[:i])):  # a possessive opens the sentence
+                return i
+            break
+    for size in range(1, 7):  # "Agent Kit Agent Kit (Accessible …) adds …": the title, then the sentence repeating it
+        if (2 * size < len(texts) - 2 and texts[:size] == texts[size:2 * size]
+                and all(_NAME_TOKEN.match(w) for w in texts[:size]) and any(_END.search(w) for w in texts[2 * size:])):
+            return size
+    for i, word in enumerate(texts[:16]):
+        if word == ":" and i > 0:
+            continue  # "TinyEval : An Automatic Evaluator …": a spaced colon inside the title
+        if _SENTENCE_END_WORD.search(word) or (word.endswith(":") and i > 0 and not _NAME_TOKEN.match(word)):
+            return None
+        if i >= 3 and re.fullmatch(r"[A-Z][\w-]*['’]s", word):  # "… Models Google's Natural Questions dataset"
+            title = texts[:i]
+            if (all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS for w in title)
+                    and title[-1].lower() not in _TITLE_SMALL_WORDS and any(_END.search(w) for w in texts[i + 2:])):
+                return i
+            return None
+        if re.fullmatch(r"[a-z][a-z'’-]*,?", word) and word.rstrip(",") not in _TITLE_SMALL_WORDS:
+            seam = i - 1
+            if seam < 1 or not re.fullmatch(r"[A-Z][a-z]*|[A-Z][A-Za-z0-9-]*", texts[seam]):
+                return None
+            title = texts[:seam]
+            if not all(_NAME_TOKEN.match(w) or w.lower() in _TITLE_SMALL_WORDS or w == ":" for w in title):
+                return None
+            if title[-1].lower() in _TITLE_SMALL_WORDS or re.search(r"[,–—-]$", title[-1]):
+                return None
+            if len(title) == 1 and not (re.search(r"[a-z][A-Z]|\d|\.\w", title[0]) and re.search(r"[A-Za-z]{2}", title[0])):
+                return None  # "Making LLMs even more …": one plain word is no title
+            if sum(w.count("(") - w.count(")") for w in title) != 0:
+                return None
+            titled = (len(title) == 1 or len(title) >= 4 or any(w in (":", "&") or w.endswith(":") for w in title)
+                      or any(w.lower() in _TITLE_SMALL_WORDS | {"without", "vs."} for w in title))
+            if not titled or any(re.search(r"['’]s$", w) for w in title):
+                return None  # "Meta AI Research released …", "Carbonell and Goldstein's MMR work …": a sentence
+            if (re.fullmatch(r"[A-Z][a-z]+", title[-1]) and re.fullmatch(r"[a-z]+(?:ed|[^s]s)", texts[seam + 1])
+                    and not _is_opener(texts[seam])):
+                return None  # "Researchers from Carnegie Mellon demonstrated …": a name runs across the seam
+            return seam if any(_END.search(w) for w in texts[seam + 2:]) else None
+        if not (_NAME_TOKEN.match(word) or word.lower() in _TITLE_SMALL_WORDS):
+            return None
     return None
 
 
@@ -1131,6 +1418,47 @@ _YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|t
                        r"[\w./@:-]+(?:\s+#.*)?$))")
 """A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
 one token; ``note: the …`` with words after it is no setting."""
+_OUTPUT_LINE = re.compile(
+    r"^(?:[^\w\s]*[\u2500-\u257F]{2}.*|.*[\u2500-\u257F].*[\u2500-\u257F].*|"  # box-drawing tables and trees
+    r"\+[-=+]{3,}\+|-{2,}(?:\+-{2,})+|"  # ASCII grid rules, psql's header rule
+    r"\(\d+ rows?\)|\d+ rows? in set\b.*|Elapsed: \d.*|Query id: [\w-]+|Ok\.|"  # SQL clients' result lines
+    r"(?:In|Out)\s?\[\d*\]:.*|"  # notebook prompts
+    r"[!%]{1,2}(?:pip|conda|apt-get|apt|wget|git|curl|python|time|timeit|matplotlib|load_ext|env|cd|ls|sh|bash)\b.*|"  # notebook magics
+    r"[A-Za-z_][\w.]*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?\s+#\s.*|"  # a call and its comment
+    r"[a-z][\w.-]*(?:\s+-{1,2}[A-Za-z][\w-]*(?:=(?:\"[^\"]*\"|'[^']*'|\S+))?)+(?:\s+[<>|]+\s+\S+)?(?:\s+\\)?|"  # a command and its options
+    r"\[\d+\](?:\s+(?:[-+]?\d[\d.eE+-]*|\"[^\"]*\"|TRUE|FALSE|NA|NaN|Inf))+|"  # an R console's output
+    r"\[\[?[A-Za-z_][\w.-]*\]\]?|"  # a TOML table header, [tool.search]
+    r"[\w.-]+/|"  # a directory alone, the root of a tree
+    r"Collecting [\w.\[\],=<>!~-]+|(?:Downloading|Using cached) \S+(?:\s\(.*\))?|"  # an installer's lines
+    r"Successfully (?:installed|built|uninstalled) \S.*|Requirement already satisfied: \S.*|"
+    r"Installing collected packages: \S.*|Building wheels? for \S.*)$")
+"""A line a program printed or a query, by its own shape: box-drawing tables and directory trees
+(``│ alpha │ 12 │``, ``├── src/``), ASCII grid rules (``+-----+-----+``, psql's ``----+----``), SQL
+clients' result lines (``(1 row)``, ``1 row in set. Elapsed: 0.002 sec.``), notebook prompts
+(``In [1]:``, ``Out[2]:``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
+words), a TOML table header, a directory alone (``project/``), an installer's output (``Collecting
+x``, ``Successfully installed x-1.0``)."""
+_SHORT_COMMAND = re.compile(
+    r"(?P<command>^(?:time\s+)?(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|uv|cargo|cmake|javac|mvn|gradle|"
+    r"bash|zsh|cd|ls|mkdir|tar|unzip|gunzip|sudo|apt-get|brew|kubectl|ssh|scp|rsync|chmod|nvidia-smi|torchrun|"
+    r"deepspeed|huggingface-cli|nohup)(?:\s+[\w./:@=+~-]+){0,4}$)"
+    r"|^.*\d{1,3}%\|[\u2580-\u259F#=> -]*\|.*$"
+    r"|^(?:select|insert into|update|delete from|with)\s.*\b(?:from|values|set|as)\b.*[;(*=].*$")
+"""A command alone on its line with a few arguments and no other words (``python train.py``,
+``time python run.py``, ``git pull``: commands only, never an English verb such as *make* or
+*accelerate*; no sentence end, no two plain words in a row at its end: ``cd into the folder``), a progress bar anywhere in a line (``Indexing: 100%|█████| 1000/1000``), a query in
+lower case (``select count(*) from hits where …;``)."""
+_SQL_CLAUSE = re.compile(r"^(?:SELECT|FROM|WHERE|GROUP BY|ORDER BY|HAVING|LIMIT|OFFSET|(?:LEFT |RIGHT |INNER |OUTER |"
+                         r"CROSS )?JOIN|UNION(?: ALL)?|WITH|INSERT INTO|VALUES|UPDATE|SET|DELETE FROM|CREATE (?:TABLE|"
+                         r"INDEX|VIEW|MATERIALIZED VIEW|DATABASE)|ALTER TABLE|DROP TABLE|ENGINE|PARTITION BY|PRIMARY KEY|"
+                         r"SETTINGS|FORMAT|EXPLAIN|AND|OR|ON|AS)(?=\s|$|\()(?!.*[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,})")
+"""A clause of SQL written in capitals at a line's start (``FROM events``, ``GROUP BY name``): code
+when a neighbour line is SQL or code too, or when it holds code punctuation; a sentence never
+opens with a capitalised keyword followed by four plain words."""
+_RECORD_LINE = re.compile(r"^([A-Za-z]\w{0,20})\s+(?:\d+|[a-z]+_[a-z_]+|[a-z]+\d+):\s+\S")
+"""A line a program printed: a word, then a key that is a number or a ``snake_case`` name, a colon and
+a value (``sample 1: why was …``, ``Input movie_id: 1962``); two in a row opening with the same word
+are code output (rule 8)."""
 _WORDED_ASIDE = re.compile(r"\s\((?:or|and|at|e\.g\.|i\.e\.|about|roughly)\s[a-z ]+\)$")
 """``Oversampling=2.0 (or more)``: a setting written as a list item of prose, with a worded aside."""
 _CODE_END = re.compile(r"(?:[\\,({\[=]|\b(?:and|or|&&|\|\|))$")
@@ -1157,7 +1485,7 @@ def _glued_prose(line: str) -> bool:
 
 
 _CODE_FIRST_TOKEN = re.compile(
-    r"^(?:[@$>{\[(\"'#./~-]|(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|cargo|uv|bash|sh|make|cmake|"
+    r"^(?:[@$>{\[(\"'#./~-]|(?:pip3?|python3?|git|curl|wget|docker|conda|npm|npx|yarn|pnpm|cargo|uv|uvx|pipx|poetry|bash|sh|make|cmake|"
     r"java|kubectl|helm|brew|apt|apt-get|sudo|torchrun|accelerate|deepspeed|huggingface-cli|nvidia-smi)\s|"
     r"[\w.]*[=(.:][\w\"'(\[])")
 """The first token of code glued after a heading: a symbol, a command (``pip``, ``git``, ``docker`` …),
@@ -1178,8 +1506,10 @@ def _heading_before_code(line: str) -> int | None:
         if i == 1 and head[0].lower() not in STOCK_HEADINGS:
             continue
         rest = line[words[i][0]:]
+        install = re.match(r"(?:uvx?\s+|pipx\s+|poetry\s+)?(?:pip3?|conda|npm|yarn|pnpm|cargo|apt(?:-get)?|brew)\s+"
+                           r"(?:install|add)\s+\S", rest)  # "Usage uv pip install …": an install line
         if (_STRONG_CODE.match(rest) and _CODE_FIRST_TOKEN.match(rest) and not _prose_shaped(rest)
-                and not _CHROME_LINE.match(rest) and not _PROSE_RUN.search(rest)
+                and not _CHROME_LINE.match(rest) and (install or not _PROSE_RUN.search(rest))
                 and not rest[:1].isupper() and head[-1].lower() not in FUNCTION_WORDS):
             return words[i][0]
     return None
@@ -1222,17 +1552,44 @@ def _code_lines(raw: list[str]) -> set[int]:
     (:func:`_prose_shaped`) unless a continuation or open bracket holds it in the code."""
     lines = [r.rstrip() for r in raw]
     strong = [bool(line.strip()) and bool(_STRONG_CODE.match(line.strip())) and not _prose_shaped(line.strip())
+              and _api_heading(line.strip()) is None
               and not _prose_value(line.strip())
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
               and not _glued_prose(line.strip()) for line in lines]
     for i, line in enumerate(lines):
         if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
             strong[i] = True
+    for i, line in enumerate(lines):  # a program's output or a query by its own shape (rule 8)
+        text = line.strip()
+        short = _SHORT_COMMAND.match(text)
+        command = short is not None and (short.lastgroup != "command" or (
+            not re.search(r"[A-Za-z][.!?]$", text) and not any(
+                w in FUNCTION_WORDS or w in _GLUE_WORDS or w in ("into", "your", "my") for w in text.split()[1:])))
+        # "cd into the folder" is prose
+        if text and not strong[i] and (_OUTPUT_LINE.match(text) or command) and not _prose_shaped(text):
+            strong[i] = True
+        elif text and not strong[i] and re.match(r"^\s+- [a-z_][\w.-]*:(?:\s|$)", line):
+            strong[i] = True  # "  - name: mini": an entry of a YAML list (a prose list item has no key)
+    sql = [bool(_SQL_CLAUSE.match(line.strip())) for line in lines]
+    for i, is_sql in enumerate(sql):  # "SELECT name, count(*)" / "FROM events" / "GROUP BY name": a query's lines
+        neighbour = any(sql[j] or strong[j] for j in (i - 1, i + 1) if 0 <= j < len(lines) and lines[j].strip())
+        if is_sql and not strong[i] and (neighbour or re.search(r"[(),;*=]", lines[i])):
+            strong[i] = True
     yaml = [bool(_YAML_KEY.match(line.strip())) for line in lines]
+    for i, line in enumerate(lines):  # "models:" above "  - name: mini": a YAML key opening its block
+        nxt = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)
+        if (yaml[i] and line.strip().endswith(":") and nxt is not None and lines[nxt][:1].isspace()
+                and strong[nxt]):
+            strong[i] = True
     for i in range(len(lines) - 1):  # "eval: split train. loss 2.5e-3 …" twice: a log's lines
         prefix = re.match(r"^([a-z_][\w-]*:)\s", lines[i].strip())
         if (prefix and re.search(r"\d", lines[i]) and lines[i + 1].strip().startswith(prefix.group(1))
                 and re.search(r"\d", lines[i + 1])):
+            strong[i] = strong[i + 1] = True
+    for i in range(len(lines) - 1):  # "sample 1: why was …" / "sample 2: …", "Input movie_id: 1962": printed records
+        keys = [_RECORD_LINE.match(lines[j].strip()) for j in (i, i + 1)]
+        if all(keys) and keys[0].group(1) == keys[1].group(1) and not any(
+                re.search(r"[.!?]$", lines[j].strip()) for j in (i, i + 1)):
             strong[i] = strong[i + 1] = True
     for i in range(len(lines) - 3):  # "Input: g, c, b" / "Output: g, c, b" / "Input: …": records
         keys = [re.match(r"^([A-Z]?[a-z_]\w{0,20}):\s+(\S.{0,60})$", lines[j].strip()) for j in range(i, i + 4)]
@@ -1292,21 +1649,25 @@ def _chrome_lines(raw: list[str], code: set[int]) -> dict[int, str]:
     run = False
     for i, line in enumerate(raw):
         text = " ".join(line.split())
-        if not text or i in code:
-            run = False if i in code else run
+        if not text or (i in code and not (run and len(text.split()) <= 12 and _repeated_below(raw, i, text))):
+            run = False if i in code else run  # a code-shaped entry the page repeats below is an entry
             continue
         if _CONTENTS_LABEL.match(text):
             out[i] = "contents"
             run = True
             continue
-        if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,]$", text)
-                     and not re.search(r"[a-z][.!?]\s", text)) or _repeated_below(raw, i, text)):
+        plain = re.sub(r"\b(?:vs|e\.g|i\.e|etc|cf|approx|no)\.", "", text)  # "Benchmarks vs. FAISS" ends no sentence
+        if run and ((len(text.split()) <= 12 and not re.search(r"[.:;,→»]$", text)  # a link with an arrow is no entry
+                     and not re.search(r"[a-z][.!?]\s", plain)) or _repeated_below(raw, i, text)):
             out[i] = "contents"
             continue
         run = False
         if _CHROME_LINE.match(text):
             out[i] = "chrome"
-        elif len(text.split()) <= 8 and _ARROW_LINK.match(text) and not re.search(r"[=<>]\s*\d", text):
+        elif (len(text.split()) <= 8 and _ARROW_LINK.match(text) and not re.search(r"[=<>]\s*\d", text)
+              and (len(re.findall(r"[A-Za-z0-9]\S*", text)) <= 4
+                   or re.match(r"^\W*(?:Next|Previous|Prev|Older|Newer|Back|Continue|Read more)\b", text))):
+            # "Next →", "← Older post"; "📄 Benchmarking the memory layer on long conversations →" is a sentence
             out[i] = "chrome"
         elif _BREADCRUMB.match(text) and (" › " in text or " » " in text or len(re.findall(r"\s[>/]\s", text)) >= 2):
             out[i] = "breadcrumb"

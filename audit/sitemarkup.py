@@ -66,17 +66,23 @@ import re
 from dataclasses import dataclass
 
 CODE_DIRECTIVES = frozenset("""
-code code-block code-cell sourcecode literalinclude include math eval-rst eval-md raw toctree
-bibliography glue glue:figure glue:text image mermaid graphviz plot csv-table jupyter-execute
+code code-block code-cell sourcecode literalinclude include math eval-md raw toctree
+bibliography glue glue:figure glue:text image mermaid graphviz plot csv-table list-table flat-table table
+tabularcolumns jupyter-execute
 ipython testcode doctest program-output command-output automodule autoclass autofunction
 automethod autosummary autodata autoattribute tableofcontents contents highlight only
 r python python3 ipython julia bash sh shell zsh sql ojs dot js javascript typescript c cpp rust go
 java ruby perl stan rcpp json yaml toml html css latex tex
 """.split())
-"""Directives whose body is code or data (set aside as a ``code`` block), language chunks of R
-Markdown and Quarto included; every other directive's
+"""Directives whose body is code or data (set aside as a ``code`` block; a table directive's body is
+table cells, no sentences), language chunks of R Markdown and Quarto included; every other directive's
 body is prose (an admonition, figure caption, margin, tab, card, dropdown, epigraph, …), so an
 unknown directive never drops a sentence."""
+
+
+FIGURE_DIRECTIVES = frozenset("figure figure-md".split())
+"""Directives whose body is a picture's caption and legend (MyST ``{figure}``, ``{figure-md}``, Sphinx
+``.. figure::``): set aside as a ``markup`` caption (label conventions: captions are structure)."""
 
 
 def is_prose_directive(name: str) -> bool:
@@ -89,6 +95,13 @@ def is_prose_directive(name: str) -> bool:
 FENCE = re.compile(r"^(?P<indent>\s{0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*)$")
 COLON_FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>:{3,})\s*(?P<info>\S.*)?$")
 DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.-]+)\}(?P<argument>.*)$")
+KNITR_BLOCK = re.compile(r"^\{(?P<name>block2?|asis)\b[^{}]*\}\s*$")
+"""An R Markdown / bookdown chunk of the ``block``, ``block2`` or ``asis`` engine (```` ```{block, type =
+"rmdwarning"} ````): its body is the page's Markdown, a note box, not code."""
+EVAL_RST = re.compile(r"^(?P<name>eval[_-]rst)\s*$")
+"""recommonmark's ```` ```eval_rst ```` fence: reStructuredText read as the page's text, as MyST's
+``{eval-rst}`` is; its Sphinx directives are read as every other (a note's body is prose, a code
+directive's body code)."""
 OPTION = re.compile(r"^\s*:[\w.-]+:(?:\s.*)?$")
 ADMONITION = re.compile(r"^(?P<indent>\s*)(?::\s+)?(?:(?:!!!|\?\?\?\+?)\s+(?:[\w-]+|\"[^\"]*\"\s*$).*|===\+?\s+\".*)$")
 """An admonition (``!!! note``, ``??? tip "Title"``) or a content tab (``=== "Tab"``, always with a
@@ -121,8 +134,9 @@ them is markup. A line of reference or citation roles (``:cite:`Bridle.1990`.``,
 ``:numref:`fig_x```) right after a prose line continues that sentence (d2l wraps one clause
 per line): it stays prose, so the citation and the full stop stay in the sentence."""
 BRACKET_LINE = re.compile(r"^\s*[()\[\]{}]\s*$")
-ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
-"""A kramdown/Python-Markdown attribute list on its own line (``{: .note }``), a pymdownx
+ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*\^{3,}\s*$|^\s*\{\s*[.#][\w-]+(?:\s+[.#]?[\w-]+(?:=\S+)?)*\s*\}\s*$|^\s*-{2}8<-{2}\s+\S.*$|^\+\+\+(?:\s*\{.*\})?\s*$")
+"""A kramdown/Python-Markdown attribute list on its own line (``{: .note }``, attr_list's
+``{ .annotate }``), a sphinx-design card's header rule ``^^^``, a pymdownx
 snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
@@ -167,6 +181,10 @@ ABBREVIATION = re.compile(r"^\*\[[^\]]+\]:\s+\S.*$")
 WIKI_LINE = re.compile(r"^\s*(?:!?\[\[[^\[\]]+\]\][\s·|,;/-]*)+$")
 """A line of wiki links or embeds only: Obsidian ``![[plot.png]]``, ``[[Setup]] · [[Results]]``,
 Hugging Face doc-builder's ``[[open-in-colab]]`` marker."""
+TAG_LINE = re.compile(r"^\s*(?:#[A-Za-z][\w/-]*[\s,]*)+$")
+"""A line of Obsidian / Bear tags only (``#retrieval #bm25``; a heading has a space after its ``#``)."""
+OBSIDIAN_COMMENT = re.compile(r"^\s*%%")
+"""An Obsidian comment ``%%…%%`` opening a line: set aside to where it closes."""
 EMOJI_LINE = re.compile(r"^\s*(?::[a-z0-9_+-]+:\s*)+$")
 """A line of emoji shortcodes only (``:rocket: :tada:``)."""
 ASCIIDOC_ADMONITION = re.compile(r"^\s*\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$")
@@ -230,7 +248,8 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
     directives: list[str] = []               # open prose directive fences (their markers)
     bodies: list[int] = []                   # open admonition bodies: the raw indent of their marker
     table_pipe: bool | None = None           # inside a pipe table: whether its header starts with "|"
-    state = {"after_table": False, "asciidoc": 0}  # a table just ended; open AsciiDoc blocks
+    state = {"after_table": False, "asciidoc": 0, "components": []}  # a table just ended; open AsciiDoc
+    # blocks; open MDX components, each [name, the indentation of its body or None until seen]
     index = 0
 
     def emit(line: str, number: int) -> None:
@@ -256,6 +275,11 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             bodies.pop()
         width = bodies[-1] + 4 if bodies else 0  # a body is indented four past its marker
         line = _body_line(raw, width)
+        for component in state["components"]:  # an MDX component's body: indentation is no code in MDX
+            if line.strip() and fence is None:
+                if component[1] is None:
+                    component[1] = _indent(line)
+                line = _dedent(line, component[1])
         if fence is not None:
             emit(line, number)
             if _closes(line, fence):
@@ -283,7 +307,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
         if opened:
             marker = opened.group("fence")
             info = (opened.group("info") or "").strip()
-            directive = DIRECTIVE_INFO.match(info)
+            directive = DIRECTIVE_INFO.match(info) or EVAL_RST.match(info) or KNITR_BLOCK.match(info)
             colon = marker[0] == ":"
             if colon and info and not directive:  # a Pandoc/Quarto div: ::: {.callout-note}, ::: note
                 directive = re.match(r"^\{?\s*(?P<name>[\w:.#-]+)", info)
@@ -297,6 +321,26 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 while index < len(lines) and OPTION.match(lines[index]):
                     aside("markup", lines[index].strip(), index + 1, index + 1, f"directive {{{name}}} option")
                     index += 1
+                if name.lower() == "glossary":  # terms at the margin, each definition indented under it
+                    end = next((i for i in range(index, len(lines)) if _closes(_body_line(lines[i], width), marker)), None)
+                    if end is not None:
+                        for j in range(index, end):
+                            body = _body_line(lines[j], width)
+                            if body.strip() and not _indent(body):
+                                aside("markup", body.strip(), j + 1, j + 1, "glossary term")
+                            else:
+                                emit(body.strip(), j + 1)
+                        aside("markup", lines[end].strip(), end + 1, end + 1, "directive end")
+                        index = end + 1
+                        continue
+                if not colon and name.lower() in FIGURE_DIRECTIVES or colon and name.lower().lstrip("{") in FIGURE_DIRECTIVES:
+                    end = next((i for i in range(index, len(lines)) if _closes(_body_line(lines[i], width), marker)), None)
+                    if end is not None:  # a figure's body is its caption and legend: no sentences of the text
+                        if end > index:
+                            aside("markup", "\n".join(lines[index:end]).strip(), index + 1, end, "caption")
+                        aside("markup", lines[end].strip(), end + 1, end + 1, "directive end")
+                        index = end + 1
+                        continue
                 directives.append(marker)
                 continue
             if directive:  # a directive whose body is not prose: code, named by the directive
@@ -346,7 +390,7 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             continue
         sphinx = SPHINX.match(line)
         if sphinx:
-            index = _sphinx(lines, index, sphinx, line, width, aside, emit)
+            index = _sphinx(lines, index, sphinx, line, width, aside, emit, markup.append)
             continue
         continues = (ROLE_LINE.match(line) and not STRUCTURE_ROLE.search(line) and out and out[-1].strip()
                      and origin[-1] == number - 1 and not out[-1].lstrip().startswith(("#", "|")))
@@ -361,6 +405,17 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
         if ATTRIBUTE_LINE.match(line):
             aside("markup", line.strip(), number, number, "attributes")
             index += 1
+            continue
+        if TABLE_CAPTION.match(line) and not (out and out[-1].strip()) and _table_follows(lines, index + 1, width):
+            aside("markup", line.strip(), number, number, "caption")  # Table: (\#tab:x)Recall at three depths.
+            index += 1
+            continue
+        simple = _simple_table(lines, index, width) if not (out and out[-1].strip()) else None
+        if simple:  # a Pandoc simple table (knitr::kable): read as the pipe table it is
+            for offset, row in enumerate(simple):
+                emit(row, number + offset)
+            index += len(simple)
+            state["after_table"] = True
             continue
         if "|" in line and index + 1 < len(lines):
             delimiter = _body_line(lines[index + 1], width)
@@ -437,10 +492,19 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
         if end is not None:
             return [("markup", number, end + 1, "mdx comment", None)]
     if JSX_TAG_LINE.match(line):
+        tag = re.match(r"^\s*<(/?)([A-Z][\w.]*)", line)
+        if tag and tag.group(1):  # </Card>: close it (and anything left open inside it)
+            names = [c[0] for c in state["components"]]
+            if tag.group(2) in names:
+                del state["components"][len(names) - 1 - names[::-1].index(tag.group(2)):]
+        elif tag and not stripped.endswith("/>"):
+            state["components"].append([tag.group(2), None])
         return [("markup", number, number, "component", None)]
     if JSX_TAG_START.match(line.replace("=>", "")) and "=" not in stripped.split()[0]:
         end = until(index + 1, lambda text: text.rstrip().endswith(">") and "<" not in text)
         if end > index:
+            if not lines[end].rstrip().endswith("/>"):
+                state["components"].append([stripped[1:].split()[0], None])
             return [("markup", number, end + 1, "component", None)]
     if TEMPLATE_OPEN.match(line):
         end = index
@@ -479,6 +543,14 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
         return [("markup", number, number, "alert", callout.group("quote").rstrip())]
     if ABBREVIATION.match(line):
         return [("markup", number, number, "abbreviation", None)]
+    if TAG_LINE.match(line) and not previous:
+        return [("markup", number, number, "tags", None)]
+    if OBSIDIAN_COMMENT.match(line):  # %%one line%%, or a block from a line "%%" to the next line "%%"
+        end = (index if len(stripped) > 4 and stripped.endswith("%%") else
+               next((i for i in range(index + 1, min(len(lines), index + 40)) if lines[i].strip() == "%%"), None)
+               if stripped == "%%" else None)
+        if end is not None:
+            return [("markup", number, end + 1, "comment", None)]
     if EMOJI_LINE.match(line) and not BARE_ROLE_LINE.match(line):
         return [("markup", number, number, "emoji", None)]
     if ASCIIDOC_ADMONITION.match(line) and ASCIIDOC_DELIMITER.match(following(index + 1)):
@@ -494,6 +566,51 @@ def _site_markup(lines: list[str], index: int, line: str, width: int, state: dic
         return [("markup", number, number, "definition term", None),
                 ("", number + 1, number + 1, "", definition.group("rest"))]
     return None
+
+
+TABLE_CAPTION = re.compile(r"^\s{0,3}(?:Table)?:\s+\S")
+"""A Pandoc table caption, ``Table: Recall at three depths`` or ``: Recall at three depths {#tbl-x}``."""
+SIMPLE_RULE = re.compile(r"^\s*-{2,}(?:[ \t]+-{2,})+\s*$")
+"""The dashed line under a Pandoc simple table's header (``------  -------``): one run of dashes
+per column (CommonMark would read it as a thematic break and the rows as paragraphs or code)."""
+
+
+def _simple_table(lines: list[str], index: int, width: int) -> list[str] | None:
+    """A Pandoc simple table at ``lines[index]`` (its header, then :data:`SIMPLE_RULE`, then rows up to a
+    blank line), rewritten as pipe-table lines, one per source line; None when there is none. A
+    column's cells are cut where the dashes of the column before it end (right-aligned numbers
+    stand under their dashes, left-aligned text starts at them)."""
+    header = _body_line(lines[index], width)
+    rule = _body_line(lines[index + 1], width) if index + 1 < len(lines) else ""
+    if not header.strip() or "|" in header or not SIMPLE_RULE.match(rule):
+        return None
+    rows = []
+    for j in range(index + 2, len(lines)):
+        row = _body_line(lines[j], width)
+        if not row.strip():
+            break
+        rows.append(row)
+    if not rows:
+        return None
+    ends = [m.end() for m in re.finditer(r"-+", rule)]
+    bounds = [0] + ends[:-1] + [None]
+
+    def piped(text: str) -> str:
+        cells = [text[a:b].strip() if b is not None else text[a:].strip() for a, b in zip(bounds, bounds[1:])]
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    return [piped(header), "|" + "---|" * len(ends)] + [piped(row) for row in rows]
+
+
+def _table_follows(lines: list[str], index: int, width: int) -> bool:
+    """A table (a pipe header with its delimiter, or a simple table) starts at ``lines[index]``, after
+    at most one blank line: the line above is its Pandoc caption."""
+    if index < len(lines) and not lines[index].strip():
+        index += 1
+    if index + 1 >= len(lines):
+        return False
+    head, below = _body_line(lines[index], width), _body_line(lines[index + 1], width)
+    return ("|" in head and _is_delimiter(below)) or (bool(head.strip()) and bool(SIMPLE_RULE.match(below)))
 
 
 def _in_container(line: str) -> bool:
@@ -525,13 +642,25 @@ def _marker_column(raw: str) -> int:
     return len(match.group(1)) if match else 0
 
 
-def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth: int, aside, emit) -> int:
+SPHINX_ADMONITIONS = frozenset("note tip hint important warning caution danger attention error seealso todo".split())
+"""Sphinx directives whose text on the marker line starts the body (``.. note:: The index is exact.``):
+that text is prose, the marker markup (``versionadded:: 2.0`` takes a version there: not one)."""
+
+
+def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth: int, aside, emit,
+            aside_line) -> int:
     # depth: the columns of indentation an enclosing admonition body removes
     """A ``.. name::`` directive (or a ``.. _label:`` target) at ``lines[index]``; returns the next index."""
     number = index + 1
     name = (match.group("name") or "").lower()
     indent = _indent(line)
-    aside("markup", line.strip(), number, number, "sphinx")
+    argument = (match.group("argument") or "").strip()
+    if name in SPHINX_ADMONITIONS and argument:  # .. note:: The flat index is exact.: the text is the body
+        marker = line.strip()[:len(line.strip()) - len(argument)].rstrip()
+        aside_line(Markup("markup", marker, number, number, "sphinx"))
+        emit(argument, number)
+    else:
+        aside("markup", line.strip(), number, number, "sphinx")
     i = index + 1
     while i < len(lines) and OPTION.match(lines[i]) and _indent(_body_line(lines[i], depth)) > indent:
         aside("markup", lines[i].strip(), i + 1, i + 1, "sphinx option")
@@ -542,6 +671,10 @@ def _sphinx(lines: list[str], index: int, match: re.Match[str], line: str, depth
     while end > i and not lines[end - 1].strip():
         end -= 1
     body = [_body_line(lines[j], depth) for j in range(i, end)]
+    if name in FIGURE_DIRECTIVES:  # .. figure:: path: its body is the caption and legend
+        if end > i:
+            aside("markup", "\n".join(body).strip(), i + 1, end, "caption")
+        return end
     if not name or is_prose_directive(name):
         width = min((_indent(b) for b in body if b.strip()), default=0)
         for j, b in zip(range(i, end), body):

@@ -187,11 +187,26 @@ def corpus_labels(document: dict) -> list[dict]:
     return tomllib.loads((CORPUS / document["labels"]).read_text(encoding="utf-8"))["sentence"]
 
 
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2049\u203C\u2139\u2300-\u23FF]"
+                    r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*")
+"""An emoji or pictograph with its variation selectors: decoration, compared as absent, since the
+labels write it both ways (``🐋 Massive: MTEB includes …`` kept, ``❗️We use …``, ``📈 High accuracy
+…`` and a ``:warning:`` shortcode dropped) and a reader may keep an icon in its sentence or set it
+aside."""
+
+
+_EMOJI_NAME = re.compile(r"(?<![\w:`]):(?:[a-z][a-z0-9_+-]{1,30}):(?![\w`])")
+"""An emoji shortcode a label or a row writes as text (``:tada:``, ``:material-github:``): an icon,
+compared as absent like the emoji it stands for."""
+
+
 def normalise(text: str) -> str:
     """The text a sentence is matched on: role markup (``:cite:`x```, ``{cite}`x```) and
-    backticks removed, whitespace collapsed, a leading list marker (``1.``, ``-``) removed: the
-    reader keeps a marker out of the sentence (docs/audit.md), a label may write it."""
-    return _MARKER.sub("", " ".join(_ROLE.sub(" ", text).replace("`", "").replace("$", "").split()))
+    backticks removed, emoji removed (:data:`_EMOJI`), whitespace collapsed, a leading list marker
+    (``1.``, ``-``) removed: the reader keeps a marker out of the sentence (docs/audit.md), a label
+    may write it."""
+    text = _EMOJI_NAME.sub(" ", _EMOJI.sub(" ", _ROLE.sub(" ", text)))
+    return _MARKER.sub("", " ".join(text.replace("`", "").replace("$", "").split()))
 
 
 _BLOCK_TAGS = ("p|div|br|hr|li|ul|ol|dl|dt|dd|tr|table|thead|tbody|h[1-6]|details|summary|figure|figcaption|"
@@ -210,6 +225,95 @@ _TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}")
 """A Liquid / Jinja / Markdoc tag (``{% include figure.html … %}``, ``{{ site.baseurl }}``): the site
 renders it, a page never shows it."""
 _DIRECTIVE_OPTION_LINE = re.compile(r"^\s*:[\w-]+:(?:\s.*)?$")
+_TEMPLATE_TAG_LINE = re.compile(r"^[ \t]*(?:\{%.*?%\}[ \t]*)+$", re.M)
+"""A line of Liquid / Markdoc block tags only (``{% include figure.html … %}``): the site renders
+it as an element (a ``<figure>``), never as an empty line, so an HTML block around it stays one
+block; it stands as an empty HTML comment (no text, no blank line)."""
+_KRAMDOWN_IAL = re.compile(r"\{:(?!:)[^{}\n]*\}")
+"""A kramdown attribute list (``{: width="360" }``, ``{: .note }``, ``{:toc}``): Jekyll turns it into
+attributes of the element before it; a page never shows it."""
+_PANDOC_ATTRIBUTES = re.compile(r"(?<=\))\{[#.][^{}\n]*\}|^(#{1,6}[ \t].*?)[ \t]*\{(?:[#.][^{}\n]*|-)\}[ \t]*$", re.M)
+"""Pandoc / Quarto / bookdown attributes: after an image or link (``![x](p.png){#fig-x width=80%}``)
+and at a heading's end (``## Results {#sec-results}``, ``{-}``, ``{.unnumbered}``); rendered as
+attributes, never shown."""
+EMOJI_SHORTCODES = {"warning": "⚠️", "bookmark": "🔖", "interrobang": "⁉️", "control_knobs": "🎛️",
+                    "rocket": "🚀", "tada": "🎉", "star": "⭐", "fire": "🔥", "bulb": "💡", "memo": "📝",
+                    "white_check_mark": "✅", "heavy_check_mark": "✔️", "x": "❌", "zap": "⚡", "hugs": "🤗",
+                    "point_right": "👉", "construction": "🚧", "books": "📚", "link": "🔗", "wrench": "🔧"}
+"""GitHub's emoji shortcodes (gemoji names) a README writes as ``:warning:``: the page shows the
+emoji; a name GitHub does not know stays as written, as it does there."""
+_EMOJI_SHORTCODE = re.compile(r"(?<![\w:`]):([a-z_]{1,30}):(?![\w`])")
+_ICON_SHORTCODE = re.compile(r"(?<![\w:`]):(?:material|fontawesome|octicons|simple)-[\w-]+:(?![\w`])")
+"""An MkDocs Material icon (``:material-github:``, ``:fontawesome-brands-windows:``): rendered as an
+inline SVG, which a copy of the page does not hold."""
+
+
+_COLON_FENCE = re.compile(r"^[ \t]*(:{3,})[ \t]*(?:\{([\w:-]+)\}|([A-Za-z][\w-]*))?(?:\[([^\]\n]*)\])?[ \t]*(.*?)[ \t]*$")
+_ALERT_MARKER = re.compile(r"^([ \t]*>[ \t]*)\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(.*)$", re.I)
+_CONTAINER_DIRECTIVES = frozenset("tab-set grid card-carousel div".split())
+"""Directives that only lay out what is inside them: no title is shown."""
+_TITLED_CONTAINERS = frozenset("""note tip info caution danger warning important success details secondary hint
+attention error seealso admonition dropdown tab-item tab card figure margin sidebar""".split())
+"""Admonitions and tabs a site draws with a title (Docusaurus, VitePress, MyST); another class
+(``:::rmdnote``, a Pandoc div) is a styled box with no title of its own."""
+
+
+def _render_containers(text: str) -> str:
+    """Docusaurus / VitePress admonitions (``:::tip Title`` … ``:::``, ``:::note[Title]``), MyST colon
+    fences (``:::{note}``, ``::::{tab-set}``, ``:::{tab-item} Python``) and GitHub alerts (``>
+    [!NOTE]``) as the site renders them: the fences are never shown; an admonition or tab shows its
+    title (the given one, else its type: ``Tip``, ``Note``) as a line of its own, then its body; a
+    container that only lays out (``tab-set``) shows nothing; option lines (``:class: x``) after an
+    opener are not shown. Code fences are left alone."""
+    out: list[str] = []
+    in_code = False
+    after_opener = False
+    for line in text.split("\n"):
+        if re.match(r"^[ \t]*(?:```|~~~)", line):
+            in_code = not in_code
+        if in_code:
+            out.append(line)
+            continue
+        if after_opener and _DIRECTIVE_OPTION_LINE.match(line):
+            continue
+        after_opener = False
+        alert = _ALERT_MARKER.match(line)
+        if alert:
+            out += [alert.group(1) + alert.group(2).capitalize(), alert.group(1).rstrip()]
+            if alert.group(3):
+                out.append(alert.group(1) + alert.group(3))
+            continue
+        fence = _COLON_FENCE.match(line)
+        if fence and (fence.group(2) or fence.group(3) or not (fence.group(4) or fence.group(5))):
+            kind = fence.group(2) or fence.group(3) or ""
+            title = fence.group(4) or (fence.group(5) if not fence.group(2) or kind not in _CONTAINER_DIRECTIVES else "")
+            if not kind:  # a closing fence
+                out += [""]
+                continue
+            if kind in _CONTAINER_DIRECTIVES or (kind.split(":")[-1] not in _TITLED_CONTAINERS and not title):
+                out += [""]
+            else:
+                out += ["", title or kind.split(":")[-1].replace("-", " ").capitalize(), ""]
+            after_opener = bool(fence.group(2))
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _rendered_source(text: str) -> str:
+    """The Markdown as the site's renderer sees it after its own pre-processing: Liquid tags on
+    lines of their own as empty comments, other template tags removed (Jekyll runs Liquid before
+    Markdown), kramdown attribute lists and Pandoc attributes removed, emoji shortcodes as emoji
+    (outside code spans and fences these never reach the page as written)."""
+    text = _render_containers(_TEMPLATE_TAG_LINE.sub("<!-- -->", text))
+    text = _TEMPLATE_TAG.sub("", text)
+    parts = re.split(r"(^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$|`[^`\n]+`)", text, flags=re.M | re.S)
+    for i in range(0, len(parts), 2):  # outside fences and code spans
+        parts[i] = _KRAMDOWN_IAL.sub("", parts[i])
+        parts[i] = _PANDOC_ATTRIBUTES.sub(lambda m: m.group(1) or "", parts[i])
+        parts[i] = _ICON_SHORTCODE.sub("", parts[i])
+        parts[i] = _EMOJI_SHORTCODE.sub(lambda m: EMOJI_SHORTCODES.get(m.group(1), m.group(0)), parts[i])
+    return "".join(parts)
 
 
 def _html_lines(html: str) -> list[str]:
@@ -309,8 +413,13 @@ def flatten_markdown(text: str) -> str:
     * list items one per line with their marker as text tools write it (``1.`` for an ordered
       item, ``•`` for a bullet: ``w3m -dump``, inscriptis, lynx);
     * Liquid / Jinja / Markdoc tags (``{% include … %}``, ``{{ site.baseurl }}``) removed before the
-      Markdown is read, as Jekyll does; a MyST notebook's cell breaks (``+++``) and an MDX page's
-      ``import … from '…'`` lines dropped;
+      Markdown is read, as Jekyll does (a line of block tags stands as an empty comment, so an HTML
+      block around an include stays one block and its closing tags are never shown); kramdown
+      attribute lists (``{: width="360" }``) and Pandoc attributes (``{#sec-x}``, ``{-}``) removed,
+      Docusaurus / MyST colon fences and GitHub alerts as their titles and bodies
+      (:func:`_render_containers`), emoji shortcodes (``:warning:``) shown as their emoji, MkDocs Material icons
+      (``:material-github:``, an inline SVG) removed (:func:`_rendered_source`); a MyST
+      notebook's cell breaks (``+++``) and an MDX page's ``import … from '…'`` lines dropped;
     * an executable cell (Quarto ```` ```{r} ````, ```` ```{code-cell} ````) as its code lines without
       ``#|`` or ``:id:`` options, or nothing with ``#| echo: false``; a ```` ```{eval-rst} ```` block as
       one line of its rendered text (a list-table is one line of its cells);
@@ -321,7 +430,7 @@ def flatten_markdown(text: str) -> str:
 def _flat_lines(text: str) -> list[str]:
     from audit.document import _parser
 
-    tokens = _parser().parse(_TEMPLATE_TAG.sub("", text), {})  # Liquid runs before Markdown (Jekyll)
+    tokens = _parser().parse(_rendered_source(text), {})  # Liquid runs before Markdown (Jekyll)
     lines: list[str] = []
     heading: list[str] = []
 
@@ -477,8 +586,16 @@ def matchable(text: str) -> str:
     is its text (the label conventions remove link targets), an angle-bracketed token is removed
     on both sides (a label drops ``<time-stamp>`` or ``<|begin_of_text|>`` written in inline code,
     which the reader keeps as the page shows it), and no space before punctuation is left."""
-    text = _ANGLED.sub(" ", _LINK.sub(r"\1", text))
+    text = _EMPHASIS.sub("", _ANGLED.sub(" ", _LINK.sub(r"\1", text)))
     return re.sub(r"\s+([.,;:!?)])", r"\1", " ".join(text.split()))
+
+
+_EMPHASIS = re.compile(r"(?<![\w*])[*_]{1,3}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,3}(?![\w*])")
+"""Emphasis marks at a word's edge (``___Random forests___``, ``__2.5__``, ``*de-correlated*``):
+removed on both sides, as the label conventions remove markup. A page may show them (a paragraph
+a raw HTML block swallows keeps its marks, and a label written as such a page shows it keeps
+them) while the reader, which reads such a block's text as Markdown, does not; ``snake_case``
+and ``top_k`` keep their inner underscores."""
 
 
 def score_corpus(part: str, reading: str, batches: frozenset[int] | None = None) -> dict:

@@ -26,6 +26,12 @@ Printed:
   (λ, case weighting and threshold chosen inside each outer fold by a 5-fold document CV of
   the other documents; ``bench/kinds_candidates.py``), the most chosen setting, and
   "optimistic" for the designs that read the rules' output;
+* with ``--fresh BATCH``: instead, that development batch scored by each design chosen and fitted
+  on the other documents (``--sweep``: also at every threshold of the grid);
+* with ``--by-batch``: instead, leave one development batch out at a time, λ and threshold chosen
+  by the 5-fold document CV of the other batches or by leave-one-batch-out over them;
+* ``--without-batch BATCH`` leaves a batch out of everything (the 73 documents before batch 8);
+  a design with ``own`` trains on our own labelled sentences too, never scored;
 * with ``--minilm``: leave-one-document-out of the first attempt (L2 logistic regression, Newton,
   over the 384-dimensional MiniLM sentence vector plus the rules' structural features, without
   the rules' decision, one label per sentence), λ ∈ {1, 10}, threshold ∈ {0.3, 0.5} — printed for
@@ -122,7 +128,21 @@ def in_sample(model: km.KindsModel, sentences: list[dict], numbers: list[dict]) 
     return called
 
 
-def candidates(sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
+def _material(design: kc.Design, problem: kc.Problem, numbers: list[dict], documents: list[dict],
+              cache: dict) -> tuple[kc.Problem, list[dict]]:
+    """The problem and numbers a design trains on: the development part, plus our own labelled
+    sentences (training only, never scored) for a design with ``own``."""
+    if not design.own:
+        return problem, numbers
+    if design.minilm:
+        raise SystemExit("a design with own sentences and MiniLM blocks is not supported")
+    if "own" not in cache:
+        own_sentences, own_numbers = trainer.cases(documents + trainer.own_documents())
+        cache["own"] = (kc.Problem(own_sentences, own_numbers), own_numbers)
+    return cache["own"]
+
+
+def candidates(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
     """The nested leave-one-document-out table of bench/kinds_candidates.py's designs."""
     problem = kc.Problem(sentences, numbers)
     wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
@@ -132,21 +152,25 @@ def candidates(sentences: list[dict], numbers: list[dict], names: list[str]) -> 
         print(f"  MiniLM blocks {', '.join(wanted)} encoded in {time.perf_counter() - started:.1f} s (in memory)")
     print(f"  rules, in sample (tuned on all of development: optimistic): "
           f"{kc.describe(problem.figures(problem.rules_number))}")
+    cache: dict = {}
     for name in names:
         design = kc.DESIGNS[name]
         started = time.perf_counter()
-        k, _ = kc.design_kernel(design, numbers, dense)
-        called, choices = kc.nested_loo(problem, k, design.gate, design.weightings)
+        material, design_numbers = _material(design, problem, numbers, documents, cache)
+        k, _ = kc.design_kernel(design, design_numbers, dense)
+        called, choices = kc.nested_loo(material, k, design.gate, design.weightings, design.recall_within)
         common = Counter((lam, w, t) for _, lam, w, t in choices).most_common(1)[0]
         note = " [uses the rules: optimistic]" if design.uses_rules else ""
-        print(f"  {name:<40} nested LOO: {kc.describe(problem.figures(called, design.gate))}{note}; "
+        print(f"  {name:<40} nested LOO: {kc.describe(material.figures(called, design.gate))}{note}; "
               f"most chosen lambda {common[0][0]}, {common[0][1]}, threshold {common[0][2]} "
               f"({common[1]}/{len(choices)} folds) [{time.perf_counter() - started:.0f} s]", flush=True)
 
 
-def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str], batch: int) -> None:
+def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str], batch: int,
+          sweep: bool = False) -> None:
     """Batch ``batch`` as a test set: every design chosen and fitted on the other development
-    documents, scored on that batch; the rules too (honest while no rule was tuned on the batch)."""
+    documents, scored on that batch; the rules too (honest while no rule was tuned on the batch).
+    ``sweep``: also the figures at every threshold of the grid (the chosen one is the figure)."""
     problem = kc.Problem(sentences, numbers)
     test = sorted(d["id"] for d in documents if d.get("batch") == batch)
     train = sorted(d["id"] for d in documents if d.get("batch") != batch)
@@ -156,12 +180,44 @@ def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], nam
     print(f"  {'rules (not tuned on this batch)':<40} {kc.describe(problem.figures(problem.rules_number, documents=test))}")
     wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
     dense = kc.minilm_blocks(sentences, numbers, tuple(wanted)) if wanted else {}
+    cache: dict = {}
     for name in names:
         design = kc.DESIGNS[name]
-        k, _ = kc.design_kernel(design, numbers, dense)
-        called, (lam, weighting, t) = kc.fresh_test(problem, k, train, design.gate, design.weightings)
-        print(f"  {name:<40} {kc.describe(problem.figures(called, design.gate, documents=test))}; "
+        material, design_numbers = _material(design, problem, numbers, documents, cache)
+        k, _ = kc.design_kernel(design, design_numbers, dense)
+        scores, (lam, weighting, t) = kc.fresh_scores(material, k, train, design.gate, design.weightings,
+                                                     design.recall_within)
+        print(f"  {name:<40} {kc.describe(material.figures(scores >= t, design.gate, documents=test))}; "
               f"lambda {lam}, {weighting}, threshold {t}", flush=True)
+        if sweep:
+            for other in kc.THRESHOLDS:
+                print(f"  {'':<40}   at threshold {other}: "
+                      f"{kc.describe(material.figures(scores >= other, design.gate, documents=test))}")
+
+
+def by_batch(documents: list[dict], sentences: list[dict], numbers: list[dict], names: list[str]) -> None:
+    """Leave-one-batch-out (kinds_candidates.leave_one_batch_out) of each design, with the
+    shipped inner selection (5-fold by document) and with the selection by batch; per batch and
+    pooled."""
+    problem = kc.Problem(sentences, numbers)
+    batch_of = {d["id"]: int(d.get("batch", 0)) for d in documents}
+    wanted = sorted({b for name in names for b in kc.DESIGNS[name].minilm})
+    dense = kc.minilm_blocks(sentences, numbers, tuple(wanted)) if wanted else {}
+    cache: dict = {}
+    for name in names:
+        design = kc.DESIGNS[name]
+        material, design_numbers = _material(design, problem, numbers, documents, cache)
+        k, _ = kc.design_kernel(design, design_numbers, dense)
+        for inner in ("document", "batch"):
+            started = time.perf_counter()
+            called, choices = kc.leave_one_batch_out(material, k, batch_of, inner, design.gate, design.weightings,
+                                                      design.recall_within)
+            print(f"  {name:<24} leave-one-batch-out, selection by {inner:<8}: "
+                  f"{kc.describe(material.figures(called, design.gate))} [{time.perf_counter() - started:.0f} s]")
+            for (batch, lam, weighting, t) in choices:
+                test = sorted(d for d in batch_of if batch_of[d] == batch)
+                print(f"      batch {batch} ({len(test)} documents; lambda {lam}, {weighting}, threshold {t}): "
+                      f"{kc.describe(material.figures(called, design.gate, documents=test))}", flush=True)
 
 
 def main() -> int:
@@ -173,6 +229,14 @@ def main() -> int:
     parser.add_argument("--fresh", type=int, default=None, metavar="BATCH",
                         help="instead of the nested figures: train on the other development documents "
                              "and score the designs of --candidates on this batch")
+    parser.add_argument("--by-batch", action="store_true",
+                        help="instead of the nested figures: leave one development batch out at a time "
+                             "(selection by document or by batch) for the designs of --candidates")
+    parser.add_argument("--without-batch", type=int, default=None, metavar="BATCH",
+                        help="leave this development batch out of everything (the nested figures of the "
+                             "documents before it landed)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="with --fresh: also print the batch's figures at every threshold of the grid")
     args = parser.parse_args()
     names = None
     if args.candidates is not None:
@@ -181,6 +245,8 @@ def main() -> int:
         if unknown:
             parser.error(f"--candidates: unknown {unknown}; choose from {list(kc.DESIGNS)}")
     documents = quality.corpus_documents("development")  # never the held-out part
+    if args.without_batch is not None:
+        documents = [d for d in documents if d.get("batch") != args.without_batch]
     sentences, numbers = trainer.cases(documents)
     print(f"development: {len(documents)} documents, {len(sentences)} sentences "
           f"({sum(s['measured'] for s in sentences)} measured), {len(numbers)} numbers "
@@ -197,10 +263,12 @@ def main() -> int:
         same = retrained["weights"] == shipped["weights"] and retrained["minilm"] == shipped["minilm"]
         print(f"  retraining now reproduces the shipped weights: "
               f"{'yes' if same else 'NO: retrain (bench/train_kinds_model.py)'}")
-    if names and args.fresh is not None:
-        fresh(documents, sentences, numbers, names, args.fresh)
+    if names and args.by_batch:
+        by_batch(documents, sentences, numbers, names)
+    elif names and args.fresh is not None:
+        fresh(documents, sentences, numbers, names, args.fresh, args.sweep)
     elif names:
-        candidates(sentences, numbers, names)
+        candidates(documents, sentences, numbers, names)
     if args.minilm:
         minilm(documents)
     return 0

@@ -21,6 +21,10 @@ Training cases: every quantity the reader finds in a labelled sentence (its gold
 splitter does not enter; roles as :func:`claims.extract._sentence_rows` sets them), labelled a
 result when it overlaps a labelled number with ``result = true``. A sentence is predicted
 measured when any quantity has p ≥ threshold; the gold sentence flag is the label ``measured``.
+A design with ``own`` (``kinds_candidates.Design.own``) also trains on our own labelled sentences,
+:data:`OWN_LABELS` (our labelled set, seeds and fixtures, provenance per sentence): they are in
+the training part of every fold and of the final fit, never in a test part, so the selection's F1
+is over corpus documents only.
 
 Solver: L2 logistic regression, loss Σ c_i [log(1 + e^{f_i}) − y_i f_i] + (λ/2)‖w‖² (c_i = 1, or
 balanced class weights), in its dual form w = Xᵀα (representer theorem; the bias is a feature of
@@ -55,13 +59,30 @@ from claims.roles import masked  # noqa: E402
 from engine.runs.hashing import dump_json, sha256_file  # noqa: E402
 
 MODULE = REPO / "claims" / "kinds_model.py"
+OWN_LABELS = REPO / "tests" / "data" / "kinds_training" / "own.labels.toml"
+"""Labelled sentences of our own (our labelled set, seeds and fixtures; provenance per sentence),
+added to the training part of designs with ``own`` (never scored: docs/audit.md)."""
+
+
+def own_documents(path: Path = OWN_LABELS) -> list[dict]:
+    """The sentences of ``path`` as training-only pseudo-documents, one per ``source`` (id
+    ``own:<source>``, sorted), each carrying its labels (``sentences``) and ``own: True``."""
+    import tomllib
+
+    by_source: dict[str, list[dict]] = {}
+    for sentence in tomllib.loads(path.read_text(encoding="utf-8"))["sentence"]:
+        by_source.setdefault(sentence["source"], []).append(sentence)
+    return [{"id": f"own:{source}", "own": True, "sentences": by_source[source]} for source in sorted(by_source)]
 
 
 def cases(documents: list[dict]) -> tuple[list[dict], list[dict]]:
-    """(sentences, numbers): every labelled sentence of ``documents`` and every quantity in it."""
+    """(sentences, numbers): every labelled sentence of ``documents`` and every quantity in it
+    (a pseudo-document of :func:`own_documents` gives its own labels, marked ``own``)."""
     sentences, numbers = [], []
     for document in documents:
-        for label in quality.corpus_labels(document):
+        own = bool(document.get("own"))
+        labels = document["sentences"] if own else quality.corpus_labels(document)
+        for label in labels:
             text = quality.normalise(label["text"])
             words = masked(text)
             quantities = refine_roles(words, quantity_roles(words, find_quantities(text)))
@@ -72,12 +93,13 @@ def cases(documents: list[dict]) -> tuple[list[dict], list[dict]]:
             shared = km.sentence_features(words, quantities)
             for q in quantities:
                 overlap = [n for n, s in spans if q.span[0] < s[1] and s[0] < q.span[1]]
-                numbers.append({"document": document["id"], "sentence": index, "quantity": q,
+                numbers.append({"document": document["id"], "own": own, "sentence": index, "quantity": q,
                                 "result": any(n["result"] for n in overlap),
                                 "nonresult_label": bool(overlap) and not any(n["result"] for n in overlap),
                                 "features": {f: km.number_features(words, q, shared, f, rules)
                                              for f in km.FEATURE_SETS}})
-            sentences.append({"document": document["id"], "text": words, "measured": bool(label["measured"]),
+            sentences.append({"document": document["id"], "own": own, "text": words,
+                              "measured": bool(label["measured"]),
                               "rules": rules,
                               "rules_value": [q.role in RESULT_ROLES for q in quantities],
                               "numbers": [len(numbers) - len(quantities) + i for i in range(len(quantities))],
@@ -133,18 +155,21 @@ def train(documents: list[dict], cv: bool, design_name: str, lam: float, weighti
     design = kc.DESIGNS[design_name]
     if design.gate:
         raise SystemExit(f"design {design_name!r} gates by the rules; claims/kinds_model.py ships no gate")
-    sentences, numbers = cases(documents)
+    own = own_documents() if design.own else []
+    sentences, numbers = cases(documents + own)
     problem = kc.Problem(sentences, numbers)
     y = problem.y
     print(f"development: {len(documents)} documents, {len(sentences)} sentences "
           f"({sum(s['measured'] for s in sentences)} measured), {len(numbers)} numbers found by the reader "
-          f"({int(y.sum())} results)")
+          f"({int(y.sum())} results)"
+          + (f", of them our own labelled sentences (training only): {int(problem.sentence_extra.sum())} sentences, "
+             f"{int(problem.extra.sum())} numbers" if own else ""))
     dense = kc.minilm_blocks(sentences, numbers, tuple(design.minilm))
     k, (x, buckets) = kc.design_kernel(design, numbers, dense)
     selection = None
     if cv:
         lam, weighting, threshold, f1 = kc.choose(problem, k, sorted({d["id"] for d in documents}),
-                                                  weightings=design.weightings)
+                                                  weightings=design.weightings, recall_within=design.recall_within)
         selection = {"method": f"{kc.INNER_FOLDS}-fold cross-validation by document over the development "
                                f"part (documents sorted by id, dealt round-robin); chosen from lambda "
                                f"{list(kc.LAMBDAS)}, weighting {list(design.weightings)}, threshold "
@@ -169,7 +194,10 @@ def train(documents: list[dict], cv: bool, design_name: str, lam: float, weighti
     return {"dimension": km.DIMENSION, "features": design.features, "ngrams": ngrams,
             "design": design_name, "minilm": minilm, "lam": lam, "weighting": weighting, "threshold": threshold,
             "trained_on": {"part": "development", "documents": sorted(d["id"] for d in documents),
-                           "sentences": len(sentences), "numbers": len(numbers)},
+                           "sentences": len(sentences), "numbers": len(numbers),
+                           **({"own": {"file": str(OWN_LABELS.relative_to(REPO)),
+                                       "sources": [d["id"][len("own:"):] for d in own],
+                                       "sentences": int(problem.sentence_extra.sum())}} if own else {})},
             "selection": selection, "weights": weights}
 
 

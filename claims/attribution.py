@@ -50,8 +50,16 @@ pages, each giving the credited names (possibly none when the sentence names no 
   result). Also ``as X explains`` / ``as the X team puts it``, ``due to X`` after a contribution
   noun (``This trick, due to Kingma and Welling``), ``goes back to X``, ``the work of X``, ``in
   the words of X``, ``those of the X authors``;
+* **shapes met on batch 8** (development): building on a work named by its address (``builds on
+  the record https://github.com/o/r`` → ``o/r``), ``a report by the X``, ``the X journalists``,
+  ``researchers from A, B and C`` (one name as written), a work dated as the subject
+  (``Megablocks (Nov 2022) explores``), a work summarised under its title (``Imagenet
+  Multilabel: the authors reannotated``), thanks to makers for making (``grateful to the X teams
+  for creating``), a bare pandoc narrative key (``@Bender2021 discuss`` → ``Bender 2021``), an
+  institution named with ``of`` (``the University of Minnesota``);
 * **citation markers**: a numbered reference opening the sentence (``[12] showed``) or glued
-  after its full stop (``… documents.[3]``); a footnote reference ``[^2]`` or a superscript
+  after its full stop (``… documents.[3]``), cited as written (``[3]``, ``[1, 2]``: the corpus
+  convention); a footnote reference ``[^2]`` or a superscript
   number (``before.²``) only when the sentence reports and is not in the first person (a footnote
   is often an aside). The name right before a marker or an author-year parenthesis is cited
   (``SPLADE [4]``, ``DrQA (Chen et al., 2017)``), and so is the first of a list of authors before a
@@ -90,7 +98,10 @@ from claims.roles import masked as mask_roles
 
 _NAME = r"[A-Z][\w\-’']*(?:\.(?:ai|io|com|org|dev|net)\b)?(?:\s+[A-Z][\w\-’']*){0,3}"
 """A capitalised name of up to four words; a company's domain stays whole (``Character.ai``)."""
-_ACRONYM_OR_NAME = rf"(?:{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
+_INSTITUTION = (r"(?:University|Institute|Bank|Department|School|College|Academy|Ministry|Laboratory|Center|Centre|"
+                r"Museum|Library|Office|Board|Bureau)\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,2}")
+"""An institution named with ``of``/``for`` (``the University of Minnesota``), one name."""
+_ACRONYM_OR_NAME = rf"(?:{_INSTITUTION}|{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
 _SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
 """A surname as written in the wild, lower case included (``liu and al.``)."""
 _AND_AL = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME})\s+(?:and|&)\s+al\.")
@@ -155,7 +166,7 @@ _ORDERED_BEFORE = re.compile(r"\b(?:sorted|ranked|ordered|weighted|scaled|groupe
                              r"vary|varies|changes?|differs?|scored|assigned|labell?ed)\s+(?:\w+\s+)?$", re.I)
 """``ranked according to BM25``: an ordering by a score, not a source."""
 _AS_VERB = re.compile(rf"\b(?:(?i:as)\s+)?{_CREDIT_VERB}\s+(?:in\s+(?:(?:19|20)\d\d|the\s+(?:19|20)\d0s)\s+)?"
-                      rf"(?:in|by\s+(?=(?i:the)\s+[A-Z][\w\-]*\s+[A-Z])(?i:the)|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
+                      rf"(?:in|by\s+(?=(?i:the)\s+(?:[A-Z][\w\-]*\s+[A-Z]|{_INSTITUTION}))(?i:the)|by|on)\s+(?P<src>(?i:(?:the|this|that|a|an|these)\s+)"
                       rf"(?:[\w\-’'“”\"]+\s+){{0,6}}?(?i:{_SOURCE_WORDS})\b|{_QUOTED}|{_ACRONYM_OR_NAME})")
 _BY_AUTHOR = re.compile(rf"\b{_AUTHORSHIP_VERB}\s+(?:\w+\s+)?by\s+(?:the\s+)?(?P<src>{_ACRONYM_OR_NAME})")
 _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then\s+|later\s+|first\s+)?"
@@ -181,7 +192,8 @@ _WORK_SUBJECT = re.compile(rf"\b(?i:the|their|that|his|her)\s+(?:original\s+|fol
                            rf"claims|claimed|argues|argued|observes|observed|concludes|concluded|suggests|"
                            rf"suggested|proposes|proposed|introduces|introduced|estimates|estimated|measured|"
                            rf"recommends|recommended|defines|defined|describes|described|explains|explained|"
-                           rf"states|stated|says|said|uses|used|reveals|revealed|warns|warned)\b")
+                           rf"states|stated|says|said|uses|used|reveals|revealed|warns|warned|identifies|identified|"
+                           rf"uncovers|uncovered)\b")
 """``the ColBERT paper reports``, ``the Qdrant team found``, ``the blog post recommends``: a work
 or a team of a name as the subject (``this paper shows`` is the page's own work; so may be an
 unnamed ``the team found`` or ``the report shows``, but a page calls itself "this post", never
@@ -318,6 +330,23 @@ _BARE_PANDOC = re.compile(r"\((?P<body>-?@(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|d
 """A pandoc/Quarto key list in parentheses without its brackets (``(@kohavi1995;@dobbin2011)``):
 keys that hold a year; a Quarto cross-reference (``@fig-x``, ``@sec-y``) or an identifier
 (``@ref:pg-66343``) is none."""
+_NARRATIVE_PANDOC = re.compile(r"(?<![\w.@\[(;/\-])-?@(?P<key>(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|def|exm|exr|ref)[-:])"
+                               r"[A-Za-z][A-Za-z\-]*(?:19|20)\d\d[a-z]?(?:[A-Z_][\w\-]*|[a-z]+[\w\-]*)?)"
+                               r"(?=[\s,.;:)!?]|$)")
+"""A pandoc narrative citation written bare in the prose (``@Bender2021 discuss …``, ``as
+@kruschke2018bayesian shows``): a key with a year, not after ``(`` or ``[`` (those are above), a
+word or an ``@`` (an e-mail address, ``user@host2020``), nor a cross-reference (``@fig-x``)."""
+_BUILDS_ON_URL = re.compile(r"\b(?i:builds|building|based)\s+(?:up)?on\s+(?:top\s+of\s+)?(?:the\s+)?"
+                            r"(?:[\w\-]+\s+){0,3}?(?P<url>https?://(?:www\.)?(?P<host>[\w\-.]+\.[a-z]{2,})"
+                            r"(?:/(?P<path>[\w\-.]+(?:/[\w\-.]+)?))?[^\s)]*)")
+"""A page that builds on another's work, named by its address (``builds on the previous record
+https://github.com/owner/repo``): the cited name is the repository (``owner/repo``) on a code host,
+else the host (``myrtle.ai``); ``built on https://readthedocs.org`` names a platform, no work."""
+_CODE_HOSTS = frozenset({"github.com", "gitlab.com", "huggingface.co", "codeberg.org", "bitbucket.org"})
+_DATED_SUBJECT = re.compile(rf"^\W*(?P<src>{_ORG})\s*\((?:(?:{'|'.join(sorted(_MONTHS))})\.?\s+)?(?:19|20)\d\d\)\s+"
+                            rf"(?:\w+ly\s+)?[a-z]+(?:s|ed)\b")
+"""A work named with its date as the subject (``Gridblocks (Nov 2022) explores …``): the work is the
+cited name (never the month: ``Nov`` names no author)."""
 _FOOTNOTED_REPORT = re.compile(rf"\b(?:{_SAYING}|{_FINDING})\b")
 """A footnote or a superscript number is a note, a source only when the sentence reports
 (``The drift was reported for other tokenizers.[^2]``; ``… only holds for my laptop.[^hw]`` is
@@ -368,8 +397,12 @@ Thakur et al.``, ``those of the MTEB authors``; a system's ``results of BM25`` i
 (only people follow ``results of``)."""
 
 _RESEARCHERS_AT = re.compile(rf"\b(?i:researchers|scientists|engineers|a\s+team|the\s+team|teams)\s+"
-                             rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME})")
-_ORG_RESEARCHERS = re.compile(rf"\b(?P<src>{_ACRONYM_OR_NAME})\s+(?i:researchers|scientists)\b")
+                             rf"(?:at|from|of)\s+(?P<src>{_ACRONYM_OR_NAME}"
+                             rf"(?:(?:,\s+|,?\s+(?:and|&)\s+)(?:the\s+)?{_ACRONYM_OR_NAME})*)")
+"""``researchers at X``, also a list (``researchers from Tel-Aviv University, New York University
+and Princeton University``): one cited name, the list as written (as ``according to X, Y and Z``)."""
+_ORG_RESEARCHERS = re.compile(rf"\b(?:(?i:the)\s+)?(?P<src>(?!(?i:the)\b){_ACRONYM_OR_NAME})\s+"
+                              rf"(?i:researchers|scientists|journalists|reporters)\b")
 _FOLLOWING = re.compile(rf"\b(?i:following|after|based\s+on)\s+(?:the\s+|a\s+)?(?:\w+\s+){{0,2}}"
                         rf"(?:method|approach|setting|recipe|protocol|setup|procedure|paper|work|idea|ideas|findings)\s+"
                         rf"(?:(?:similar\s+to|of|from|by|in)\s+)?(?P<src>{_ACRONYM_OR_NAME}|"
@@ -392,6 +425,9 @@ _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysi
                          rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?by\s+(?P<by>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
+_REPORT_BY = re.compile(rf"\b(?i:an?\s+(?:\w+\s+)?(?:report|article|investigation|survey))\s+by\s+(?:the\s+)?"
+                        rf"(?P<src>{_ACRONYM_OR_NAME})")
+"""``an investigative report by the Chicago Tribune``: a piece of reporting and its author."""
 _MADE_BY = re.compile(rf"\b(?:library|libraries|toolkit|toolkits|framework|frameworks|tool|tools|implementation|"
                       rf"package|model|models|dataset|datasets|system|codebase|suite|submission|submissions|"
                       rf"one|the\s+other|another)\s+(?:(?:made|built|written|developed|created|released|published)\s+)?"
@@ -432,6 +468,10 @@ _AUTHORS = re.compile(r"\b(?i:the)\s+(?:(?i:original|first|paper(?:’s|'s)|stud
                       r"(?i:authors)\b(?!\s+of\s+(?:this|the\s+present)\b)")
 """``the authors``, ``the original authors``, ``the paper's authors`` (not ``the authors of this
 post``: the page's own)."""
+_TITLED_SUMMARY = re.compile(r"^\W*(?P<title>[A-Z][^:;.!?]{2,80}?):\s+(?:(?i:the)\s+)?(?:original\s+)?authors\s+"
+                             r"(?:also\s+)?[a-z]+(?:ed|s)\b")
+"""A summary of a work under its title (``Imagenet Multilabel: the authors reannotated …``, a list
+item of a review): the title is the cited name."""
 _CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:goes|go)\s+)?(?i:to)\s+(?P<src>{_ACRONYM_OR_NAME})")
 """``Credit goes to X for the idea``: a contribution credited by name."""
 _QUOTE_BY = re.compile(rf"[”\",]\s*(?i:says|said|writes|wrote|explains|explained|notes|noted|adds|added)\s+"
@@ -640,6 +680,15 @@ _THANKS_FOR_WORK = re.compile(
     rf"model|recipe|formula|proof|derivation|script|notebook)s?\b")
 """Thanks for a piece of work credits it (``Thanks @Daniël de Kok for the beast data structure``);
 thanks for help does not (``for their reviews``, ``for feedback``, ``for sharing checkpoints``)."""
+_NAME_LIST = rf"{_ACRONYM_OR_NAME}(?:(?:,\s+|,?\s+(?:and|&)\s+){_ACRONYM_OR_NAME})*"
+_THANKS_FOR_MAKING = re.compile(
+    rf"\b(?i:thanks?|thank|grateful|gratitude)\s+(?:\w+\s+){{0,2}}?(?:(?i:to)\s+)?(?:(?i:the)\s+)?"
+    rf"(?:(?i:teams?|developers|authors|maintainers)\s+(?:at|of|behind)\s+)?(?P<src>{_NAME_LIST})"
+    rf"(?:\s+(?i:teams?|developers|authors|maintainers))?\s+for\s+(?i:creating|building|developing|writing|"
+    rf"releasing|designing|implementing|open[\s-]sourcing|inventing)\b")
+"""Thanks to the makers of a work for making it (``grateful to the vLLM and SGLang teams for
+creating …``, ``thank the teams at A, B, and C for creating and sharing datasets``): the makers, as
+written, are one cited name."""
 
 
 def _thanks(sentence: str) -> bool:
@@ -665,8 +714,9 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _ACCORDING: ("according",), _ACCORDING_SOURCE: ("according",), _CREDIT_GOES: ("credit",),
     _QUOTE_BY: ("says", "said", "writ", "wrote", "explain", "note", "add"),
     _FOLLOWING: ("following", "after", "based"), _FOLLOWING_NAME: ("following",), _SIMILAR_TO: ("similar",),
-    _ORG_AUTHOR: ("by", "from"), _BY_AUTHOR: ("by",), _MADE_BY: ("by",),
-    _RESEARCHERS_AT: ("researchers", "scientists", "engineers", "team"), _ORG_RESEARCHERS: ("researchers", "scientists"),
+    _ORG_AUTHOR: ("by", "from"), _REPORT_BY: ("by",), _BY_AUTHOR: ("by",), _MADE_BY: ("by",),
+    _RESEARCHERS_AT: ("researchers", "scientists", "engineers", "team"),
+    _ORG_RESEARCHERS: ("researchers", "scientists", "journalists", "reporters"),
     _FROM_SOURCE: ("from",), _INSPIRED: ("inspired", "motivated"), _PER: ("per",), _PART_OF_WORK: ("of",),
     _PAPER_VALUE: ("paper", "reported", "published", "original", "official"),
     _AS_VERB: ("shown", "showed", "corroborated", "confirmed", "replicated", "echoed", "demonstrated", "reported",
@@ -744,8 +794,12 @@ def credits(sentence: str) -> Credit | None:
     for m in (_BARE_PANDOC.finditer(sentence) if "(@" in sentence or "(-@" in sentence else ()):
         for k in re.finditer(r"@([\w][\w:.\-]*)", m.group("body")):
             add(m.start("body") + k.start(1), _role_name(k.group(1).rstrip(".:")), "citation role")
+    for m in (_NARRATIVE_PANDOC.finditer(_code_masked(sentence)) if "@" in sentence else ()):
+        add(m.start("key"), _role_name(m.group("key")), "citation role")
     for m in (_THANKS_FOR_WORK.finditer(sentence) if _THANKS_WORDS.search(sentence) or "credit" in sentence.lower()
               else ()):
+        add(m.start("src"), m.group("src"), "thanks for a work")
+    for m in (_THANKS_FOR_MAKING.finditer(sentence) if _THANKS_WORDS.search(sentence) else ()):
         add(m.start("src"), m.group("src"), "thanks for a work")
     if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
@@ -769,7 +823,8 @@ def credits(sentence: str) -> Credit | None:
     footnoted: bool | None = None  # whether a footnote here cites: decided once per sentence
     for start, end in markers:
         if sentence[start] == "[" and sentence[start + 1] != "^":
-            add(start, None, "numbered reference")
+            # the marker as written is the cited name (the corpus convention: "[1, 2]" is one name)
+            add(start, " ".join(sentence[start:end].split()), "numbered reference")
             continue
         if footnoted is None:
             footnoted = bool(_FOOTNOTED_REPORT.search(sentence)) and not _FIRST_PERSON.search(sentence)
@@ -789,7 +844,8 @@ def credits(sentence: str) -> Credit | None:
                          (_CREDIT_GOES, "'credit goes to'"), (_QUOTE_BY, "a quotation's speaker"),
                          (_FOLLOWING, "'following' a method"),
                          (_FOLLOWING_NAME, "'following' a source"), (_SIMILAR_TO, "'similar to'"),
-                         (_ORG_AUTHOR, "a work by an organisation"), (_BY_AUTHOR, "an author 'by'"),
+                         (_ORG_AUTHOR, "a work by an organisation"), (_REPORT_BY, "a work by an organisation"),
+                         (_BY_AUTHOR, "an author 'by'"),
                          (_RESEARCHERS_AT, "researchers of an organisation"),
                          (_ORG_RESEARCHERS, "researchers of an organisation"),
                          (_FROM_SOURCE, "taken from a source"), (_INSPIRED, "'inspired by'"),
@@ -836,6 +892,12 @@ def credits(sentence: str) -> Credit | None:
         add(m, name, "a source as the subject")
     for offset, name, cue in (_reporting_credits(sentence) if _may(lower, _REPORTING_KEYS) else ()):
         add(offset, name, cue)
+    for m in (_BUILDS_ON_URL.finditer(sentence) if "://" in sentence else ()):
+        host, path = m.group("host").lower(), m.group("path")
+        add(m.start("url"), path if host in _CODE_HOSTS and path and "/" in path else host, "builds on a work")
+    dated = _DATED_SUBJECT.match(sentence) if "(" in sentence else None
+    if dated and dated.group("src").split()[0] not in NOT_SOURCES:
+        add(dated.start("src"), dated.group("src"), "a work dated as the subject")
     start = _POSSESSIVE_START.match(sentence)
     if start and start.group("src") not in NOT_SOURCES and possessive_credits(sentence, start.end()):
         add(start.start("src"), start.group("src"), "a possessive credit")
@@ -849,6 +911,9 @@ def credits(sentence: str) -> Credit | None:
         if _OWN.search(m.group(0)) or (m.group("src") is None and _OWN.search(sentence[max(0, m.start() - 30):m.end()])):
             continue  # "in our paper"; an unnamed "we … in the paper" may be the page's own (a named one never is)
         add(m, _source_name(m), "a paper as the source")
+    titled = _TITLED_SUMMARY.match(sentence) if "authors" in lower else None
+    if titled:
+        add(titled.start("title"), titled.group("title").strip(), "a work summarised under its title")
     if not cues and _AUTHORS.search(sentence):
         cues.append("'the authors'")
     if cues and ("“" in sentence or '"' in sentence):

@@ -92,7 +92,7 @@ KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
 ABBREVIATIONS = frozenset("""
 e.g. i.e. al. et. vs. cf. fig. figs. eq. eqs. ref. refs. dr. mr. mrs. ms. prof. no. nos. sec. ch.
 approx. resp. viz. pp. p. vol. st. jr. sr. inc. ltd. co. incl. ed. eds. ca. est. dept. univ.
-tab. tabs. corp.
+tab. tabs. corp. etc.
 """.split())
 
 METRIC_WORDS = tuple("""
@@ -144,7 +144,9 @@ USA UK EU GB MB KB TB
 NAME_STOPLIST = frozenset("""
 Today Tomorrow Yesterday Everyone Nobody Someone Anyone This That It Its Chapter Part Section
 Figure Table Year Author Book Reader Model System Method Team World Project
-""".split())
+January February March April June July August September October November December
+Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec
+""".split())  # a month before a year dates a release ("Megablocks (Nov 2022)"), it names no author
 CONTRACTIONS = frozenset("""
 Here Let What That There It Who Where How He She Everyone Nobody Somebody Today When Why Which
 Now Someone Everything Nothing Something Anyone Anything This
@@ -191,7 +193,7 @@ class ClaimRow:
     cue: str = ""  # why the kind was chosen (the cue that fired), for traceability
     section: tuple[str, ...] = ()   # heading path, outermost first
     block: str = "paragraph"        # the document block kind the row comes from ("table" for values)
-    line: int = 0                   # file line of the block (0 when unknown)
+    line: int = 0                   # file line where the sentence starts, of a cell's table row (0 when unknown)
     table: str = ""                 # table-value rows: "T-2"
     row_label: str = ""             # table-value rows: the row's first cell
     column: str = ""                # table-value rows: the column header
@@ -345,15 +347,42 @@ def _without_bullet(text: str, span: tuple[int, int]) -> tuple[int, int]:
 _ACRONYM_END = re.compile(r"(?:(?<![\w.])(?:[A-Z]{2,}s?|[a-z])|(?:https?://|www\.)\S+?)\.(?=\s+[A-Z][a-z])")
 
 
+_INITIALS_END = re.compile(r"(?<![\w.])(?:[A-Z]\.)+(?=\s+(?:The|This|These|They|We|It|In|If|When|Our|However)\b)")
+"""Initials or a one-letter name before a capitalised function word (``… than B. The lower …``):
+a sentence end, which sentencex reads as an initial (the guard :data:`_FUNCTION_WORD_START`)."""
+_INDEX_END = re.compile(r"(?<=[.!?])(?:\\index\{[^{}]*\})+(?=\s+\S)")
+"""A LaTeX / bookdown index entry glued to a full stop (``… misspellings.\\index{misspellings} You …``):
+it closes the sentence before it, as a footnote marker does."""
+_PLAIN_END = re.compile(r"(?<!\S)(?![(\[]?[A-Z][a-z]{0,3}\.)\S*[a-z0-9%)\]](?:\.\.\.|…|[.!?])(?=\s+(?:[\"“(]?[A-Z]|[a-z]\w*(?:[._]\w+)+\s|[a-z]+[A-Z]))")
+"""A full stop after a word, a number or a bracket before a capitalised word (``… in memory. The
+index …``; not after a short title-case word, ``Dr.``, ``Mt.``, left to sentencex): the plain
+sentence end, which sentencex misses after some bracketed or abbreviated runs earlier in the
+paragraph (``… Eq. (2) Smith et al. (2020) in memory. The …``); the guards below merge it back
+after an abbreviation (``approx. The``)."""
+_CLOSED_END = re.compile(r"(?:(?<=\.)[)\]]+|(?<=[.!?])[”’\"'][)\]”’\"']*)(?=\s+\S)")
+"""A sentence end inside a closing bracket or quote before the next sentence (``… (or several, if
+they are used concurrently.) If a collection …``), which sentencex keeps in one sentence; inside a
+bracket only a full stop ends one (``(Step 1 completed!) We release …`` is an aside)."""
+
+
 def _acronym_ends(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A segment cut after an acronym, a one-letter variable or a URL that ends a sentence (``…
     checked ID. Retain …``, ``… in group j. The …``, ``… at https://x.org/a.b. Then …``), which
-    sentencex reads as an abbreviation, an initial or part of the URL; the abbreviation guard
-    below still merges ``U.S.`` and ``p.``."""
+    sentencex reads as an abbreviation, an initial or part of the URL, and after a full stop
+    closed by a bracket or quote (:data:`_CLOSED_END`) unless it ends an abbreviation (``(e.g.)``);
+    the abbreviation guard below still merges ``U.S.`` and ``p.``."""
+    cuts = [m.end() for m in _ACRONYM_END.finditer(text, start, end)]
+    cuts += [m.end() for m in _INITIALS_END.finditer(text, start, end)]
+    cuts += [m.end() for m in _PLAIN_END.finditer(text, start, end)]
+    cuts += [m.end() for m in _INDEX_END.finditer(text, start, end)]
+    for match in _CLOSED_END.finditer(text, start, end):
+        word = text[:match.start()].split()[-1] if text[:match.start()].split() else ""
+        if not _abbreviation(word):  # "(BERT, T5, etc.) Smith …": the bracket closes, the sentence goes on
+            cuts.append(match.end())
     spans, cursor = [], start
-    for match in _ACRONYM_END.finditer(text, start, end):
-        spans.append((cursor, match.end()))
-        cursor = match.end()
+    for cut in sorted(set(cuts)):
+        spans.append((cursor, cut))
+        cursor = cut
     spans.append((cursor, end))
     return [s for s in spans if text[s[0]:s[1]].strip()]
 
@@ -398,27 +427,50 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if re.match(r"[*•]\s", following):
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
+    if re.match(r"(?:[—–]|--)\s", following):
+        return True  # a dash opens no sentence: “… bottleneck.” — A. Engineer (a quotation's credit)
+    if re.search(r"[A-Za-z0-9)\]\"'”’]$", previous) and not _SENTENCE_END.search(previous):
+        return True  # no sentence end before the cut: "… (see Table | 2) …", "… Ref. [12] | Dr. …" (sentencex)
     glued = after[0] == boundary and not text[after[0]:after[0] + 1].isspace()
     if glued or following[:1] in ("/", "=", "+", "^", "×"):
         return True  # no space at the cut, or an operator after it: "all 8!/3! = 6720 …" is one sentence
     if not any(c.isalnum() for c in following):  # a trailing emoji or symbol ("… world! 🚀")
         return True
-    if following[:1].islower() and not _INNER_CAPITAL_START.match(following):
-        return True  # "… which" continues; "vLLM is …", "iPhone …" start a sentence
     last = previous.split()[-1] if previous.split() else ""
+    if following[:1].islower() and not _INNER_CAPITAL_START.match(following) and not (
+            _CODE_NAME_START.match(following) and not _abbreviation(last) and len(last.strip("([.")) > 1):
+        return True  # "… which" continues; "vLLM is …", "iPhone …", "bitnet.cpp achieves …" start a sentence
+    if _INITIALS.fullmatch(last.lstrip("([")) and _FUNCTION_WORD_START.match(following):
+        return False  # "… than B. The lower …", "… in the U.S. Some …": initials do not precede "The"
     if last.endswith(".") and _abbreviation(last):
         # "Dettmers et al. The abstract …", "Google Inc. The team …": these abbreviations end
         # the sentence before a capitalised word ("et al. (2023)", "et al. showed" continue it)
         return not (last.lower().lstrip("([") in SENTENCE_FINAL_ABBREVIATIONS and following[:1].isupper())
-    if following[:1].isdigit() and re.fullmatch(r"[(\[]?[A-Z][a-z]{1,3}\.", last):
-        return True  # "Tab. 1", "Thm. 2", "Alg. 3": a short title-case abbreviation before its number
+    if (following[:1].isdigit() or re.match(r"[A-Z]\d*(?:[.,;:)]|$)", following)) and re.fullmatch(
+            r"[(\[]?[A-Z][a-z]{1,3}\.", last):
+        return True  # "Tab. 1", "Thm. 2", "App. B.": a short title-case abbreviation before its number or letter
     return False
 
 
-SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr.".split())
+_SENTENCE_END = re.compile(r"[.!?…:;][\"'”’)\]*_]*(?:\[\^?[\w-]{1,40}\]|\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]|[¹²³⁰-⁹])*$")
+"""A piece that ends a sentence: its last punctuation, then closing quotes or brackets and citation
+markers (``… drift.[^2]``, ``… before.²``, ``… (as run twice.)``)."""
+SENTENCE_FINAL_ABBREVIATIONS = frozenset("al. inc. ltd. co. corp. jr. sr. etc.".split())
 """Abbreviations that often end a sentence: a boundary after one stands before a capitalised word."""
 
 
+_CODE_NAME_START = re.compile(r"[a-z][a-z0-9]*(?:[._][a-z0-9]+)+(?=[\s,:;]|$)|[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?<=\d)(?=[\s,:;]|$)"
+                              r"|[a-z][a-z0-9]*(?:-[a-z0-9]+)*-[a-z]*\d[a-z0-9]*(?=[\s,:;]|$)")
+"""A lower-case file, module or model name opening a sentence (``bitnet.cpp achieves …``,
+``eps_min is …``, ``static-retrieval-mrl-en-v1 is …``): a name as written, not the continuation of
+the sentence before (``… e.g. numpy.array`` still continues: an abbreviation stands before it)."""
+_INITIALS = re.compile(r"(?:[A-Z]\.)+")
+_FUNCTION_WORD_START = re.compile(
+    r"(?:The|This|These|That|Those|There|Then|Thus|They|We|It|Its|In|On|For|If|When|While|Our|Here|However"
+    r"|Moreover|Also|But|Each|All|Both|Such|Some|Many|Most|What|Why|How|Which|You|Note|See|Finally|First"
+    r"|Second|Next)\b")
+"""A capitalised function word: a sentence starts with it, a name after an initial does not (``J. The``
+is no name; ``J. A. Smith``, ``J. R. R. Tolkien`` are: ``A`` and ``I`` are not in the list)."""
 _INNER_CAPITAL_START = re.compile(r"[a-z]+[A-Z][\w\-]*(?![\w:])")
 """A word that starts in lower case with a capital inside (``vLLM``, ``iPhone``, ``mT5``) is a
 name, so it may start a sentence (not an ``arXiv:`` identifier of a reference entry)."""
@@ -461,7 +513,8 @@ def cited_names(sentence: str) -> tuple[list[str], bool]:
         if not (m.group(1).endswith("ing") or m.group(2).endswith("ing")):  # "by Inhibiting and Amplifying"
             add(m.start(1), m.end(2), f"{m.group(1)} and {m.group(2)}", True)
     for m in _PAREN.finditer(sentence):
-        add(m.start(1), m.end(1), m.group(1), True)
+        if m.group(1) not in NAME_STOPLIST:
+            add(m.start(1), m.end(1), m.group(1), True)
     for m in _NAME_YEAR.finditer(sentence):
         if m.group(1) not in NAME_STOPLIST and m.start(1) != first_start:
             add(m.start(1), m.end(1), m.group(1), True)
@@ -695,7 +748,7 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         rows.append(ClaimRow(claim_id=claim_id(paragraph, index), paragraph=paragraph, sentence=index,
                              text=sentence, kind=kind, quantities=quantities, cited_names=names,
                              location=location, cue=cue, section=block.section, block=block.kind,
-                             line=block.line))
+                             line=block.line_at(start)))
     return rows
 
 

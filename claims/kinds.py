@@ -13,7 +13,10 @@ roles ``year``, ``identifier``, ``parameter`` and ``math`` from the words before
   or 2) for …``) or a sentence that opens with ``1.`` / ``2)`` (a numbered lead-in);
 * ``identifier`` — a bare number right after a capitalised word that is not the sentence's
   first word, not a metric and not a function word or the start of a clause (``Llama 3``,
-  ``Platinum 8168``, ``PyTorch 2.0``; not ``Key observation: All 39``), a model size after a
+  ``Platinum 8168``, ``PyTorch 2.0``; not ``Key observation: All 39``, and not a score: a number
+  below 1 printed with two or more decimals, ``and Hybrid 0.400``, or one printed alike in a list
+  of such ``Name score`` pairs, ``Dense 0.45 and Hybrid 1.00``, outside a sentence about versions
+  or installs), a model size after a
   model name (``Llama 70B``, ``GPT-2 (124M)``), an issue number (``#7162``) or a class code
   (``(1 and 0)``, ``0 or 1``);
 * ``year`` — a bare 1900–2099 after a month (``November of 2020``), a citation's ``al.,`` or
@@ -285,6 +288,7 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
     derived = _derived_ratios(sentence)
     mixture = _fixed_shares(sentence, quantities)
     sizes = _derived_sizes(sentence, quantities)
+    scores = _scores_after_names(sentence, quantities)
     out: list[Quantity] = []
     for q in quantities:
         role = q.role
@@ -303,14 +307,48 @@ def refine_roles(sentence: str, quantities: list[Quantity]) -> list[Quantity]:
         if role == "identifier" and (q.is_multiplier or q.is_percent):
             role = "value"  # "models that run 100x faster": an identifier is a plain number
         if role == "value":
-            role = _role(sentence, q, first_end) or role
+            role = _role(sentence, q, first_end, q.span in scores) or role
         if role == "value":
             role = _setup_role(sentence, q, scopes, derived, mixture, sizes) or role
         out.append(replace(q, role=role) if role != q.role else q)
     return out
 
 
-def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
+_VERSION_CONTEXT = re.compile(r"\b(?:versions?|releases?|released|upgrade[ds]?|upgrading|install(?:ed|ing|s)?|pip|"
+                              r"packages?|librar(?:y|ies)|pinned|requires?|required)\b", re.I)
+"""Words that make a ``Name 0.25`` a software version ("upgrade to Pandas 0.25"), not a score."""
+_LIST_GAP = re.compile(r"^\s*(?:[,;]\s*(?:and\s+)?|and\s+|vs\.?\s+|versus\s+)(?:the\s+)?[A-Za-z][\w.+-]*\s+$")
+
+
+def _is_score(q: Quantity) -> bool:
+    """A plain number below 1 printed with two or more decimals: how a score is printed, never a
+    version (versions look like ``v2``, ``3.5``, ``2.1.0``, ``Llama 3``, ``GPT-4o``)."""
+    return (q.unit is None and not q.is_percent and not q.is_multiplier and q.denominator is None
+            and q.upper is None and q.decimals >= 2 and 0 <= q.value < 1)
+
+
+def _scores_after_names(sentence: str, quantities: list[Quantity]) -> set[tuple[int, int]]:
+    """Spans of the numbers after a capitalised name that are scores, not versions: a score
+    (:func:`_is_score`: "and Hybrid 0.400") and a number printed with the same decimals in a list
+    of ``Name score`` pairs holding one ("BM25 0.41, Dense 0.45 and Hybrid 1.00"). None when the
+    sentence speaks of versions, releases or installs ("upgrade to Pandas 0.25")."""
+    if _VERSION_CONTEXT.search(sentence):
+        return set()
+    out = {q.span for q in quantities if _is_score(q)}
+    changed = True
+    while changed:  # spread along the list, both ways, to numbers printed alike
+        changed = False
+        for a, b in zip(quantities, quantities[1:]):
+            if (a.span in out) == (b.span in out) or a.decimals != b.decimals or a.decimals < 2:
+                continue
+            if (a.unit is None and b.unit is None and not a.is_percent and not b.is_percent
+                    and _LIST_GAP.match(sentence[a.span[1]:b.span[0]])):
+                out.update((a.span, b.span))
+                changed = True
+    return out
+
+
+def _role(sentence: str, q: Quantity, first_end: int, score: bool = False) -> str | None:
     start, end = q.span
     before, after = sentence[max(0, start - WINDOW):start], sentence[end:end + WINDOW]
     plain = q.unit is None and not q.is_percent and not q.is_multiplier and q.denominator is None
@@ -337,8 +375,8 @@ def _role(sentence: str, q: Quantity, first_end: int) -> str | None:
     name = _CAPITALISED_BEFORE.search(before)
     if (plain and name and name.start(1) >= first_end and name.group(1).lower() not in METRIC_NAMES
             and name.group(1).lower() not in FUNCTION_WORDS and not _CLAUSE_START.search(before[:name.start(1)])
-            and not after.lstrip().startswith(("%", "percent"))):
-        return "identifier"
+            and not after.lstrip().startswith(("%", "percent")) and not score):
+        return "identifier"  # a name and its version ("Llama 3", "PyTorch 2.0"); a score is not one
     if _OF_TOTAL_BEFORE.search(before) or _INSTEAD_OF_BEFORE.search(before):
         return "count" if _OF_TOTAL_BEFORE.search(before) else "parameter"
     if _ALTERNATIVE_AFTER.match(after) or _SIZE_OF_BEFORE.search(before):

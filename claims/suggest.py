@@ -269,14 +269,16 @@ def run_rivals(files: Iterable[Any]) -> dict[str, frozenset[str]]:
     ``macro.hybrid`` in the metrics file), so "the reranker changes macro NDCG@3 by −0.018"
     contradicts the fusion's change although no reranked change sits beside it. Only keys that
     hold results (a dict: ``macro.hybrid`` → its measures) name a thing of the run; a setting
-    (``k``: 3, so not the ``k`` of ``top_k``), a per-item dict and a scope key name none.
+    (``k``: 3, so not the ``k`` of ``top_k``), a container named by its items and a scope key name
+    none (:func:`_is_alternative`, the predicate :func:`_leaves` uses for siblings, so a system's
+    per-topic dict ``per_topic.bm25`` is a rival of ``per_topic.hybrid`` here too).
     """
     rivals: dict[str, set[str]] = {}
 
     def visit(node: Any) -> None:
         if isinstance(node, dict):
             names = {str(name) for name, item in node.items()
-                     if isinstance(item, dict) and not _keyed_by_identifiers(item) and not _names_a_scope(str(name))}
+                     if isinstance(item, dict) and _is_alternative(str(name), item)}
             for name in names:
                 rivals.setdefault(name.lower(), set()).update(names - {name})
             for item in node.values():
@@ -414,6 +416,16 @@ def _per_item_container(name: str, item: Any) -> bool:
     return _keyed_by_identifiers(item) and any(SINGLE_SCOPE_WORD.fullmatch(part) for part in words(name))
 
 
+def _is_alternative(name: str, item: Any) -> bool:
+    """Whether a key beside others is an alternative to them (a sentence naming it means that
+    value, not its siblings'): not text that describes its object (:func:`_is_text`), not a
+    container of per-item results named by its items (:func:`_per_item_container`) and not a key
+    naming a scope (:func:`_names_a_scope`). A system's per-topic results (``per_topic.bm25`` →
+    ``{"q1": …}``) are an alternative to the other systems'. The one definition of
+    :func:`_leaves`' siblings and :func:`run_rivals`' rivals."""
+    return not _is_text(item) and not _per_item_container(name, item) and not _names_a_scope(name)
+
+
 def _names_a_scope(name: str) -> bool:
     """A key such as ``per_topic`` / ``per_task`` names the items a figure is over, as prose does
     ("across the two topics"): no rival of ``macro`` or ``aggregate`` (the scope check decides)."""
@@ -430,9 +442,7 @@ def _leaves(node: Any, path: list[str], context: frozenset[str],
                 if isinstance(item, str) and len(item) <= 200:
                     here.update(words(item))
         frozen = frozenset(here)
-        names = frozenset(str(name) for name, item in node.items()
-                          if not _is_text(item) and not _per_item_container(str(name), item)
-                          and not _names_a_scope(str(name)))
+        names = frozenset(str(name) for name, item in node.items() if _is_alternative(str(name), item))
         for name, item in node.items():
             yield from _leaves(item, path + [str(name)], frozen, siblings + ((str(name), names - {str(name)}),))
     elif isinstance(node, list):

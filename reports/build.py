@@ -56,7 +56,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     from claims.consistency import check_chapter
     from claims.extract import claims_for_pack
     from claims.verify import verify_bindings
-    from sources.check import check_sources, report_candidates
+    from sources.check import check_sources, reference_entry_rows, report_candidates
     from sources.link import link_claims
 
     from engine.runs.opener import refuse_second_stdin
@@ -69,7 +69,7 @@ def build_report_inputs(options: ReportOptions, *, endpoints: Any = None) -> Rep
     log_records = read_records(options.log)
     verdicts = [v for cf in claims_files for v in verify_bindings(cf, options.log, log_records)]
     candidates, searchable, refs = report_candidates(pack, document, claims, options.references)
-    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}  # sources, not claims
+    entry_rows = reference_entry_rows(claims, refs)  # sources, not claims
     found = check_sources(candidates, searchable, offline=options.offline,
                           cache_dir=options.sources_cache, endpoints=endpoints, search=options.search)
     sources = found.records

@@ -143,6 +143,13 @@ def own_references(pack: Any, document: Any, claims: Sequence[Any], files: Seque
     return refs
 
 
+def reference_entry_rows(claims: Sequence[Any], refs: Any) -> set[str]:
+    """Claim ids of the rows that are reference-list entries or footnotes (sources, not claims):
+    every sentence of a paragraph whose first sentence starts on an entry's line."""
+    paragraphs = {(c.paragraph, c.block) for c in claims if (c.line, c.block) in refs.entry_lines}
+    return {c.claim_id for c in claims if (c.paragraph, c.block) in paragraphs}
+
+
 def report_candidates(pack: Any, document: Any, claims: Sequence[Any],
                       files: Sequence[Path] = ()) -> tuple[list[Any], list[Any], Any]:
     """(candidates, claim rows to search, the chapter's own references) exactly as the report
@@ -150,7 +157,7 @@ def report_candidates(pack: Any, document: Any, claims: Sequence[Any],
     footnotes are sources, so they are not searched as claims. Anything that must reproduce the
     report's look-ups (a book pass deciding whether a chapter's references changed) calls this."""
     refs = own_references(pack, document, claims, files)
-    entry_rows = {c.claim_id for c in claims if (c.line, c.block) in refs.entry_lines}
+    entry_rows = reference_entry_rows(claims, refs)
     searchable = [c for c in claims if c.claim_id not in entry_rows]
     return list(pack.candidate_sources) + refs.candidates, searchable, refs
 

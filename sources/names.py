@@ -101,7 +101,8 @@ def terms(cited: list[str]) -> list[str]:
     out: list[str] = []
     for item in cited:
         word = str(item).strip()
-        if " " not in word and not is_person_name(word) and len(word) >= 2 and word not in out:
+        if (" " not in word and not is_person_name(word) and len(word) >= 2 and word not in out
+                and not word.startswith("[")):  # a numbered reference marker ("[12]") is no search term
             out.append(word)
     return out
 

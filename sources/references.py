@@ -163,10 +163,13 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
     """
     result = ChapterReferences()
     tokens = _parser().parse(text)
-    rows_by_line: dict[int, list[Any]] = {}
-    for row in claims:
-        if getattr(row, "block", "paragraph") != "table":
-            rows_by_line.setdefault(int(getattr(row, "line", 0) or 0), []).append(row)
+    prose_rows = [row for row in claims if getattr(row, "block", "paragraph") != "table"]
+
+    def rows_of(first: int, last: int) -> list[Any]:
+        """The rows of the paragraph on file lines ``first``…``last`` (a row's line is the line
+        its sentence starts on)."""
+        return [row for row in prose_rows if first <= int(getattr(row, "line", 0) or 0) <= last]
+
     by_identifier: dict[str, int] = {}
     by_number: dict[str, int] = {}
     by_footnote: dict[str, int] = {}
@@ -229,7 +232,7 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
                     _index_identifiers(result, index, inline, by_identifier)
                     entry_seen = bool(ordinal)
             else:
-                pending.append((inline, rows_by_line.get(line, [])))
+                pending.append((inline, rows_of(line, tok.map[1] - 1 + first_line)))
         i += 1
     for inline, rows in pending:
         for offset, kind, value, label in inline.markers:

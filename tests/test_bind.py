@@ -201,3 +201,23 @@ def test_a_metric_named_in_the_parenthesis_after_the_number_is_its_metric():
     text = "BM25 reaches 0.41 on 12 topics (P@5)."
     start = text.index("0.41")
     assert number_metric(text, start, start + 4, text.index(" on")) is None
+
+
+def test_one_definition_of_a_key_that_is_an_alternative():
+    """``_leaves``' siblings and ``run_rivals``' rivals use one predicate (claims/suggest.py
+    ``_is_alternative``): a system's per-topic results (``per_topic.bm25`` → ``{"q1": …}``) are an
+    alternative to the other system's, in both; a container named by its items (``tasks`` →
+    ``{"T1": …}``), a scope key (``per_topic``) and text are alternatives in neither. Before, the
+    rivals left out every dict keyed by identifiers, so ``bm25`` had no rival in this file."""
+    from claims.suggest import _leaves, run_rivals
+
+    data = {"per_topic": {"bm25": {"q1": 0.5, "q2": 0.25}, "hybrid": {"q1": 0.75, "q2": 0.5}},
+            "tasks": {"T1": {"ndcg": 0.4}, "T2": {"ndcg": 0.6}}, "note": "two systems",
+            "macro": {"ndcg": 0.5}}
+    siblings = {key: dict(sib) for key, _, _, sib in _leaves(data, [], frozenset())}
+    assert siblings["per_topic.bm25.q1"]["per_topic"] == frozenset({"macro"})  # tasks, note: no alternatives
+    assert siblings["per_topic.bm25.q1"]["bm25"] == frozenset({"hybrid"})
+    rivals = run_rivals([data])
+    assert rivals["bm25"] == frozenset({"hybrid"}) and rivals["hybrid"] == frozenset({"bm25"})
+    assert "per_topic" not in rivals and "tasks" not in rivals and "note" not in rivals
+    assert rivals["t1"] == frozenset({"T2"})  # the tasks' items are alternatives to each other, as in _leaves

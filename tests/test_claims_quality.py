@@ -60,7 +60,7 @@ def test_labels_are_well_formed(bench):
                 for number in label["numbers"]:
                     assert number["text"] in label["text"], (document["id"], number)
                 assert not label["cited"] or label["attribution"], (document["id"], label["text"])
-    assert total == 2411  # development 870 + batch 5's 870, held-out 375 (batch 3) + 296 (batch 6)
+    assert total == 3053  # development 870 + batch 5's 870 + batch 8's 642, held-out 375 (batch 3) + 296 (batch 6)
 
 
 def test_flattened_pack_is_one_line_per_block(bench):
@@ -128,3 +128,11 @@ def test_fifth_batch_figures_hold(bench):
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):
     markdown = '??? "Output"\n\n    ```text\n    loaded 12 rows\n    ```\n\nThe run loaded every row.\n'
     assert bench.flatten_markdown(markdown).split("\n") == ["Output", "loaded 12 rows", "The run loaded every row."]
+
+
+def test_emphasis_marks_are_compared_away_on_both_sides(bench):
+    """A label written as a page shows a paragraph a raw HTML block swallowed keeps its marks; the
+    reader reads that text as Markdown (bench_claims_quality.matchable)."""
+    assert bench.matchable("___Random forests___ are *de-correlated*, ran __2.5__ min with top_k") == \
+        "Random forests are de-correlated, ran 2.5 min with top_k"
+    assert bench.matchable("use **bold** and snake_case_name, 2 * 3 = 6") == "use bold and snake_case_name, 2 * 3 = 6"

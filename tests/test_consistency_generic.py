@@ -427,3 +427,20 @@ def test_a_page_whose_only_checks_are_passing_ranges_exits_0_and_says_so(tmp_pat
     # a range check that fails still fails (exit 1)
     page.write_text("| Model | nDCG@10 |\n|---|---|\n| A | 1.412 |\n| B | 0.388 |\n", encoding="utf-8")
     assert cli("consistency", page).exit_code == 1
+
+
+def test_a_score_after_a_system_name_is_checked_and_a_version_is_not():
+    """The name-before-number rule of claims/kinds.py reads "Hybrid 0.400" and a list of scores
+    printed alike ("Dense 0.45 and Hybrid 1.00") as values, so the prose check compares them: the
+    table gives Hybrid 0.98, the sentence 1.00 (|Δ| 0.02 > 0.005 + 0.005: fail; before the rule,
+    1.00 read as a version and the sentence was never checked). "Pandas 0.25" in a sentence about
+    an upgrade stays a version: no check."""
+    from claims.extract import extract_claims
+    page = ("# Results\n\n| System | nDCG@10 |\n|---|---|\n| BM25 | 0.41 |\n| Dense | 0.45 |\n"
+            "| Hybrid | 0.98 |\n\nOn nDCG@10 we measure BM25 0.41, Dense 0.45 and Hybrid 1.00.\n\n"
+            "We upgrade Hybrid to Pandas 0.25 before the nDCG@10 runs.\n")
+    checks = [c for c in check_text(page, "p.md", claims=extract_claims(page, "block")).checks if c.group == "prose"]
+    assert sorted((c.status, c.arithmetic.split("'")[1]) for c in checks) == [
+        ("fail", "1.00"), ("pass", "0.41"), ("pass", "0.45")], [c.arithmetic for c in checks]
+    failed = [c for c in checks if c.status == "fail"][0]
+    assert "'1.00' vs 0.98" in failed.arithmetic and "(|Δ| 0.020000 > 0.010000)" in failed.arithmetic

@@ -151,3 +151,77 @@ def test_looks_like_markdown():
     assert looks_like_markdown("| a | b |\n|---|---|\n\nText.")
     assert not looks_like_markdown("| a | b |\n|---|---|\nText under the table.")  # flattened (seed 000)
     assert not looks_like_markdown("Plain line one.\nPlain line two: 3 | 4.")
+
+
+def _rows(text: str) -> list[tuple[int, str]]:
+    from claims.extract import claims_from_document
+
+    return [(r.line, r.text) for r in claims_from_document(read_markdown(text)) if r.kind != "table value"]
+
+
+def test_readme_shapes_of_the_second_round():
+    """Shapes met while writing the second round of the catalogue (branch md-shapes), each our own."""
+    # GitHub's callout before [!NOTE]: a bold title alone on the quote's first line
+    assert _rows("> **Warning**\n> Numbers below are preliminary.\n") == [(2, "Numbers below are preliminary.")]
+    assert _rows("> **Note:** the cache is cold.\n") == [(1, "Note: the cache is cold.")]  # a run-in label stays
+    # a BibTeX entry written as text is code, a quotation's credit stays with its quotation
+    doc = read_markdown("@article{smith2020,\n  title={Ranking},\n}\n\n\"Retrieval is the bottleneck.\" — A. Engineer\n")
+    assert [(b.kind, b.language) for b in doc.blocks if b.kind == "code"] == [("code", "bibtex")]
+    assert _rows("\"Retrieval is the bottleneck.\" — A. Engineer\n") == [
+        (1, "\"Retrieval is the bottleneck.\" — A. Engineer")]
+    assert _rows("> \"Measure twice.\" -- A. Carpenter\n") == [(1, "\"Measure twice.\" -- A. Carpenter")]
+
+
+def test_a_pandoc_simple_table_is_a_table_with_its_values():
+    doc = read_markdown("Table: Recall at two depths.\n\n Depth   Recall\n------  -------\n    10     0.41\n"
+                        "   100     0.78\n\nThe deepest cut adds little.\n")
+    (table,) = doc.tables()
+    assert table.header == ("Depth", "Recall") and table.rows == (("10", "0.41"), ("100", "0.78"))
+    assert (table.line, table.end_line) == (3, 6)
+    assert [(b.line, b.kind, b.note) for b in doc.not_claims()] == [(1, "markup", "caption")]
+    assert _rows(" Name   Note\n-----  ------\n a      b\n\n-- -- is no table.\n")[-1] == (5, "-- -- is no table.")
+
+
+def test_shapes_of_batch_eight_each_in_a_page_of_our_own():
+    """The shapes development batch 8 showed (branch md-shapes, tuned after its one scoring)."""
+    # a list of links that enumerates what the sentence before announces is read; one under a
+    # heading ("Further reading") or a table of contents is navigation
+    assert _rows("The index offers three quantizers:\n\n- [Binary quantization](#bq)\n- [Product quantization](#pq)\n"
+                 "- [Scalar](#sq)\n") == [(1, "The index offers three quantizers:"), (3, "Binary quantization"),
+                                          (4, "Product quantization")]
+    assert _rows("## Further reading\n\n- [Binary quantization](bq.md)\n- [Product quantization](pq.md)\n") == []
+    assert _rows("- **92.5 on the recall set**, the best so far\n- [Read the full paper](https://example.org)\n") == [
+        (1, "92.5 on the recall set, the best so far"), (2, "Read the full paper")]
+    # an HTML caption and an HTML bar of links are no prose; one HTML link alone is
+    doc = read_markdown('<div style="color:grey">Figure 1. Recall per depth. (a) Flat index.</div>\n\n'
+                        '<p align="center">\n  <a href="a">Learn more</a>\n  ·\n  <a href="b">Join us</a>\n</p>\n\n'
+                        '<p align="center"><a href="c"><strong>Benchmarking the index →</strong></a></p>\n')
+    assert [(b.line, b.kind, b.note) for b in doc.blocks if b.kind != "html"] == [
+        (1, "markup", "caption"), (3, "navigation", ""), (9, "paragraph", "")]
+    # a picture whose target holds spaces; a bold verbless lead of a list item; a bookdown block chunk
+    assert [b.kind for b in read_markdown("![Routing](../assets/Expert Routing.png)\n").blocks] == ["image"]
+    assert _rows("- Your **metric**. This scores each output.\n") == [(1, "Your metric. This scores each output.")]
+    assert _rows('```{block, type = "rmdwarning"}\nPremade lists assume correct spelling.\n```\n') == [
+        (2, "Premade lists assume correct spelling.")]
+    # kramdown attributes after a link, a Pandoc caption above its table, LaTeX index entries
+    assert _rows('See [the docs](https://x.org){:target="_blank"} first.\n') == [(1, "See the docs first.")]
+    doc = read_markdown(": Recall at two depths {#tbl-depth}\n\n| depth | recall |\n|---|---|\n| 10 | 0.41 |\n")
+    assert [(b.line, b.kind, b.note) for b in doc.not_claims()] == [(1, "markup", "caption")]
+    assert _rows("It fails on misspellings.\\index{misspellings} You could add them.\n") == [
+        (1, "It fails on misspellings.\\index{misspellings}"), (1, "You could add them.")]
+
+
+def test_an_html_heading_is_no_prose():
+    assert _rows('<h2 align="center">Why binary quantization works</h2>\n\nIt works.\n') == [(3, "It works.")]
+    assert _rows("<div>\n<h3>Results on the five splits</h3>\n<p>The flat index wins on every split.</p>\n</div>\n") == [
+        (3, "The flat index wins on every split.")]
+
+
+def test_sphinx_design_cards_and_myst_glossaries():
+    assert _rows(":::{card} Fast\n:link: quickstart\n^^^\nQueries return fast.\n+++\nSee the guide.\n:::\n") == [
+        (4, "Queries return fast."), (6, "See the guide.")]
+    doc = read_markdown("```{glossary}\nBM25\n  A ranking function over term counts.\n\nnDCG\n  A graded measure.\n```\n")
+    assert [(b.line, b.text) for b in doc.prose_blocks()] == [(3, "A ranking function over term counts."),
+                                                              (6, "A graded measure.")]
+    assert [(b.line, b.note) for b in doc.not_claims() if b.note == "glossary term"] == [(2, "glossary term"),
+                                                                                         (5, "glossary term")]

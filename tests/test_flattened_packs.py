@@ -81,7 +81,8 @@ def test_glued_headings_of_real_pages_are_split(line, heading, sentence):
     "(&) Also, called self-attention in some other papers.",
 ])
 def test_lines_without_a_seam_stay_one_paragraph(line):
-    assert blocks(line) == [("paragraph", line)]
+    # not the first line: there a page's title may be split off (test_the_page_title_glued_…)
+    assert blocks("A line comes first.\n" + line)[1:] == [("paragraph", line)]
 
 
 def test_a_question_alone_on_its_line_stays_prose():
@@ -378,7 +379,7 @@ SHAPES = _shapes()
 
 
 def test_the_catalogue_parts_are_fixed_by_the_case_ids():
-    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (41, 38)
+    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (67, 52)
     assert [SHAPES.part_of(i) for i in ("shell-prompt-alone", "json-block", "stack-trace")] == ["check", "tune", "check"]
 
 
@@ -404,9 +405,11 @@ def test_a_json_record_with_prose_values_is_read_as_prose():
 
 CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "footnote-lines", "footnote-mark-glued",
                             "headings-alone", "heading-emoji", "heading-step-glued", "prose-import-word",
-                            "prose-question-then-answer"])
+                            "prose-question-then-answer", "client-elapsed-line"])
 """The check part's failures when it was scored once (bench/data/flattened_shapes_check.log, commit
-36b4fac): stated limitations, kept as strict expected failures so that a fix shows here."""
+36b4fac; the ten cases of branch pack-nonprose at commit 105e066, where ``client-elapsed-line``, a
+SQL client's result line that reads as a sentence, failed): stated limitations, kept as strict
+expected failures so that a fix shows here."""
 
 
 @pytest.mark.parametrize("case", [
@@ -449,3 +452,286 @@ def test_a_sentence_inside_a_one_line_json_object_is_kept():
     texts = [row.text for row in claims_for_pack(parse_pack(pack))[1]]
     assert any("Every subset is exploratory because the benchmark is already public." in t for t in texts)
     assert not any('"depth": 10' in t for t in texts)
+
+
+def _quality_bench():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_claims_quality.py"
+    spec = importlib.util.spec_from_file_location("bench_quality_flattener", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_bench_flattener_shows_what_the_site_renders():
+    """A Liquid include inside an HTML block keeps the block whole (Jekyll renders an element, no
+    blank line: its closing ``</div>`` is never shown as a code line); kramdown attribute lists and
+    Pandoc attributes are attributes, never text; an emoji shortcode shows as its emoji, one GitHub
+    does not know, or one in code, as written."""
+    bench = _quality_bench()
+    markdown = ('<div>\n  <div>\n    {% include figure.html path="x" %}\n  </div>\n  <div class="caption">Fig</div>\n'
+                '</div>\n\nText.{: .note }\n\n![a](b.png){: width="360" }![c](d.png){: width="3" }\n\n'
+                "## Results {#sec-results}\n\nBody :warning: here, :nosuchemoji: and `:x:` kept.\n\n"
+                "### Method {-}\n\n![f](p.png){#fig-x width=80%} Caption.\n\n```\n{: keep}\n```\n")
+    assert bench.flatten_markdown(markdown).split("\n") == [
+        "Fig", "Text.", "Results Body ⚠️ here, :nosuchemoji: and :x: kept.", "Method Caption.", "{: keep}"]
+
+
+def test_icons_figure_labels_value_labels_and_program_output():
+    """Branch pack-nonprose: an icon opening a line is set aside and what follows read on (a heading
+    glued after it is split; a one-word question after an icon is a heading); an icon after a short
+    title splits the heading off; a figure's label left alone (``Figure 4,``) or with a full stop
+    (``Figure 1. Structure …``, once read as a heading glued to a numbered item) is a caption; a
+    number and a unit word alone (``35.85 seconds``) is a value label; a table under the sentence
+    that announces it is a number grid; two printed records in a row (``sample 1: …``) are code; a
+    bare slide number before a Title Case heading is part of the heading."""
+    assert blocks("⚠️ Testing one seed cannot show a model is better.") == [
+        ("markup", "⚠️"), ("paragraph", "Testing one seed cannot show a model is better.")]
+    assert blocks("🎛️ Sample size It can be hard to tell whether enough scores were collected.") == [
+        ("markup", "🎛️"), ("heading", "Sample size"),
+        ("paragraph", "It can be hard to tell whether enough scores were collected.")]
+    assert blocks("⁉️ Why? Although the field grew quickly, few papers test their gains.") == [
+        ("markup", "⁉️"), ("heading", "Why?"), ("paragraph", "Although the field grew quickly, few papers test their gains.")]
+    assert blocks("Supported Models ❗️We use open checkpoints to show the runtime.") == [
+        ("heading", "Supported Models"), ("markup", "❗️"), ("paragraph", "We use open checkpoints to show the runtime.")]
+    assert blocks("• 📈 High accuracy: the method matches fine-tuning.") == [
+        ("markup", "📈"), ("list_item", "High accuracy: the method matches fine-tuning.")]
+    assert blocks("Figure 1. Structure of the recommender\nFigure 4,\nTable 7, from Appendix C)") == [
+        ("markup", "Figure 1. Structure of the recommender"), ("markup", "Figure 4,"), ("markup", "Table 7, from Appendix C)")]
+    assert blocks("First.\nTable I: Comparison of three queries Metrics Average took time (ms) P50 took time (ms) 11.8 41.5")[1][0] == (
+        "markup")
+    assert blocks("Some prose comes first.\n35.85 seconds") == [("paragraph", "Some prose comes first."),
+                                                           ("markup", "35.85 seconds")]
+    assert blocks("The recommended rank is as follows:\nTask Type Dataset Size Recommended Rank SFT Post-training "
+                  "scale 256 RL Any size 1-32")[1] == ("markup", "Task Type Dataset Size Recommended Rank SFT "
+                                                               "Post-training scale 256 RL Any size 1-32")
+    assert [k for k, _ in blocks("The output is:\nsample 1: why did it work\nsample 2: what it means\nRead the docs.")] == [
+        "paragraph", "code", "code", "paragraph"]
+    assert blocks("27 Comparing the Models So let us compare the models we just saw.") == [
+        ("heading", "27 Comparing the Models"), ("paragraph", "So let us compare the models we just saw.")]
+
+
+@pytest.mark.parametrize("text", [
+    "35 runs finished before noon.",  # a sentence opening with a number
+    "Figure 3 shows that the resets recover quickly.",  # a sentence naming a figure
+    "Figure 4, for instance, shows the drop after each reset.",
+    "3 Models were trained on the data.",  # a bare number, no Title Case heading
+    "Corpus encoding: a sparse encoder for documents",  # a label and its value, no heading
+    "We love the new release 🎉 and so do our users.",  # an icon inside a sentence
+])
+def test_sentences_near_the_new_shapes_stay_prose(text):
+    assert blocks(text) == [("paragraph", text)]
+
+
+def test_a_list_that_lost_its_markers_after_a_colon_is_no_table():
+    text = "The release brings three models:\nLlama 3 8B trained on 15T tokens with 8k context and GQA"
+    assert blocks(text)[1] == ("paragraph", "Llama 3 8B trained on 15T tokens with 8k context and GQA")
+
+
+def test_program_output_and_queries_over_lines_are_code():
+    """Branch pack-nonprose: output and queries a ``<pre>`` holds, by their own shape (box-drawing
+    tables and trees, ASCII grid rules, client result lines, notebook prompts, R output, TOML
+    headers, an installer's lines, SQL clauses in capitals next to each other, a YAML list)."""
+    text = ("The layout:\nsite/\n├── docs/\n│   └── index.md\n└── mkdocs.yml\n"
+            "In [3]: len(docs)\nOut[3]: 42\n"
+            "SELECT id\nFROM docs\nWHERE score > 0.5\n(3 rows)\n"
+            "[server]\nport = 8080\n"
+            "pip install tinystore\nCollecting tinystore\nSuccessfully installed tinystore-2.1\n"
+            "settings:\n  - name: fast\n    threads: 4\n"
+            "That is all.")
+    kinds = [k for k, _ in blocks(text)]
+    assert kinds == ["paragraph"] + ["code"] * (len(kinds) - 2) + ["paragraph"], blocks(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Select the model you want to serve.",
+    "Collecting more labels helps the smaller model most.",
+    "[1] A. Author and B. Author. Dense retrieval at scale. 2021.",  # a reference, not R output
+    "FROM the start, the index was kept small.",  # a capital keyword and plain words
+    "Downloading the weights takes about a minute on a fast link.",
+])
+def test_sentences_opening_with_output_words_stay_prose(text):
+    assert [k for k, _ in blocks(text)] == ["paragraph"], blocks(text)
+
+
+def test_a_short_command_a_progress_bar_and_a_lower_case_query_are_code():
+    for text in ("python train.py\nepoch 1 loss 0.52\nepoch 2 loss 0.31",
+                 "time python run.py\nreal    0m1.234s\nuser    0m1.100s",
+                 "Indexing: 100%|██████████| 1000/1000 [00:02<00:00, 450.12it/s]",
+                 "select count(*) from hits where url like '%google%';"):
+        assert {k for k, _ in blocks(text)} == {"code"}, blocks(text)
+    assert blocks("git is the tool we use.") == [("paragraph", "git is the tool we use.")]
+
+
+@pytest.mark.parametrize("text, title", [
+    ("Without Regret Tuning Recent work from a small lab shows that adapters match full tuning.", "Without Regret Tuning"),
+    ("Toolkit: Reproducing Dense Results Dense retrieval encodes queries and passages apart.",
+     "Toolkit: Reproducing Dense Results"),
+    ("TinyStore Map any text to a short vector for search.", "TinyStore"),
+    ("Bugs & Fixes Running log of breakages hit while building the trainer.", "Bugs & Fixes"),
+    ("Open Questions Models Acme's Open Questions dataset holds real search queries.", "Open Questions Models"),
+    # not a title: a sentence opener, one plain word, a name and a verb
+    ("The Massive Text Benchmark is a benchmark of many tasks.", ""),
+    ("Making models even more accessible with quantization is the goal.", ""),
+    ("Acme Research released a new paper on retrieval last week.", ""),
+    ("Acme AI Research released a new model for search.", ""),  # a name of three words opens the sentence
+    ("Acme AI's new model is fast and small.", ""),
+])
+def test_the_page_title_glued_to_the_first_line_is_a_heading(text, title):
+    """Branch pack-nonprose: the first line of a flattened chapter is where the page's ``<h1>``
+    lands, glued to its first paragraph; the title is split off at the capitalised word before the
+    first lower-case word a title does not hold (or at a possessive name). Only the first line."""
+    got = blocks(text)
+    if title:
+        assert got == [("heading", title), ("paragraph", text[len(title):].strip())]
+    else:
+        assert got == [("paragraph", text)]
+    assert blocks("First line stays.\n" + text)[1:] == [("paragraph", text)] or title == ""
+
+
+def test_a_figure_specification_closing_a_line_is_a_caption():
+    """Branch pack-nonprose: a specification of three cells or more joined by `` | `` closing a line
+    (a figure's settings printed under it) is a ``caption``; the sentences before it stay prose. A
+    sentence naming alternatives with bars is a sentence."""
+    assert blocks("Draft figures, subject to change. Tool v0.7 | Model-180B | 1xGPU TP1 | INT4 | BS: 256, 128") == [
+        ("paragraph", "Draft figures, subject to change."),
+        ("markup", "Tool v0.7 | Model-180B | 1xGPU TP1 | INT4 | BS: 256, 128")]
+    for text in ("Runs compare setups x | y | z across seeds.", "Results hold. Runs compare setups x | y | z"):
+        assert blocks(text) == [("paragraph", text)]
+
+
+def test_contents_entries_shaped_as_code_or_with_abbreviations_keep_the_run():
+    """Branch pack-nonprose: a code-shaped heading (``tinystore.Index.search()``) in a table of
+    contents is an entry when the page repeats it below, and ``vs.`` ends no entry, so the entries
+    after them stay navigation; each heading glued to its first sentence is split off, and an API
+    heading glued to a sentence is a heading even without a table of contents (its sentence is kept)."""
+    text = ("On this page\nInstallation\ntinystore.Index.search()\nBenchmarks vs. FAISS\nSerialization & Serving\n"
+            "Installation Install with pip.\ntinystore.Index.search() The search method returns keys.\n"
+            "Benchmarks vs. FAISS We ran the benchmark on one core.\nSerialization & Serving Indexes can be saved.")
+    assert blocks(text) == [("navigation", "On this page"), ("navigation", "Installation"),
+                            ("navigation", "tinystore.Index.search()"), ("navigation", "Benchmarks vs. FAISS"),
+                            ("navigation", "Serialization & Serving"), ("heading", "Installation"),
+                            ("paragraph", "Install with pip."), ("heading", "tinystore.Index.search()"),
+                            ("paragraph", "The search method returns keys."), ("heading", "Benchmarks vs. FAISS"),
+                            ("paragraph", "We ran the benchmark on one core."), ("heading", "Serialization & Serving"),
+                            ("paragraph", "Indexes can be saved.")]
+    assert blocks("Intro line.\nencode() Encodes a batch of texts into vectors.") == [
+        ("paragraph", "Intro line."), ("heading", "encode()"), ("paragraph", "Encodes a batch of texts into vectors.")]
+    assert [k for k, _ in blocks("print(x)\nvectors = encode(texts)")] == ["code", "code"]
+
+
+def test_shapes_of_the_batch_8_pages():
+    """Branch pack-nonprose, after batch 8's one before-scoring: a call with its comment, notebook
+    magics, a command with options continued by a backslash, a literal image, a disclosure label,
+    a heading and an icon before a bullet, a one-line table of identifiers and a page title that
+    its first sentence repeats are not prose rows; a stock heading glued to a role-led sentence is
+    split; a sentence-long link with an arrow stays a sentence."""
+    kinds = [k for k, _ in blocks("train(loader, epochs=16) # gives about 94% accuracy\n!pip install jax\n"
+                                   "%pip install arviz\ntsgen --use-case=\"cpu\" --seed=123 \\")]
+    assert kinds == ["code"] * 4
+    assert blocks("A sentence comes first.\n![Routing](../assets/Expert Routing.png)")[1][0] == "image"
+    assert blocks("Click to show dataset setup code.") == [("markup", "Click to show dataset setup code.")]
+    assert blocks("News 🗞️ • 🚀 [2025/05/26] We release a set of traces.") == [
+        ("heading", "News 🗞️"), ("markup", "🚀"), ("list_item", "[2025/05/26] We release a set of traces.")]
+    assert blocks("Files.\nPath Source BPE Code de_bpe_24K Target BPE Code en_bpe_24K Source Dictionary de_dict")[1] == (
+        "markup", "Path Source BPE Code de_bpe_24K Target BPE Code en_bpe_24K Source Dictionary de_dict")
+    assert blocks("Tiny Eval : An Evaluator for Chat Models Tiny Eval is a fast evaluator of chat models.") == [
+        ("heading", "Tiny Eval : An Evaluator for Chat Models"), ("paragraph", "Tiny Eval is a fast evaluator of chat models.")]
+    assert blocks("Agent Kit Agent Kit (Accessible Toolkit) adds tools for security tasks.") == [
+        ("heading", "Agent Kit"), ("paragraph", "Agent Kit (Accessible Toolkit) adds tools for security tasks.")]
+    assert blocks("First line.\nOverview {cite:t}`Doe1980` plotted long averages of inflation.")[1:] == [
+        ("heading", "Overview"), ("paragraph", "{cite:t}`Doe1980` plotted long averages of inflation.")]
+    assert [k for k, _ in blocks("Table of contents\nSetup\n📄 Benchmarking the memory layer on long talks →\nNext →")] == [
+        "navigation", "navigation", "markup", "paragraph", "markup"]
+    assert blocks("Usage uv pip install \".[atari]\"") == [("heading", "Usage"), ("code", "uv pip install \".[atari]\"")]
+
+
+@pytest.mark.parametrize("text", [
+    "Click the button to start the run, then wait for the index.",  # no disclosure label
+    "Path and file names are listed with their BPE codes in the appendix.",
+    "run it with --fast only when the cache is warm.",
+])
+def test_sentences_near_the_batch_8_shapes_stay_prose(text):
+    assert [k for k, _ in blocks("First line.\n" + text)][1:] == ["paragraph"], blocks(text)
+
+
+def test_figure_panel_labels_with_marks_are_markup():
+    assert [k for k, _ in blocks('(b) "tiger shark" ×\n"grey whale" ✓\n+ "goblet" ✓\nFast search ✓')] == ["markup"] * 4
+    assert blocks("It works ✓") == [("paragraph", "It works ✓")]
+    assert blocks("• Streaming ✓") == [("list_item", "Streaming ✓")]
+
+
+def test_a_line_that_is_a_contents_entry_is_that_heading():
+    text = "Table of contents\n1. What is it?\n2. How does it work?\nIt is a model.\n2. How does it work?\nIt reads text."
+    assert blocks(text)[3:] == [("paragraph", "It is a model."), ("heading", "2. How does it work?"),
+                                ("paragraph", "It reads text.")]
+
+
+def test_knitr_output_and_a_sentence_cut_by_display_math():
+    """Branch pack-nonprose: knitr prints R output as ``## [1] 0.81`` (code, not a heading); a short
+    line ending in a function word above a formula is the start of a sentence, never a heading."""
+    assert [k for k, _ in blocks("The output:\n## [1] 0.8123\n## # A tibble: 6 x 2")] == ["paragraph", "code", "code"]
+    assert blocks("The loss is defined as\n\\mathcal{L} = -\\sum_{i} y_i \\log p_i\nwhere p is the probability.") == [
+        ("paragraph", "The loss is defined as"), ("math", "\\mathcal{L} = -\\sum_{i} y_i \\log p_i"),
+        ("paragraph", "where p is the probability.")]
+    assert blocks("## Results") == [("heading", "Results")]
+
+
+def test_lines_of_thousands_of_glued_icons_titles_and_api_names_are_read_without_recursion():
+    for text in ("Title 🚀" * 5000, "a.b() " * 5000 + "The end is here.", "Evaluation¶ " * 5000 + "We evaluate.",
+                 "🚀 " * 5000 + "Text."):
+        assert read_flattened(text).blocks
+
+
+def test_a_credit_closing_a_line_is_a_caption():
+    assert blocks("The last example is left for the model. Source: Figure 2.1 from the GPT-3 paper") == [
+        ("paragraph", "The last example is left for the model."), ("markup", "Source: Figure 2.1 from the GPT-3 paper")]
+    text = "The data came from one source: the public web."
+    assert blocks(text) == [("paragraph", text)]
+
+
+def test_a_participle_opening_the_first_line_is_no_page_title():
+    text = "Inspired by Jane Roe I tried the same trick on the index."
+    assert blocks(text) == [("paragraph", text)]
+
+
+def test_a_heading_with_its_colon_glued_to_the_first_item():
+    assert blocks("What's New: • 01/15/2026 Faster CPU kernels") == [
+        ("heading", "What's New:"), ("list_item", "01/15/2026 Faster CPU kernels")]
+    assert blocks("Home • Docs • Blog") == [("navigation", "Home • Docs • Blog")]
+
+
+def test_the_bench_flattener_renders_colon_fences_and_alerts_as_the_site_does():
+    """Docusaurus/VitePress ``:::tip Title`` and MyST ``:::{note}`` show their title and body, never
+    the fences; a layout container (``tab-set``) or an untitled class (``:::rmdnote``) shows no title;
+    a GitHub alert shows its kind as a title; code fences keep their text."""
+    bench = _quality_bench()
+    markdown = (":::tip Fast path\n\nUse the cache.\n\n:::\n\n:::note[Heads up]\nRebuilt nightly.\n:::\n\n"
+                "::::{tab-set}\n:::{tab-item} Python\nRun the client.\n:::\n::::\n\n:::{note}\n:class: dropdown\n"
+                "A MyST note.\n:::\n\n:::rmdnote\nA styled box.\n:::\n\n> [!NOTE]\n> The alert body.\n\n"
+                "```\n:::kept in code\n```\n")
+    assert bench.flatten_markdown(markdown).split("\n") == [
+        "Fast path", "Use the cache.", "Heads up", "Rebuilt nightly.", "Python", "Run the client.", "Note",
+        "A MyST note.", "A styled box.", "Note", "The alert body.", ":::kept in code"]
+
+
+def test_an_admonition_title_alone_and_a_pronoun_question_line():
+    assert blocks("Some items:\n• first\nNote\nThe body of the note is prose.") == [
+        ("paragraph", "Some items:"), ("list_item", "first"), ("markup", "Note"),
+        ("paragraph", "The body of the note is prose.")]
+    text = "We've briefly mentioned p-values, but what are they? From the paper: a p-value is a probability."
+    assert blocks("First line.\n" + text)[1:] == [("paragraph", text)]
+
+
+def test_a_first_line_opening_with_a_name_across_the_seam_is_no_page_title() -> None:
+    """The page-title rule (``LoRA Without Regret Recent research …``) must not cut a sentence
+    whose subject is a name of two capitalised words (found by the attribution generalisation set
+    after the merge: "Researchers from Carnegie" / "Mellon demonstrated …")."""
+    from audit.flattened import read_flattened
+
+    line = "Researchers from Carnegie Mellon demonstrated the attack on several aligned models."
+    assert [(b.kind, b.text) for b in read_flattened(line).blocks] == [("paragraph", line)]
+    titled = read_flattened("LoRA Without Regret Recent research from Thinking Machines shows that LoRA matches it.")
+    assert [b.kind for b in titled.blocks] == ["heading", "paragraph"]

@@ -59,6 +59,21 @@ def test_number_roles(sentence, expected):
     assert roles(sentence) == expected
 
 
+@pytest.mark.parametrize("sentence, expected", [
+    # a score below 1 printed with two or more decimals after a name is a value, not a version
+    ("BM25 reaches an nDCG@10 of 0.550 and Hybrid 0.400.", [("0.550", "value"), ("0.400", "value")]),
+    # a number printed alike in a list of such scores is one too (1.00 is no version)
+    ("Scores: BM25 0.41, Dense 0.45 and Hybrid 1.00.", [("0.41", "value"), ("0.45", "value"), ("1.00", "value")]),
+    # versions stay identifiers: one decimal, a whole number, two decimals above 1 outside a list of scores
+    ("The model GPT 3.5 was used.", [("3.5", "identifier")]),
+    ("It runs on Python 3.11 and Ubuntu 22.04.", [("3.11", "identifier"), ("22.04", "identifier")]),
+    # a sentence about versions or installs keeps a 0.xx after a name a version
+    ("We upgrade to Pandas 0.25 first.", [("0.25", "identifier")]),
+])
+def test_a_score_after_a_name_is_a_value_not_a_version(sentence, expected):
+    assert roles(sentence) == expected
+
+
 def test_non_results_do_not_make_a_measured_result():
     # counts, settings and names give no measured result even next to a metric word
     assert row("MTEB includes 56 datasets across 8 tasks and summarises >2000 results.").kind != MEASURED

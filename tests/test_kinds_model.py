@@ -90,6 +90,43 @@ def test_scores_by_hand_on_a_tiny_model():
     assert p == pytest.approx(0.533423, abs=1e-6)
 
 
+@pytest.mark.parametrize("sentence, number, expected", [
+    # a rate after "a whopping" and the verb "serve"
+    ("They serve a whopping 20,000 queries per second.", "20,000",
+     ["n:uclass:rate", "n:approx", "n:after-result-verb"]),
+    # k of N: the k, then the N
+    ("It beats the baseline on 7 of the 11 tasks.", "7", ["n:k-of-n", "n:after-result-verb"]),
+    ("It beats the baseline on 7 of the 11 tasks.", "11 tasks", ["n:of-total"]),
+    # a memory size written as a word after the number, after "needs"
+    ("The model needs 10 gigabytes of GPU memory.", "10", ["n:uclass:memory", "n:after-result-verb"]),
+    # a spelled-out time, approximate, after "takes"
+    ("Indexing takes around twenty minutes.", "twenty minutes",
+     ["n:uclass:time", "n:approx", "n:after-result-verb", "n:spelled"]),
+    # settings: a word of settings within six words, a value assigned with "="
+    ("The temperature for the contrastive loss is 0.01.", "0.01", ["n:after-setting-word", "n:metric-near"]),
+    ("We use k1=0.82 for BM25.", "0.82", ["n:assigned"]),
+    # "of the" without a number after it is no k of N (a version of a package)
+    ("Install version 2.1 of the package.", "2.1", []),
+    # an arXiv identifier; a confidence level; a metric name right before
+    ("Read arXiv:2104.05740 for details.", "2104.05740", ["n:arxiv-like"]),
+    ("The bars are the CI 95% of the rank.", "95%", ["n:confidence-level"]),
+    ("Its recall reaches 0.91 here.", "0.91", ["n:after-result-verb", "n:metric-near"]),
+    # a scale suffix glued to the number
+    ("The index holds 41M vectors.", "41M", ["n:uclass:scale"]),
+])
+def test_shape_features_by_hand(sentence, number, expected):
+    """The ``shapes`` feature set's structural features (claims.kinds_model.shape_features), each
+    read off the sentence by hand; the ``plain`` set has none of them."""
+    from claims.quantities import find_quantities
+
+    quantities = find_quantities(sentence)
+    (q,) = [q for q in quantities if q.text == number]
+    assert km.shape_features(sentence, q) == expected
+    shared = km.sentence_features(sentence, quantities)
+    shaped = km.number_features(sentence, q, shared, "shapes")
+    assert shaped == km.number_features(sentence, q, shared, "plain") + expected
+
+
 def test_the_vector_without_ngrams_and_with_kept_prefixes():
     """Features ``w:a``, ``L1:b``, ``n:x``, ``s:y``: with n-grams two groups of 2 (each 1/√2);
     without, only the structural group (1/√2 each) and the bias; keeping ``L1:`` the n-gram group
@@ -165,8 +202,9 @@ def test_training_is_deterministic_and_the_model_reads_what_was_trained(tmp_path
 
     from bench_claims_quality import corpus_documents
 
-    sentences, numbers = trainer.cases(corpus_documents("development")[:5])
     design = kc.DESIGNS[kc.SHIPPED]
+    own = trainer.own_documents() if design.own else []  # our own sentences train the shipped design too
+    sentences, numbers = trainer.cases(corpus_documents("development")[:5] + own)
     k, _ = kc.design_kernel(design, numbers, kc.minilm_blocks(sentences, numbers, tuple(design.minilm)))
     y = np.array([float(n["result"]) for n in numbers])
     expected = 1 / (1 + np.exp(-(k @ trainer.fit_dual(k, y, 1.0))))
@@ -277,3 +315,29 @@ def test_model_rows_match_rule_rows_except_the_measured_kind_on_a_corpus_documen
     for a, b in zip(rules, model):
         assert a.kind == b.kind or MEASURED in (a.kind, b.kind)
         assert (a.kind == "table value") == (b.kind == "table value")
+
+
+def test_our_own_training_sentences_are_consistent():
+    """tests/data/kinds_training/own.labels.toml (training only): every labelled number is in its
+    sentence, a measured sentence has a result number the reader finds and a sentence that is not
+    measured has none, each source is a file of ours (the repository's, or a specification seed),
+    and no sentence comes from a held-out file (``heldout_*`` of tests/data/labelled, the corpus's
+    held-out part)."""
+    import tomllib
+
+    sys.path.insert(0, str(REPO / "bench"))
+    import train_kinds_model as trainer
+
+    labels = tomllib.loads(trainer.OWN_LABELS.read_text(encoding="utf-8"))["sentence"]
+    manifest = json.loads((REPO / "tests" / "data" / "corpus" / "manifest.json").read_text(encoding="utf-8"))
+    held_out = set(manifest["split"]["held_out"])
+    for label in labels:
+        source = label["source"]
+        assert "heldout_" not in source and not any(name in source for name in held_out), source
+        assert source.startswith("seeds/") or (REPO / source).is_file(), source
+        for number in label["numbers"]:
+            assert number["text"] in label["text"], (number, label["text"])
+    sentences, numbers = trainer.cases(trainer.own_documents())
+    assert len(sentences) == len(labels) and all(s["own"] for s in sentences)
+    for s in sentences:
+        assert any(numbers[i]["result"] for i in s["numbers"]) is s["measured"], s["text"]

@@ -47,7 +47,13 @@ def piece(draw):
                                  "mdx-import", "jsx-tabs", "mdx-comment", "shortcode-pair", "liquid-glued",
                                  "callout", "kramdown-toc", "emoji", "definition", "reference-glued", "media",
                                  "toc-marker", "chrome", "asciidoc", "figure-attributes", "template-code",
-                                 "footnote-unreferenced", "tabitem-lines"]))
+                                 "footnote-unreferenced", "tabitem-lines",
+                                 # the second round (tests/data/site_shapes/catalogue2.toml)
+                                 "eval-rst", "rst-inline-note", "simple-table", "mdx-indented", "task",
+                                 "rule", "tags", "icon-title", "attributes",
+                                 # batch 8's shapes
+                                 "link-enumeration", "further-reading", "html-caption", "html-link-bar",
+                                 "bold-item-lead", "block-chunk", "legacy-alert"]))
     one, two = draw(sentences), draw(sentences)
     if kind == "paragraph":
         return [f"{one} {two}"], [one, two]
@@ -140,12 +146,48 @@ def piece(draw):
             [one, two]
     if kind == "template-code":
         return ["{% highlight python %}", "x = run(1). Then y = 2", "{% endhighlight %}"], []
+    if kind == "eval-rst":
+        return ["```{eval-rst}", ".. note::", "", f"   {one}", "```"], [one]
+    if kind == "rst-inline-note":
+        return [f".. note:: {one}", f"   {two}"], [one, two]
+    if kind == "simple-table":
+        return ["Table: Recall at two depths.", "", " Depth   Recall", "------  -------", "    10     0.41",
+                "   100     0.78"], []
+    if kind == "mdx-indented":
+        return ['<Card title="Fast">', f"\t\t{one}", "</Card>"], [one]
+    if kind == "task":
+        return [f"- [x] {one}", f"- [ ] {two}"], [one, two]
+    if kind == "rule":
+        return [draw(st.sampled_from(["***", "- - -", "________"]))], []
+    if kind == "tags":
+        return ["#retrieval #bm25"], []
+    if kind == "icon-title":
+        return ["-   :material-clock-fast:{ .lg .middle } __Set up in minutes__", "", "    ---", "", f"    {one}"], [one]
+    if kind == "attributes":
+        return [one, "{ .annotate }"], [one]
+    if kind == "link-enumeration":
+        lead = one[:-1] + " in these parts:"
+        return [lead, "", "* [Binary quantization](#bq)", "* [Product quantization](#pq)"], \
+            [lead, "Binary quantization", "Product quantization"]
+    if kind == "further-reading":
+        # "*" bullets: a "-" list right after would be the same list in CommonMark
+        return ["## Further reading", "", "* [Binary quantization](bq.md)", "* [Product quantization](pq.md)"], []
+    if kind == "html-caption":
+        return ['<div style="color:grey">Figure 2. Recall per depth. (a) Flat index.</div>'], []
+    if kind == "html-link-bar":
+        return ['<p align="center">', '  <a href="a">Learn more</a>', "  ·", '  <a href="b">Join us</a>', "</p>"], []
+    if kind == "bold-item-lead":
+        return [f"- Your **ranker**. {one}"], [f"Your ranker. {one}"]
+    if kind == "block-chunk":
+        return ['```{block, type = "rmdnote"}', one, "```"], [one]
+    if kind == "legacy-alert":
+        return ["> **Warning**", f"> {one}"], [one]
     return ["(sec-label)="], []
 
 
 MARKUP = re.compile(r"```|:::|!!!|<div|<!--|</details|:begin_tab:|:end_tab:|\|---|\.\. note|\(sec-label\)=|\]\(|"
                     r"\[!NOTE\]|<a |References:|\{[{%/:#]|\[!|import |<[A-Z]|TOC|:rocket:|====|Recall :|browser|"
-                    r"On this page|Edit this|helpful|Last updated|Guides|\]:")
+                    r"On this page|Edit this|helpful|Last updated|Guides|\]:|\[x\]|\[ \]|#bm25|material-|\{ \.|Depth")
 
 
 def sentence_rows(document):
@@ -270,7 +312,8 @@ def check_nothing_dropped(path: Path) -> None:
         covering = [b for b in document.blocks if b.line <= line <= b.end_line]
         assert covering, f"{path}:{line}: no block holds {sentence!r}"
         shingles = _shingles(_norm_words(sentence))
-        have = set().union(*(held.get(b.line, set()) for b in covering if b.is_prose))
+        have = set().union(*(held.get(n, set()) for b in covering if b.is_prose  # a row's line is its sentence's
+                             for n in range(b.line, b.end_line + 1)))
         # a table or an HTML block is no report: a GFM table swallowing the line under it, or an
         # HTML block holding a paragraph, is exactly how sentences were lost
         # (a table recovered from a flattened line is a report: the crude reader glues its cells)

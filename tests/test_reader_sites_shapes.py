@@ -20,6 +20,11 @@ from claims.extract import TABLE_VALUE, claims_from_document
 
 CATALOGUE = Path(__file__).resolve().parent / "data" / "site_shapes" / "catalogue.toml"
 CASES = tomllib.loads(CATALOGUE.read_text(encoding="utf-8"))["case"]
+CATALOGUE_2 = CATALOGUE.with_name("catalogue2.toml")
+CASES_2 = tomllib.loads(CATALOGUE_2.read_text(encoding="utf-8"))["case"]
+"""The second round (branch md-shapes): shapes the first round lacked, parts fixed by the same rule."""
+CASES_3 = tomllib.loads(CATALOGUE.with_name("catalogue3.toml").read_text(encoding="utf-8"))["case"]
+"""The third round (branch md-shapes): shapes written after the second round's rules, same rule for parts."""
 
 
 def part_of(case_id: str) -> str:
@@ -54,6 +59,42 @@ def test_the_catalogue_is_whole_and_its_parts_follow_the_rule():
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_each_shape_reads_as_its_expected_structure(case):
+    rows, unheld, in_prose = outcome(case)
+    assert rows == case["prose"]
+    assert unheld == [] and in_prose == []
+
+
+def test_the_second_round_is_whole_and_its_parts_follow_the_rule():
+    assert len(CASES_2) == 35 and len({c["id"] for c in CASES_2} | {c["id"] for c in CASES}) == 84
+    assert [c["part"] for c in CASES_2] == [part_of(c["id"]) for c in CASES_2]
+    assert sum(c["part"] == "tune" for c in CASES_2) == 21
+    for case in CASES_2:
+        lines = case["text"].split("\n")
+        written = {i for i, line in enumerate(lines, start=1) if line.strip()}
+        assert written == {line for line, _ in case["prose"]} | set(case["aside"]) | set(case.get("continued", ())), \
+            case["id"]
+        assert case["source"] and case["family"]
+
+
+def test_the_third_round_is_whole_and_its_parts_follow_the_rule():
+    assert len(CASES_3) == 8 and len({c["id"] for c in CASES + CASES_2 + CASES_3}) == 92
+    assert [c["part"] for c in CASES_3] == [part_of(c["id"]) for c in CASES_3]
+    for case in CASES_3:
+        lines = case["text"].split("\n")
+        written = {i for i, line in enumerate(lines, start=1) if line.strip()}
+        assert written == {line for line, _ in case["prose"]} | set(case["aside"]) | set(case.get("continued", ())), \
+            case["id"]
+
+
+@pytest.mark.parametrize("case", CASES_3, ids=[c["id"] for c in CASES_3])
+def test_each_third_round_shape_reads_as_its_expected_structure(case):
+    rows, unheld, in_prose = outcome(case)
+    assert rows == case["prose"]
+    assert unheld == [] and in_prose == []
+
+
+@pytest.mark.parametrize("case", CASES_2, ids=[c["id"] for c in CASES_2])
+def test_each_second_round_shape_reads_as_its_expected_structure(case):
     rows, unheld, in_prose = outcome(case)
     assert rows == case["prose"]
     assert unheld == [] and in_prose == []

@@ -239,3 +239,39 @@ def test_a_text_pack_cites_a_bibliography_key(tmp_path):
                                                search=False))
     cites = [(l.claim_id, l.source_kind, l.source, l.reason) for l in inputs.links if l.kind == "cites"]
     assert cites == [("C-001-01", "doi", "10.1561/1500000019", "cites it: citation key @robertson2009 at line 6")]
+
+
+WRAPPED = """# Title
+
+Dense retrieval was introduced in 2020. It beats
+BM25 by 9 points [1]. The gap is
+largest on entity questions [2].
+
+## References
+
+1. Karpukhin, V. et al. (2020). Dense Passage Retrieval. It was
+   published at EMNLP. https://arxiv.org/abs/2004.04906
+2. Thakur et al. (2021). BEIR. https://arxiv.org/abs/2104.08663
+"""
+
+
+def test_a_hard_wrapped_paragraph_cites_by_position_and_its_entries_are_no_claims(tmp_path):
+    """Rows carry the line their sentence starts on (tests/test_row_lines.py): the citations of a
+    paragraph's later lines still find their sentences, and every sentence of a two-sentence
+    reference entry is a source, not a claim to search."""
+    from sources.check import report_candidates
+
+    page = tmp_path / "chapter.md"
+    page.write_text(WRAPPED, encoding="utf-8")
+    refs, claims = refs_of(page)
+    text = {c.claim_id: (c.text, c.line) for c in claims}
+    assert [(text[c.claim_id], c.marker) for c in refs.citations] == [
+        (("It beats BM25 by 9 points [1].", 3), "reference marker [1]"),
+        (("The gap is largest on entity questions [2].", 4), "reference marker [2]"),
+    ]
+    pack = load_pack(page)
+    document, rows, _ = claims_for_pack(pack)
+    _, searchable, _ = report_candidates(pack, document, rows)
+    assert [c.text for c in searchable] == ["Dense retrieval was introduced in 2020.",
+                                            "It beats BM25 by 9 points [1].",
+                                            "The gap is largest on entity questions [2]."]

@@ -10,7 +10,8 @@ R03_LAYOUT = "R03 layout"
 # kinds that relate two or more printed numbers; a range check alone is not a relation
 RELATION_KINDS = ("aggregate", "difference", "granularity", "repeated", "prose",
                   "grim", "effect", "lost-gained",
-                  "percent-of-baseline", "ratio-to-baseline", "prose-ratio", "prose-points", "code-count")
+                  "percent-of-baseline", "ratio-to-baseline", "prose-ratio", "prose-points", "code-count",
+                  "prose-fraction", "prose-change", "prose-times", "prose-shares", "prose-rank")
 STATUSES = ("pass", "fail", "skip")
 
 

@@ -18,6 +18,7 @@ from claims.consistency.model import ConsistencyReport
 from claims.consistency.prose import check_prose
 from claims.consistency.percent_of import check_percent_of
 from claims.consistency.prose_ratio import check_prose_ratios
+from claims.consistency.prose_arithmetic import check_prose_arithmetic
 from claims.consistency.code_counts import check_code_counts
 from claims.consistency.r03_layout import run_layout
 from claims.consistency.ranges import check_ranges
@@ -53,6 +54,7 @@ def check_text(text: str, path: str, *, claims: list | None = None, tasks: dict[
         checks += check_prose(prose, views)
         checks += check_prose_ratios(prose, views)
         checks += check_code_counts(text, prose, offset)
+        checks += check_prose_arithmetic(prose)
     return ConsistencyReport(path, layout.tasks, layout.requirements, layout.count_sources, layout.tables,
                              checks, n_tables=len(tables))
 

@@ -13,7 +13,8 @@ right after ``@``, signed numbers (``+0.05``), bounds (``< 0.7``, *at most*, *up
 identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
 than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
 or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
-only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell.
+only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell (a
+cell in [−1, 1]: ``41.85%`` is never compared with a count of 9175040).
 
 **Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
 |q − v| ≤ h_q + h_v (+1e−9); at one precision (h_q = h_v) when they overlap, |q − v| < h_q + h_v
@@ -94,8 +95,6 @@ def _is_value(sentence: str, q) -> bool:
     if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
         return False
     role = getattr(q, "role", "value")
-    if role == "identifier" and q.decimals >= 2 and 0 <= q.value < 1:
-        role = "value"  # "and Hybrid 0.400": a score below 1 printed to two or more decimals names nothing
     if role != "value" or getattr(q, "upper", None) is not None \
             or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
         return False
@@ -141,8 +140,9 @@ def _comparable(values: list, cell: Cell) -> list:
     for q in values:
         if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
             out.append(q)
-        elif q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals:
-            out.append(q)
+        elif (q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals
+              and abs(cell.number.value) <= 1):
+            out.append(q)  # a percentage of a fraction cell (0.4185 as 41.85%), never of a count (9175040)
     return out
 
 
