@@ -20,11 +20,12 @@ from tests.support import seed
 EXAMPLE = "audit/examples/sandbox-chapter-pack.txt"
 GLM = "tests/data/references/lilianweng-2019-01-31-generalized-language-models.md"
 NOT_MEASURED = "not measured"
-WRONG = pytest.mark.xfail(strict=True, raises=AssertionError, reason="model error on our own material: the shipped weights decide this "
-                                              "sentence's kind wrongly (recorded for retraining)")
+WRONG = pytest.mark.xfail(strict=True, raises=AssertionError, reason="model error on our own material: the "
+                          "shipped weights decide this sentence's kind wrongly (recorded for retraining)")
+B01 = "tests/data/book/01-why-measure.md"
 
 CASES = [
-    # (file, sentence, right kind) — the model is right, the rules were wrong
+    # (file, sentence, right kind). The model is right where the rules are wrong:
     ("000_6e3ecf25d835ddc8.txt", "The unchanged R02 benchmark contains 6,257 corpus records, 48 tasks, 192 "
      "prewritten requirements and 666 judged task–document pairs.", NOT_MEASURED),        # a dataset size
     ("000_6e3ecf25d835ddc8.txt", "R02 mean attention-mask pooling, L2 normalization, max 256 wordpieces, batch 16, "
@@ -32,46 +33,50 @@ CASES = [
     ("000_6e3ecf25d835ddc8.txt", "3429: statistical decision errors — grade 3, requirements [4]", NOT_MEASURED),
     ("001_ebef38b6bd9f9237.txt", "D-005 — 8.654282550", MEASURED),                         # the run's recorded score
     ("001_ebef38b6bd9f9237.txt", "T-02 demonstrates why recall and ordering must remain separate.", NOT_MEASURED),
-    ("tests/data/book/01-why-measure.md", "A method that finds every relevant document on all three topics reaches "
-     "a macro Recall@3 of 1.0.", NOT_MEASURED),                                           # true by definition
     (GLM, "The pre-training dataset contains 8 million Web pages collected by crawling qualified outbound links "
      "from Reddit.", NOT_MEASURED),                                                       # a dataset size
-    # the model is wrong, the rules were right
-    pytest.param("000_6e3ecf25d835ddc8.txt", "Coverage rises from 2/4 to 3/4, but the effect-size requirement "
-                 "remains missed even though the pool contains agreed evidence for it.", MEASURED, marks=WRONG),
-    pytest.param("001_ebef38b6bd9f9237.txt", "Usable-response rate conditional on attempted local reads is 10/11.",
-                 MEASURED, marks=WRONG),
-    pytest.param("001_ebef38b6bd9f9237.txt", "Index admission conditional on parsed representations is 10/10.",
-                 MEASURED, marks=WRONG),
-    pytest.param("001_ebef38b6bd9f9237.txt", "For T-01 and T-02, BM25 recovers both qrel-positive documents in the "
-                 "top three, so each topic has Recall@3 of 1.0.", MEASURED, marks=WRONG),
-    pytest.param("001_ebef38b6bd9f9237.txt", "Its Recall@3 is 1.0.", MEASURED, marks=WRONG),
-    pytest.param("001_ebef38b6bd9f9237.txt", "The hybrid T-03 top three are D-005, D-006, and D-010, also giving "
-                 "Recall@3 of 1.0.", MEASURED, marks=WRONG),
-    pytest.param("001_ebef38b6bd9f9237.txt", "Did you describe the 0.111111 macro recall delta as production lift?",
-                 NOT_MEASURED, marks=WRONG),                                              # a question
-    pytest.param("002_1cad392b6b549eb0.txt", "Its title-and-abstract text contains 1,298 characters, more than the "
-                 "entire 1,200-character allowance, so the selector skips it and returns a different, "
-                 "1,108-character document.", MEASURED, marks=WRONG),                      # sizes the selector met
-    pytest.param(EXAMPLE, "Every number below comes from one frozen run with a cutoff of three, a candidate depth of "
-                 "five, a hybrid weight of 0.55 and a rerank weight of 0.25.", NOT_MEASURED, marks=WRONG),
-    pytest.param(EXAMPLE, "The lexical route uses BM25 over title-plus-text tokens, with k1 = 1.2 and b = 0.75 as "
-                 "popularised by Robertson and Zaragoza.", "attribution", marks=WRONG),
-    pytest.param("tests/data/book/05-reranking.md", "Its score mixes the hybrid score with the fraction of distinct "
-                 "query tokens present in the document, with a weight of 0.25 on that feature.", NOT_MEASURED,
-                 marks=WRONG),
-    pytest.param("tests/data/book/02-bm25-baseline.txt", "The first method of the book is BM25 over title-plus-text "
-                 "tokens, with k1 = 1.2 and b = 0.75 as popularised by Robertson and Zaragoza.", "attribution",
-                 marks=WRONG),
+    # The model is right where the weights before fd6430259fd4 were wrong and the rules right;
+    # these sentences are in its training set since (tests/data/kinds_training/own.labels.toml), so
+    # they pin its verdicts against a regression, they are no evidence of generalisation:
+    ("000_6e3ecf25d835ddc8.txt", "Coverage rises from 2/4 to 3/4, but the effect-size requirement remains missed "
+     "even though the pool contains agreed evidence for it.", MEASURED),
+    ("001_ebef38b6bd9f9237.txt", "Usable-response rate conditional on attempted local reads is 10/11.", MEASURED),
+    ("001_ebef38b6bd9f9237.txt", "Index admission conditional on parsed representations is 10/10.", MEASURED),
+    ("001_ebef38b6bd9f9237.txt", "For T-01 and T-02, BM25 recovers both qrel-positive documents in the top three, "
+     "so each topic has Recall@3 of 1.0.", MEASURED),
+    ("001_ebef38b6bd9f9237.txt", "Its Recall@3 is 1.0.", MEASURED),
+    ("001_ebef38b6bd9f9237.txt", "The hybrid T-03 top three are D-005, D-006, and D-010, also giving Recall@3 of "
+     "1.0.", MEASURED),
+    ("001_ebef38b6bd9f9237.txt", "Did you describe the 0.111111 macro recall delta as production lift?",
+     NOT_MEASURED),                                                                       # a question
+    ("002_1cad392b6b549eb0.txt", "Its title-and-abstract text contains 1,298 characters, more than the entire "
+     "1,200-character allowance, so the selector skips it and returns a different, 1,108-character document.",
+     MEASURED),                                                                           # sizes the selector met
+    (EXAMPLE, "Every number below comes from one frozen run with a cutoff of three, a candidate depth of five, a "
+     "hybrid weight of 0.55 and a rerank weight of 0.25.", NOT_MEASURED),
+    (EXAMPLE, "The lexical route uses BM25 over title-plus-text tokens, with k1 = 1.2 and b = 0.75 as popularised "
+     "by Robertson and Zaragoza.", "attribution"),
+    (EXAMPLE, "The transparent reranker only reorders the hybrid top five, and at weight 0.25 it leaves every "
+     "top-three list unchanged.", NOT_MEASURED),
+    ("tests/data/book/05-reranking.md", "Its score mixes the hybrid score with the fraction of distinct query "
+     "tokens present in the document, with a weight of 0.25 on that feature.", NOT_MEASURED),
+    ("tests/data/book/02-bm25-baseline.txt", "The first method of the book is BM25 over title-plus-text tokens, "
+     "with k1 = 1.2 and b = 0.75 as popularised by Robertson and Zaragoza.", "attribution"),
+    # The model is wrong (weights fd6430259fd4):
+    pytest.param(B01, "A method that finds every relevant document on all three topics reaches a macro Recall@3 "
+                 "of 1.0.", NOT_MEASURED, marks=WRONG),      # true by definition (the rules are wrong too)
+    pytest.param("000_6e3ecf25d835ddc8.txt", "Its small coverage gain across all 48 tasks did not persist in the "
+                 "original final36 subset.", NOT_MEASURED, marks=WRONG),  # 48 counts tasks; no number measured
     pytest.param("tests/data/consistency/chapter.md", "MMR reaches 1,081 mean characters, the fewest of the three, "
                  "while Characters fills the cap most closely at 1,187.", MEASURED, marks=WRONG),  # observed means
     pytest.param("tests/data/reader/hf_blog.md", "The index for 41M documents drops from 160GB to 5GB.", MEASURED,
                  marks=WRONG),                                                            # an observed size change
+    pytest.param("tests/data/reader/mkdocs_material.md", "The dev split has only 50 queries.", NOT_MEASURED,
+                 marks=WRONG),                                                            # a dataset size
     pytest.param("tests/data/reader/myst_jupyter_book.md", "With grades 3, 2 and 0 the ideal DCG is 8.262.",
                  NOT_MEASURED, marks=WRONG),                                              # a worked definition
     pytest.param(GLM, "Randomly mask 15% of tokens in each sequence.", NOT_MEASURED, marks=WRONG),  # a setting
-    pytest.param(EXAMPLE, "The transparent reranker only reorders the hybrid top five, and at weight 0.25 it leaves "
-                 "every top-three list unchanged.", NOT_MEASURED, marks=WRONG),
+    pytest.param(GLM, "arXiv preprint arXiv:1508.07909.", NOT_MEASURED, marks=WRONG),     # a reference entry
 ]
 
 _ROWS: dict[str, dict[str, str]] = {}

@@ -44,8 +44,9 @@ def report_for(pack, tmp_path, cli, log, *kinds):
 def test_seed_002_names_the_budget_run_and_keeps_the_out_of_reach_gap_unspecified(tmp_path, cli):
     log = tmp_path / "log.jsonl"
     log.write_text("")
-    # about the proposed budget run, not the kinds: the rules read C-001-03 (the observed sizes
-    # the budget run reproduces) right; the model does not yet (tests/test_kinds_default.py)
+    # about the proposed budget run, not the kinds: it states the rules, which read C-001-03 (the
+    # observed sizes the budget run reproduces) right; the default classifier too since
+    # fd6430259fd4 (tests/test_kinds_default.py)
     table = rows(report_for(seed("002_1cad392b6b549eb0.txt"), tmp_path, cli, log, "--kinds", "rules"))
     gap1 = table["proposed experiment: gap 1"]
     assert gap1[1] == "No measurement of diversity effects on the book's task outcomes."

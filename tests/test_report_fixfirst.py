@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from reports.validate import validation_problems
 
 PRIORITY = {"high": 0, "medium": 1, "low": 2}
@@ -27,8 +25,8 @@ def demo_report(tmp_path, kinds: str) -> str:
 
 
 def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_table(tmp_path):
-    # about the fix-first list, not the kinds: the rules read the demo chapter's kinds right (the
-    # model does not yet; see the xfail below and tests/test_kinds_default.py)
+    # about the fix-first list, not the kinds: it states the rules, which read the demo chapter's
+    # kinds right (the default classifier does too since fd6430259fd4: the test below)
     text = demo_report(tmp_path, "rules")
     assert validation_problems(text) == []
     section1 = text.split("## 1. Context and provenance")[1].split("## 2.")[0]
@@ -54,13 +52,12 @@ def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_tabl
     assert "topical only" not in text.split("## 4. Findings")[1]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="model error: the shipped classifier calls three "
-                   "settings sentences of the demo chapter measured results (k1 = 1.2, weight of 0.25)")
 def test_demo_default_report_asks_for_no_evidence_for_settings(tmp_path):
     """What an author sees in the demo's own report (the default kinds): its fix-first list is the
     contradicted number, then the two attributions with no verified source; the sentences that
     only state settings (C-001-02, C-004-02) and the credited parameters (C-002-01) are not
-    measured results asking to be bound."""
+    measured results asking to be bound (the weights before fd6430259fd4 called all three
+    measured; the sentences are in its training set since, tests/test_kinds_default.py)."""
     text = demo_report(tmp_path, "model")
     section1 = text.split("## 1. Context and provenance")[1].split("## 2.")[0]
     items = [line for line in section1.split("| Field | Value |")[0].splitlines() if re.match(r"^\d+\. ", line)]
