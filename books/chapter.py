@@ -116,10 +116,11 @@ def audit_chapter(task: ChapterTask) -> dict[str, Any]:
     if previous_key is not None and not changed:
         # the cheap parts agree: the references decide (the same look-ups the report makes)
         from claims.extract import claims_for_pack
+        from claims.kinds import DEFAULT_KINDS
         from sources.check import check_sources, report_candidates
 
         pack = load_pack(chapter.file)
-        document, rows, _ = claims_for_pack(pack)
+        document, rows, _ = claims_for_pack(pack, kinds=DEFAULT_KINDS)  # as the report reads it
         candidates, searchable, _ = report_candidates(pack, document, rows)
         found = check_sources(candidates, searchable, offline=task.offline,
                               cache_dir=task.sources_cache, search=task.search)
@@ -136,6 +137,7 @@ def _render(task: ChapterTask, key: dict[str, Any], changed: list[str],
     from audit.fingerprint import check_pack
     from audit.pack import load_pack
     from claims.consistency import check_chapter, format_report
+    from claims.kinds import DEFAULT_KINDS
     from reports.build import ReportOptions, write_report
     from reports.claims_table import format_claims
 
@@ -146,7 +148,8 @@ def _render(task: ChapterTask, key: dict[str, Any], changed: list[str],
         _, inputs = write_report(ReportOptions(
             pack=chapter.file, output=output, log=Path(task.log), claims_files=chapter.claims,
             sources_cache=Path(task.sources_cache), offline=task.offline, report_date=task.report_date,
-            search=task.search, history=history_text(task, changed if task.previous else [], fingerprint)))
+            search=task.search, history=history_text(task, changed if task.previous else [], fingerprint),
+            kinds=DEFAULT_KINDS))
         report = output.read_text(encoding="utf-8")
     key["references"] = references_digest(inputs.sources, inputs.searches)
     key["cited"] = cited_runs(inputs.pack, inputs.claims, records)

@@ -21,7 +21,9 @@ A chapter's key has seven parts, each a sha256 (or a small map of them):
   after the project is moved a reused report named a log and a chapter that were no longer
   there; now a moved chapter is audited again);
 * ``toolkit`` — the sha256 of the reader's, the claims', the sources', the report's and the
-  books' own source files, so a pass after an upgrade of chapter-audit writes every report again.
+  books' own source files and data (the measured-result classifier's weights
+  ``claims/kinds_model.json`` among them), so a pass after an upgrade of chapter-audit writes
+  every report again.
 
 The report date is *not* part of the key: a reused report is the earlier pass's file, byte for
 byte, with the date it was written on (docs/book.md, "Incremental passes").
@@ -43,6 +45,7 @@ PART_WORDS = {"chapter": "chapter text", "claims": "claims file", "runs": "bound
               "references": "references", "settings": "settings", "toolkit": "chapter-audit's code",
               "cited": "runs cited without a binding"}
 TOOLKIT_PACKAGES = ("audit", "claims", "sources", "reports", "templates", "books")
+TOOLKIT_SUFFIXES = (".py", ".md", ".toml", ".json")  # .json: the classifier's weights (claims/kinds_model.json)
 _DROPPED = {"from_cache", "attempts"}
 
 
@@ -55,7 +58,7 @@ def toolkit_digest() -> str:
             continue
         root = Path(list(spec.submodule_search_locations)[0])
         for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in (".py", ".md", ".toml") and "__pycache__" not in path.parts:
+            if path.is_file() and path.suffix in TOOLKIT_SUFFIXES and "__pycache__" not in path.parts:
                 entries.append([package, path.relative_to(root).as_posix(), sha256_file(path)])
     return sha256_json(entries)
 

@@ -32,6 +32,7 @@ from books.history import MANIFEST, PASSES, PreviousPass, pass_line, read_previo
 from books.index import render_html, render_markdown
 from books.keys import PART_WORDS, toolkit_digest
 from books.layout import BookSpec, read_book
+from claims.kinds import DEFAULT_KINDS
 from engine.runs.errors import RefusalError
 from engine.runs.executor import Executor, check_workers, import_distributed, make_executor, task_record
 from engine.runs.hashing import dump_json, sha256_bytes, sha256_json
@@ -151,7 +152,8 @@ def run_book(options: BookOptions, executor: Executor | None = None) -> BookResu
         parameters = {"book": str(book.directory), "offline": options.offline, "date": report_date,
                       "search": options.search, "pass": pass_number,
                       "claims_dir": str(options.claims_dir) if options.claims_dir is not None else None,
-                      "previous_run": previous.last.get("run_id") if previous.last else None}
+                      "previous_run": previous.last.get("run_id") if previous.last else None,
+                      "kinds": DEFAULT_KINDS}  # who decides the measured-result kind of every chapter
         manifest = build_manifest(COMMAND, inputs, parameters)
         run_id = manifest["run_id"]
         own_executor = executor is None

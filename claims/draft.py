@@ -223,7 +223,9 @@ def write_draft(pack_path: str | Path, log_path: str | Path, output: str | Path)
         raise RefusalError(f"{output}: exists; bind never replaces a file (choose another --output)")
     records = read_log_records(log_path)  # a missing or empty log: one line, exit 2
     pack = load_pack(pack_path)
-    suggestions = suggest(extract_claims(pack), run_values(records, log_path))
+    # bind always reads the kinds by the rules (not the claims/report default, the model): its
+    # conservative contract is pinned by bench_bind and the W03 bindings
+    suggestions = suggest(extract_claims(pack, kinds="rules"), run_values(records, log_path))
     text = draft_claims_toml(suggestions, pack_path=str(pack_path), log_path=str(log_path),
                              records=records, claims_path=output)
     if any(s.status == "bound" for s in suggestions):

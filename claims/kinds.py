@@ -86,9 +86,15 @@ RESULT_ROLES = ("value", "p-value")
 named here, below both deciders (the rules of :mod:`claims.extract` and the trained
 :mod:`claims.kinds_model`), so that they are one set of names."""
 KIND_OPTIONS = ("rules", "model")
-"""Who decides the measured-result kind: these rules (the default) or the trained classifier of
+"""Who decides the measured-result kind: these rules or the trained classifier of
 :mod:`claims.kinds_model`. Named here so that checking a ``--kinds`` value does not load numpy
 and the model."""
+DEFAULT_KINDS = "model"
+"""The decider of the commands authors run on their chapters (``claims``, ``report``, ``book``,
+the search targets of ``sources``): the trained classifier, far better than these rules on pages
+nobody here wrote (README, Conventions, "Measured-result kind"). ``bind`` always uses the rules
+(a separate, conservative contract pinned by bench_bind and the W03 bindings), and the library
+functions of :mod:`claims.extract` keep ``rules`` as their own default."""
 
 
 def check_kinds(kinds: str) -> str:

@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from cli.common import FormatOption, cli_errors, emit_json, kinds_choice, output_format
+from cli.common import FormatOption, KindsOption, cli_errors, emit_json, kinds_choice, output_format
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.outdir import file_output, publish_file
 
@@ -73,8 +73,7 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing --output file."),
         not_claims: bool = typer.Option(False, "--not-claims", help="List instead the blocks read as not a "
                                         "claim (heading, code, markup, …), one FILE:LINE line each."),
-        kinds: str = typer.Option("rules", "--kinds", help="rules | model: who decides the measured-result "
-                                  "kind (model: claims/kinds_model.py; each row's cue records it)."),
+        kinds: str = KindsOption("a note on stderr says which, and each row's cue records it"),
     ) -> None:
         """One row per prose sentence and numeric table cell: id, section, location, kind, quantities, names."""
         from audit.pack import load_pack
@@ -85,14 +84,18 @@ def register(app: typer.Typer) -> None:
         if output is not None and output.exists() and not force:
             raise RefusalError(f"{output}: output file exists; refusing to overwrite it (use --force)")
         kinds = kinds_choice(kinds)
-        _, rows, note = claims_for_pack(load_pack(pack), kinds=kinds)
+        # --not-claims lists no row, so no kind: the classifier is not run and no kinds note printed
+        _, rows, note = claims_for_pack(load_pack(pack), kinds="rules" if not_claims else kinds)
         if note:
             typer.echo(f"{pack}: note: {note}", err=True)
-        if kinds == "model":  # the convention is in each row's cue too (json)
+        if kinds == "model" and not not_claims:  # the convention is in each row's cue too (json)
             from claims.kinds_model import shipped_model
 
             typer.echo(f"{pack}: note: measured results decided by claims/kinds_model.py "
                        f"(weights sha256 {shipped_model().sha256[:12]})", err=True)
+        elif not not_claims:
+            typer.echo(f"{pack}: note: measured results decided by the rules of claims/kinds.py (--kinds rules)",
+                       err=True)
         text = format_claims(rows, fmt)
         if not_claims:  # instead of the rows: each block read as not a claim, with its line
             from audit.document import document_from_pack

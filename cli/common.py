@@ -85,6 +85,17 @@ def output_format(value: str, allowed: tuple[str, ...] = FORMATS) -> str:
     return name
 
 
+KINDS_DEFAULT = "model"
+"""``--kinds``' default: :data:`claims.kinds.DEFAULT_KINDS` (spelled here so that every command's
+``--help`` does not import claims.kinds, about 90 ms; tests/test_kinds_default.py checks they agree)."""
+
+
+def KindsOption(what: str) -> Any:  # noqa: N802 - a typer option
+    """``--kinds rules|model`` (default ``model``); ``what`` says where the choice is recorded."""
+    return typer.Option(KINDS_DEFAULT, "--kinds", help="model | rules: who decides the measured-result kind "
+                        f"(default model, the trained classifier claims/kinds_model.py; rules: claims/kinds.py; {what}).")
+
+
 def kinds_choice(value: str) -> str:
     """``--kinds`` as given when it is one of :data:`claims.kinds.KIND_OPTIONS` (``rules``,
     ``model``); InputError naming ``--kinds`` otherwise."""

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from cli.common import FormatOption, LogOption, cli_errors, emit_json, kinds_choice, output_format
+from cli.common import FormatOption, KindsOption, LogOption, cli_errors, emit_json, kinds_choice, output_format
 from engine.runs.errors import EXIT_FAILED
 
 
@@ -32,8 +32,7 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Overwrite an existing report file."),
         no_search: bool = typer.Option(False, "--no-search",
                                        help="Skip the primary-source search (Crossref, arXiv) for attributions."),
-        kinds: str = typer.Option("rules", "--kinds", help="rules | model: who decides the measured-result "
-                                  "kind of the claim rows (model: claims/kinds_model.py; section 1 says)."),
+        kinds: str = KindsOption("section 1 of the report says which"),
         fmt: str = FormatOption(),
     ) -> None:
         """Write the seven-section research report for a chapter pack. Exit 1 (the report is
@@ -52,7 +51,7 @@ def register(app: typer.Typer) -> None:
         matched = sum(v.ok for v in inputs.verdicts)
         if fmt == "json":
             emit_json({"report": str(path), "claim_rows": len(inputs.claims), "sources": len(inputs.sources),
-                       "bound": len(inputs.verdicts), "matched": matched, "offline": offline,
+                       "bound": len(inputs.verdicts), "matched": matched, "offline": offline, "kinds": kinds,
                        "not_reached": found.unreached_dict()})
         else:
             typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "

@@ -40,7 +40,6 @@ def register(app: typer.Typer) -> None:
         (network); exit 2 for a malformed pack.
         """
         from audit.pack import load_pack
-        from claims.extract import extract_claims
         from sources.check import check_sources, render_check_json, render_check_table
         from sources.http import ClientConfig, SourceEndpoints
 
@@ -50,12 +49,13 @@ def register(app: typer.Typer) -> None:
         refuse_second_stdin([pack, *(references or ())], "--references")
         loaded = load_pack(pack)
         from claims.extract import claims_for_pack
+        from claims.kinds import DEFAULT_KINDS
         from sources.check import own_references
 
-        document, claim_rows, _ = claims_for_pack(loaded)
+        document, claim_rows, _ = claims_for_pack(loaded, kinds=DEFAULT_KINDS)  # searched as the report searches
         own = own_references(loaded, document, claim_rows, tuple(references or ()))
         check = check_sources(list(loaded.candidate_sources) + own.candidates,
-                              [] if no_search else extract_claims(loaded), offline=offline,
+                              [] if no_search else claim_rows, offline=offline,
                               cache_dir=sources_cache, endpoints=SourceEndpoints.from_env(),
                               client_config=ClientConfig.from_env(), refresh=refresh,
                               search=not no_search)

@@ -13,6 +13,7 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from claims.kinds import DEFAULT_KINDS
 from engine.runs.errors import InputError, RefusalError
 from engine.runs.outdir import file_output, publish_file
 from engine.runs.runlog import read_records
@@ -34,7 +35,7 @@ class ReportOptions:
     force: bool = False
     search: bool = True   # primary-source search for attributions and free-text citations
     history: str = ""     # section 1 "research history" row (``book``: the earlier pass this report differs from)
-    kinds: str = "rules"  # who decides the measured-result kind: "rules" or "model" (claims/kinds_model.py)
+    kinds: str = DEFAULT_KINDS  # who decides the measured-result kind: "model" (claims/kinds_model.py) or "rules"
 
 
 def parse_report_date(value: str | None) -> str:

@@ -78,6 +78,9 @@ def section_context(inputs: ReportInputs) -> str:
 
         rows.append(["measured-result kind", "decided by the trained classifier claims/kinds_model.py "
                                              f"(weights sha256 {shipped_model().sha256[:12]}), not by the rules"])
+    else:
+        rows.append(["measured-result kind", "decided by the rules of claims/kinds.py (--kinds rules), "
+                                             "not by the trained classifier"])
     parts = [table(["Field", "Value"], rows)]
     if attribute(pack, "is_excerpt", False):
         snapshot = attribute(pack, "snapshot_url") or "the pack's snapshot link"

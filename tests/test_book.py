@@ -123,6 +123,7 @@ def test_first_pass_writes_every_report_and_both_indexes(book):
                                    {n: __import__("hashlib").sha256(b).hexdigest() for n, b in files_of(out).items()}.items()
                                    if k != "manifest.json"}
     assert [t["task"] for t in manifest["tasks"]] == list(EXPECTED)
+    assert manifest["parameters"]["kinds"] == "model"  # who decided the measured-result kinds
     record = [json.loads(line) for line in book.log.read_text().splitlines()][-1]
     assert record["command"] == "book" and record["status"] == "ok" and record["run_id"] == result.run_id
 

@@ -170,12 +170,12 @@ def test_markdown_table_cannot_be_broken(tmp_path, cli):
     result = cli("claims", pack, "--format", "md")
     assert result.exit_code == 0
     assert "<script>" not in result.output
-    tokens = MarkdownIt("commonmark").enable("table").parse(result.output)
+    tokens = MarkdownIt("commonmark").enable("table").parse(result.stdout)  # stderr: the kinds note
     cells = [t.content for t in tokens if t.type == "inline"]
     assert len(cells) == 7 * 3  # header + two rows, seven columns each (Section added in issue 9)
     assert cells[7 + 4] == "A | pipe and &lt;script&gt;alert(1)&lt;/script&gt; here."
     assert cells[14 + 4] == "Back\\\\slash | end."
-    html = MarkdownIt("commonmark").enable("table").render(result.output)
+    html = MarkdownIt("commonmark").enable("table").render(result.stdout)
     assert "<script>" not in html and "Back\\slash | end." in html
 
 

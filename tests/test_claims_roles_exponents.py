@@ -106,7 +106,7 @@ def test_a_d2l_page_reads_citations_glued_units_and_exponents(tmp_path, cli):
     page.write_text(D2L_PAGE, encoding="utf-8")
     result = cli("claims", page, "--format", "json")
     assert result.exit_code == 0, result.output
-    rows = json.loads(result.output)
+    rows = json.loads(result.stdout)  # stderr holds the note on who decided the kinds
     rows = rows["claims"] if isinstance(rows, dict) else rows
     by_text = {r["text"]: r for r in rows}
     first = by_text["As shown by :citet:`Bridle.1990`, the softmax is a smooth approximation of the argmax."]

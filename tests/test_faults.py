@@ -490,7 +490,7 @@ def test_item11_csv_cells_are_neutralised(tmp_path, cli):
     import csv
     import io
 
-    rows = list(csv.DictReader(io.StringIO(result.output)))
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))  # stderr: who decided the kinds
     assert rows[0]["text"] == "'=cmd|' /C calc' A0 is what the table printed."
     assert rows[1]["text"] == "'@risk scored 0.7." and rows[1]["quantities"] == "0.7"
 

@@ -269,8 +269,11 @@ def test_cli_kinds_option(tmp_path, cli):
     rows = json.loads((tmp_path / "rows.json").read_text(encoding="utf-8"))
     assert [r["kind"] for r in rows] == [MEASURED, "method or definition"]
     assert rows[0]["cue"].startswith("model p=")
-    default = json.loads(cli("claims", pack, "--format", "json").output)
-    assert not default[0]["cue"].startswith("model")
+    default = cli("claims", pack, "--format", "json")  # the model is the default of claims
+    assert json.loads(default.stdout) == rows and "decided by claims/kinds_model.py" in default.stderr
+    ruled = cli("claims", pack, "--format", "json", "--kinds", "rules")
+    assert not json.loads(ruled.stdout)[0]["cue"].startswith("model")
+    assert "measured results decided by the rules of claims/kinds.py (--kinds rules)" in ruled.stderr
     from typer.testing import CliRunner
 
     from cli import app

@@ -34,9 +34,9 @@ def rows(report: str) -> dict[str, list[str]]:
     return out
 
 
-def report_for(pack, tmp_path, cli, log):
+def report_for(pack, tmp_path, cli, log, *kinds):
     output = tmp_path / f"report-{len(list(tmp_path.iterdir()))}.md"
-    result = cli("report", pack, "--output", output, "--log", log, "--offline", "--date", "2026-11-30")
+    result = cli("report", pack, "--output", output, "--log", log, "--offline", "--date", "2026-11-30", *kinds)
     assert result.exit_code == 0, result.output
     return output.read_text(encoding="utf-8")
 
@@ -44,7 +44,10 @@ def report_for(pack, tmp_path, cli, log):
 def test_seed_002_names_the_budget_run_and_keeps_the_out_of_reach_gap_unspecified(tmp_path, cli):
     log = tmp_path / "log.jsonl"
     log.write_text("")
-    table = rows(report_for(seed("002_1cad392b6b549eb0.txt"), tmp_path, cli, log))
+    # about the proposed budget run, not the kinds: it states the rules, which read C-001-03 (the
+    # observed sizes the budget run reproduces) right; the default classifier too since
+    # fd6430259fd4 (tests/test_kinds_default.py)
+    table = rows(report_for(seed("002_1cad392b6b549eb0.txt"), tmp_path, cli, log, "--kinds", "rules"))
     gap1 = table["proposed experiment: gap 1"]
     assert gap1[1] == "No measurement of diversity effects on the book's task outcomes."
     assert gap1[2].startswith("not yet specified") and gap1[5].startswith("UNRUN")

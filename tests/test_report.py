@@ -93,7 +93,9 @@ def test_report_is_deterministic_and_never_overwrites(tmp_path):
 
 
 def test_excerpt_pack_says_so(tmp_path):
-    text, inputs = report(tmp_path, pack=seed("002_1cad392b6b549eb0.txt"), claims=())
+    # about the excerpt and the ranking, not the kinds: it states the rules, which read C-001-03
+    # right (the default classifier too since fd6430259fd4: tests/test_kinds_default.py)
+    text, inputs = report(tmp_path, pack=seed("002_1cad392b6b549eb0.txt"), claims=(), kinds="rules")
     assert inputs.fingerprint.status == "EXCERPT"
     assert "EXCERPT: the pack holds only part of the chapter" in text
     assert "please paste the remainder of the chapter" in text

@@ -9,11 +9,25 @@ from reports.validate import validation_problems
 PRIORITY = {"high": 0, "medium": 1, "low": 2}
 
 
-def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_table(tmp_path):
-    from cli.demo import run_demo
+def demo_report(tmp_path, kinds: str) -> str:
+    """The demo's report, written again from the demo's log with ``kinds`` deciding the kinds."""
+    from cli.demo import EXAMPLE_CLAIMS, EXAMPLE_PACK, run_demo
+    from reports.build import ReportOptions, write_report
 
-    run_demo(tmp_path / "demo", report_date="2026-12-01")
-    text = (tmp_path / "demo" / "report.md").read_text(encoding="utf-8")
+    work = tmp_path / "demo"
+    run_demo(work, report_date="2026-12-01")
+    if kinds == "model":  # the demo's own report: the default
+        return (work / "report.md").read_text(encoding="utf-8")
+    path, _ = write_report(ReportOptions(pack=EXAMPLE_PACK, output=work / f"report-{kinds}.md", log=work / "log.jsonl",
+                                         claims_files=(EXAMPLE_CLAIMS,), sources_cache=work / "sources", offline=True,
+                                         report_date="2026-12-01", kinds=kinds))
+    return path.read_text(encoding="utf-8")
+
+
+def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_table(tmp_path):
+    # about the fix-first list, not the kinds: it states the rules, which read the demo chapter's
+    # kinds right (the default classifier does too since fd6430259fd4: the test below)
+    text = demo_report(tmp_path, "rules")
     assert validation_problems(text) == []
     section1 = text.split("## 1. Context and provenance")[1].split("## 2.")[0]
     before_table = section1.split("| Field | Value |")[0]
@@ -36,6 +50,19 @@ def test_demo_fix_first_names_the_contradicted_number_before_the_provenance_tabl
     assert rows[0].startswith('| <a id="c-004-01"></a>C-004-01 |')
     # no boilerplate finding: a topical link is not listed in Findings
     assert "topical only" not in text.split("## 4. Findings")[1]
+
+
+def test_demo_default_report_asks_for_no_evidence_for_settings(tmp_path):
+    """What an author sees in the demo's own report (the default kinds): its fix-first list is the
+    contradicted number, then the two attributions with no verified source; the sentences that
+    only state settings (C-001-02, C-004-02) and the credited parameters (C-002-01) are not
+    measured results asking to be bound (the weights before fd6430259fd4 called all three
+    measured; the sentences are in its training set since, tests/test_kinds_default.py)."""
+    text = demo_report(tmp_path, "model")
+    section1 = text.split("## 1. Context and provenance")[1].split("## 2.")[0]
+    items = [line for line in section1.split("| Field | Value |")[0].splitlines() if re.match(r"^\d+\. ", line)]
+    assert [i.split(" ", 2)[1] for i in items] == ["[C-004-01](#c-004-01)", "[C-002-01](#c-002-01)",
+                                                  "[C-005-01](#c-005-01)"]
 
 
 def test_a_consistency_failure_is_in_fix_first_and_raises_its_rows(tmp_path):
