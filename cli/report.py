@@ -37,6 +37,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write the seven-section research report for a chapter pack. Exit 1 (the report is
         still written) when a source look-up or search could not be made (network)."""
+        from reports.assess import binding_counts
         from reports.build import ReportOptions, write_report
         from sources.check import SourceCheck
 
@@ -48,14 +49,16 @@ def register(app: typer.Typer) -> None:
             offline=offline, report_date=report_date, similarity_links=similarity_links, force=force,
             search=not no_search))
         found = SourceCheck(len(inputs.sources), list(inputs.sources), list(inputs.searches), inputs.search_enabled)
-        matched = sum(v.ok for v in inputs.verdicts)
+        matched, bound, not_printed = binding_counts(inputs.claims, inputs.verdicts)
         if fmt == "json":
             emit_json({"report": str(path), "claim_rows": len(inputs.claims), "sources": len(inputs.sources),
-                       "bound": len(inputs.verdicts), "matched": matched, "offline": offline, "kinds": kinds,
-                       "not_reached": found.unreached_dict()})
+                       "bound": bound, "matched": matched, "not_printed": not_printed, "offline": offline,
+                       "kinds": kinds, "not_reached": found.unreached_dict()})
         else:
             typer.echo(f"wrote {path}: {len(inputs.claims)} claim rows, {len(inputs.sources)} sources, "
-                       f"{matched}/{len(inputs.verdicts)} bound numbers match")
+                       f"{matched}/{bound} bound numbers match"
+                       + (f" ({not_printed} quote text the chapter does not print: they check nothing of it)"
+                          if not_printed else ""))
         if found.incomplete:
             typer.echo(f"{pack}: {found.unreached_line}", err=True)
             raise typer.Exit(EXIT_FAILED)

@@ -237,6 +237,16 @@ def verdicts_by_claim(claims: list[Any], verdicts: list[Any]) -> tuple[dict[str,
     return placed, unplaced
 
 
+def binding_counts(claims: list[Any], verdicts: list[Any]) -> tuple[int, int, int]:
+    """``(matched, bound, not printed)``: of the ``bound`` verdicts, how many MATCH a number this
+    chapter prints, and how many quote text the chapter does not print (a binding left behind by
+    an edit checks nothing of the chapter, however its run compares: :func:`verdicts_by_claim`)."""
+    _, unplaced = verdicts_by_claim(list(claims), list(verdicts))
+    unheld = {id(v) for v in unplaced}
+    matched = sum(1 for v in verdicts if v.ok and id(v) not in unheld)
+    return matched, len(verdicts), len(unheld)
+
+
 def stale_bindings(claims: list[Any], unplaced: list[Any]) -> list[Any]:
     """Unplaced verdicts whose quote the chapter holds, in a sentence that does not print the
     claimed value: the chapter changed after the claims file was written."""

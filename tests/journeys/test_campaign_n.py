@@ -591,3 +591,30 @@ def test_a_server_that_drips_its_answer_cannot_hold_a_look_up(tmp_path: Path) ->
         httpd.shutdown()
         httpd.server_close()
     assert result.body is None and result.error == "timeout (read, 0.3 s) after 2 attempts", result
+
+
+def test_the_report_summary_never_counts_a_binding_the_chapter_no_longer_prints(tmp_path: Path) -> None:
+    """The same edit as above, through ``report``: the chapter now prints 0.80 and its claims file
+    still binds "… of 0.75", which the run reproduces. The command's summary said "1/1 bound
+    numbers match", the MATCH of a sentence the chapter no longer has; it now counts only the
+    numbers the chapter prints, and says how many bindings check nothing of it."""
+    from userfiles import sandbox_args, write_sandbox_inputs
+
+    inputs = write_sandbox_inputs(tmp_path / "inputs")
+    assert run_cli(*sandbox_args(inputs, tmp_path / "run", tmp_path / "log.jsonl"), cwd=tmp_path).returncode == 0
+    chapter = tmp_path / "04-fusion.md"
+    chapter.write_text("# Fusion\n\nThe supplied dense run reaches a Recall@3 of 0.75 on our two topics.\n",
+                       encoding="utf-8")
+    assert run_cli("bind", "04-fusion.md", "--log", "log.jsonl", "-o", "04-fusion.claims.toml",
+                   cwd=tmp_path).returncode == 0
+    args = ("report", "04-fusion.md", "--claims", "04-fusion.claims.toml", "--log", "log.jsonl", "--offline")
+    before = run_cli(*args, "-o", "before.md", cwd=tmp_path)
+    assert before.returncode == 0, before.stderr
+    assert "1/1 bound numbers match" in before.stdout and "check nothing" not in before.stdout
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("0.75", "0.80"), encoding="utf-8")
+    after = run_cli(*args, "-o", "after.md", cwd=tmp_path)
+    assert after.returncode == 0, after.stderr
+    assert ("0/1 bound numbers match (1 quote text the chapter does not print: they check nothing of it)"
+            in after.stdout), after.stdout
+    summary = json.loads(run_cli(*args, "-o", "json.md", "--format", "json", cwd=tmp_path).stdout)
+    assert (summary["bound"], summary["matched"], summary["not_printed"]) == (1, 0, 1)
