@@ -1,8 +1,10 @@
 """The trained measured-result classifier: is this number a measured result? (issue 19, item 4).
 
-An alternative to the rules of :mod:`claims.kinds` / :func:`claims.extract.classify`, chosen with
-``kinds="model"`` (``extract_claims(..., kinds="model")``, ``chapter-audit claims --kinds model``);
-the rules stay the default. It decides **per number**, because the labels of the corpus
+The default of the commands authors run (``claims``, ``report``, ``book``:
+:data:`claims.kinds.DEFAULT_KINDS`), chosen in the library with ``kinds="model"``
+(``extract_claims(..., kinds="model")``); the rules of :mod:`claims.kinds` /
+:func:`claims.extract.classify` stay the library functions' default, ``--kinds rules`` on the
+commands, and what ``bind`` always uses. It decides **per number**, because the labels of the corpus
 (``tests/data/corpus/*.labels.toml``) say for every number whether it is a result, so each
 sentence gives one training case per number, and the decision lands on the number the report
 binds; a sentence is a measured result when any of its numbers is.
