@@ -42,7 +42,11 @@ and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall
 (a key that holds results in any of the run's files) and the clause names another such thing
 beside it and not that word (``the reranker changes macro NDCG@3 by`` rules out
 ``macro_change_bm25_to_hybrid.ndcg@3``: :func:`run_rivals`); a dict of per-item results (``tasks`` → ``{"T1": …}``) or a key naming the items
-(``per_topic``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
+(``per_topic``) is no such other key. **Reading** (:func:`reading_conflict`): a change between
+runs ("improves P@1 by 0.333 over run a") binds only a logged difference of those runs; a
+statistic below a measure (``….P@1.randomisation_p``) only when the sentence names it; a cutoff's
+digit (the ``1`` of ``P@1``) names no item; a printed ``nDCG@k`` is the linear-gain measure and
+``ndcg@k`` the exponential one, never matched by case-folded spelling. **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
 suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
 
@@ -416,11 +420,15 @@ def reading_conflict(value: RunValue, reading: Reading) -> str | None:
       run's own value ("Run b improves P@1 by 0.333 over run a" is not ``runs.b.macro.P@1``); and
       a pair ``X-minus-Y`` is ruled out when the named baseline is ``X``, not ``Y``. An absolute
       number binds no ``difference`` below a measure.
-    * **nDCG by its convention, not its case.** A printed ``nDCG@k`` (ir_measures' spelling) is the
-      linear-gain measure and ``ndcg@k`` the sandbox's exponential one: each binds only a key of its
-      own convention (:func:`_ndcg_convention`). Another spelling (``NDCG@3``) names no convention;
-      it binds an nDCG key only when no key of the other convention stands beside it, so a run
-      holding both is never bound by a case-folded name (the number is listed instead).
+    * **nDCG by its convention, not its case** (:func:`_ndcg_convention`). A printed ``ndcg@k`` is
+      the sandbox's exponential measure and never binds ir_measures' linear ``nDCG@k``. A printed
+      ``nDCG@k`` is ir_measures' linear measure: it never binds an exponential key where the names
+      are ir_measures' (an ``evaluate`` result, whose ``ndcg@k`` is the exponential alias) or where
+      a linear key of that cutoff stands beside it; in a file whose only nDCG is its own documented
+      exponential one (the sandbox's ``ndcg@3``, R03's ``ndcg@5``) it is that file's nDCG. Another
+      spelling (``NDCG@3``) names no convention: it binds an nDCG key only when no key of the other
+      gain stands beside it, so a run holding both is never bound by a case-folded name (the
+      number is listed instead).
     """
     parts = value.key.split(".")
     at = _metric_index(parts)
@@ -452,18 +460,15 @@ def reading_conflict(value: RunValue, reading: Reading) -> str | None:
     if at is not None:
         own = _ndcg_convention(parts[at])
         if own is not None:
-            if reading.ndcg_convention is not None and reading.ndcg_convention != own:
-                return f"the sentence names {reading.ndcg_convention}-gain nDCG, the key {own}"
-            if reading.ndcg_convention is None:
-                cut = re.search(r"@(\d+)$", parts[at])
-                for key_part, others in value.siblings:
-                    if key_part != parts[at]:
-                        continue
-                    for other in others:
-                        other_cut = re.search(r"@(\d+)$", other)
-                        if (_ndcg_convention(other) not in (None, own)
-                                and (other_cut.group(1) if other_cut else None) == (cut.group(1) if cut else None)):
-                            return f"nDCG of both gains stands here ({parts[at]}, {other}); the sentence names neither"
+            cut = re.search(r"@(\d+)$", parts[at])
+            beside = any(_ndcg_convention(other) not in (None, own)
+                         and (m.group(1) if (m := re.search(r"@(\d+)$", other)) else None) == (cut.group(1) if cut else None)
+                         for key_part, others in value.siblings if key_part == parts[at] for other in others)
+            said = reading.ndcg_convention
+            if said is None and beside:
+                return f"nDCG of both gains stands beside {parts[at]}; the sentence names neither"
+            if said is not None and said != own and (own == "linear" or beside or value.command == "evaluate"):
+                return f"the sentence names {said}-gain nDCG, the key {own}"
     return None
 
 
