@@ -323,7 +323,7 @@ _CHANGE = re.compile(r"\b(?:improv\w*|gain\w*|chang\w*|lift\w*|rais\w*|rise\w*|r
 _BASELINE = re.compile(r"\b(?:over|than|against|versus|vs\.?|relative\s+to|compared\s+(?:to|with))\s+"
                        r"(?:the\s+|our\s+)?(?:(?:run|system|baseline)\s+)?([A-Za-z0-9][\w.\-]*)", re.IGNORECASE)
 # The words right before a number that make it an absolute value: "lifts NDCG@3 to 0.889", "of 0.59"
-_ABSOLUTE_BEFORE = re.compile(r"(?:\b(?:to|of|at|from|is|was|reaches|reached|reach|stays|remains)|[=:])\s*$",
+_ABSOLUTE_BEFORE = re.compile(r"(?:\b(?:to|of|at|from|is|was|are|were|with|reach\w*|achiev\w*|scor\w*|hit\w*|stays|remains)|[=:])\s*$",
                               re.IGNORECASE)
 # A key part that holds a difference of two runs (``pairs.b-minus-a``, ``macro_change_bm25_to_hybrid``)
 _DIFFERENCE_PART = re.compile(r"(?:^|[_\-])(?:difference|diff|change|delta|minus|gain|improvement)(?:$|[_\-])",

@@ -267,8 +267,10 @@ def test_a_change_between_runs_binds_only_their_logged_difference(tmp_path):
                       "The dense run changes P@1 by -0.333 against BM25.",       # the pair's difference
                       "BM25 changes P@1 by -0.333 against the dense run.",       # baseline dense: the pair is dense − BM25
                       "The dense run reaches a P@1 of 0.333.",                   # an absolute value
-                      "Fusion lifts the dense run's P@1 to 0.333.") == [         # "to": the new value
-        None, "pairs.dense-minus-bm25.P@1.difference", None, "runs.dense.macro.P@1", "runs.dense.macro.P@1"]
+                      "Fusion lifts the dense run's P@1 to 0.333.",              # "to": the new value
+                      "The dense run drops P@1 against BM25, reaching 0.333.") == [  # "reaching": its value
+        None, "pairs.dense-minus-bm25.P@1.difference", None, "runs.dense.macro.P@1", "runs.dense.macro.P@1",
+        "runs.dense.macro.P@1"]
 
 
 def test_a_statistic_of_a_measure_binds_only_when_the_sentence_names_it(tmp_path):
