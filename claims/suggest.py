@@ -42,7 +42,11 @@ and not that part (``lifts macro NDCG@3 to 0.889`` rules out ``macro.bm25.recall
 (a key that holds results in any of the run's files) and the clause names another such thing
 beside it and not that word (``the reranker changes macro NDCG@3 by`` rules out
 ``macro_change_bm25_to_hybrid.ndcg@3``: :func:`run_rivals`); a dict of per-item results (``tasks`` → ``{"T1": …}``) or a key naming the items
-(``per_topic``) is no such other key. **Coherence**: 0.2 per key part shared with the unambiguous best value of
+(``per_topic``) is no such other key. **Reading** (:func:`reading_conflict`): a change between
+runs ("improves P@1 by 0.333 over run a") binds only a logged difference of those runs; a
+statistic below a measure (``….P@1.randomisation_p``) only when the sentence names it; a cutoff's
+digit (the ``1`` of ``P@1``) names no item; a printed ``nDCG@k`` is the linear-gain measure and
+``ndcg@k`` the exponential one, never matched by case-folded spelling. **Coherence**: 0.2 per key part shared with the unambiguous best value of
 each other number of the sentence. Ties: command, result name, then key, ascending; the
 suggestion is *ambiguous* when the first two rank equal, and then it is listed, never bound.
 
@@ -305,6 +309,167 @@ def key_rivals(key: str, rivals: dict[str, frozenset[str]]) -> tuple[tuple[str, 
             if word in rivals and word != part.lower():
                 out.append((word, rivals[word]))
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the sentence says a number is: a measure's value, a statistic of it, a change, a convention
+
+
+# A change verb: the number it governs is a difference between two runs, not either run's value.
+_CHANGE = re.compile(r"\b(?:improv\w*|gain\w*|chang\w*|lift\w*|rais\w*|rise\w*|rose|increas\w*|decreas\w*"
+                     r"|drop\w*|fall\w*|fell|los[es]\w*|lost|lower\w*|outperform\w*|beat\w*|trail\w*"
+                     r"|boost\w*|reduc\w*|differ\w*|delta)\b", re.IGNORECASE)
+# A comparison with a baseline: "over run a", "than BM25", "against the dense run", "relative to"
+_BASELINE = re.compile(r"\b(?:over|than|against|versus|vs\.?|relative\s+to|compared\s+(?:to|with))\s+"
+                       r"(?:the\s+|our\s+)?(?:(?:run|system|baseline)\s+)?([A-Za-z0-9][\w.\-]*)", re.IGNORECASE)
+# The words right before a number that make it an absolute value: "lifts NDCG@3 to 0.889", "of 0.59"
+_ABSOLUTE_BEFORE = re.compile(r"(?:\b(?:to|of|at|from|is|was|are|were|with|reach\w*|achiev\w*|scor\w*|hit\w*|stays|remains)|[=:])\s*$",
+                              re.IGNORECASE)
+# A key part that holds a difference of two runs (``pairs.b-minus-a``, ``macro_change_bm25_to_hybrid``)
+_DIFFERENCE_PART = re.compile(r"(?:^|[_\-])(?:difference|diff|change|delta|minus|gain|improvement)(?:$|[_\-])",
+                              re.IGNORECASE)
+# The statistics of a measure a result file holds below it (``pairs.b-minus-a.P@1.randomisation_p``), each
+# with the words that name it. The letter ``p`` of ``P@1`` is a measure, never a p-value
+# (:func:`_without_measures`). Any other part below a measure binds only when the sentence names its words.
+STATISTIC_NAMES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (re.compile(r"^t_test_p"), re.compile(r"(?=.*(?:\bt[- ]?test|student))(?=.*(?:(?<![\w-])p(?:[- ]?values?)?(?![\w-])"
+                                           r"|signific))", re.IGNORECASE | re.DOTALL)),
+    (re.compile(r"^t_test_df$"), re.compile(r"(?<![\w-])df(?![\w-])|degrees?\s+of\s+freedom", re.IGNORECASE)),
+    (re.compile(r"^t$"), re.compile(r"\bt[- ]?(?:statistic|value|test|stat)\b|(?<![\w-])t\s*=", re.IGNORECASE)),
+    (re.compile(r"^(?:randomi[sz]ation_p|p_value|pvalue|p$)"),
+     re.compile(r"(?<![\w-])p(?:[- ]?values?)?(?![\w-])|signific|randomi[sz]ation|permutation", re.IGNORECASE)),
+    (re.compile(r"^ci_(?:low|high)$"),
+     re.compile(r"interval|\bci\b|confidence|bootstrap|lower|upper|bound|between", re.IGNORECASE)),
+)
+
+
+def _without_measures(text: str) -> str:
+    """The sentence with every measure at a cutoff blanked (``P@1``, ``nDCG@10``, ``precision at
+    ten``): its letters name no statistic (the ``P`` of ``P@1`` is no p-value) and its digits no
+    item (the ``1`` of ``P@1`` is a cutoff, never topic ``1``)."""
+    from claims.meaning import _MENTION
+
+    return _MENTION.sub(lambda m: " " * len(m.group(0)) if (m.group(2) or m.group(3) or m.group(5)) else m.group(0),
+                        text)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a sentence says one printed number is, beyond its metric (:func:`reading_conflict`)."""
+
+    relative: bool                 # a change between two runs ("improves P@1 by 0.333 over run a")
+    baseline: str | None           # the run named as the baseline ("a"), lower case
+    statistic_text: str            # the sentence without its measures (:func:`_without_measures`)
+    ndcg_convention: str | None    # "linear" (printed nDCG@k), "exponential" (printed ndcg@k), or None
+
+
+def read_number(sentence: str, start: int, before_start: int) -> Reading:
+    """The reading of the number at ``sentence[start:]`` (:func:`reading_conflict` states the rules).
+
+    **Relative**: a change word (improves, gains, changes, rises, drops, …) stands before the number
+    in its sentence, the words right before it do not make it a value (``to``, ``of``, ``at``, ``is``,
+    ``reaches``, ``=``: "lifts NDCG@3 to 0.889" is the new value), and either ``by`` stands right
+    before it, the change word is in the number's own clause ("the dense run gains 0.223 in
+    nDCG@5"), or the sentence names a baseline ("over BM25", "than run a").
+    """
+    before_all = sentence[:start]
+    clause = sentence[before_start:start]
+    baseline = _BASELINE.search(sentence)
+    relative = bool(_CHANGE.search(before_all)) and not _ABSOLUTE_BEFORE.search(clause) and bool(
+        re.search(r"\bby\s*$", clause, re.IGNORECASE) or _CHANGE.search(clause) or baseline)
+    spellings = {m.group(1) for m in re.finditer(r"(?<![\w-])(ndcg|nDCG|NDCG|Ndcg)\s*@\s*\d+", sentence)}
+    convention = None
+    if spellings == {"nDCG"}:
+        convention = "linear"
+    elif spellings == {"ndcg"}:
+        convention = "exponential"
+    return Reading(relative, baseline.group(1).lower().rstrip(".") if baseline else None,
+                   _without_measures(sentence), convention)
+
+
+def _metric_index(parts: list[str]) -> int | None:
+    from claims.meaning import key_metric
+
+    for index in range(len(parts) - 1, -1, -1):
+        if key_metric(parts[index]) is not None:
+            return index
+    return None
+
+
+def _ndcg_convention(part: str) -> str | None:
+    """The gain an nDCG key part names: ``nDCG@k`` is ir_measures' (linear: the grade), ``ndcg@k``
+    the sandbox's W03 measure and ``nDCG(dcg='exp-log2')@k`` exponential (``2**g − 1``; README
+    "Metrics", "Measures")."""
+    if re.fullmatch(r"nDCG(?:@\d+)?", part):
+        return "linear"
+    if re.fullmatch(r"ndcg(?:@\d+)?", part) or "exp-log2" in part:
+        return "exponential"
+    return None
+
+
+def reading_conflict(value: RunValue, reading: Reading) -> str | None:
+    """Why ``value`` cannot be what the sentence says the number is (:func:`read_number`), or None.
+
+    * **A measure's statistic is not the measure.** A key part below a measure part
+      (``pairs.b-minus-a.P@1.randomisation_p``, ``….t_test_df``, ``….ci_low``, ``….difference``)
+      binds only when the sentence names that statistic (:data:`STATISTIC_NAMES`; ``difference``: a
+      relative number or the word), never by an equal value: "Run b reaches a P@1 of 1.00" is a
+      precision, not the pair's p-value of 1.0.
+    * **A change is a difference.** A relative number binds only a key that holds a difference
+      (a part such as ``difference``, ``change``, ``minus``: :data:`_DIFFERENCE_PART`), never a
+      run's own value ("Run b improves P@1 by 0.333 over run a" is not ``runs.b.macro.P@1``); and
+      a pair ``X-minus-Y`` is ruled out when the named baseline is ``X``, not ``Y``. An absolute
+      number binds no ``difference`` below a measure.
+    * **nDCG by its convention, not its case** (:func:`_ndcg_convention`). A printed ``ndcg@k`` is
+      the sandbox's exponential measure and never binds ir_measures' linear ``nDCG@k``. A printed
+      ``nDCG@k`` is ir_measures' linear measure: it never binds an exponential key where the names
+      are ir_measures' (an ``evaluate`` result, whose ``ndcg@k`` is the exponential alias) or where
+      a linear key of that cutoff stands beside it; in a file whose only nDCG is its own documented
+      exponential one (the sandbox's ``ndcg@3``, R03's ``ndcg@5``) it is that file's nDCG. Another
+      spelling (``NDCG@3``) names no convention: it binds an nDCG key only when no key of the other
+      gain stands beside it, so a run holding both is never bound by a case-folded name (the
+      number is listed instead).
+    """
+    parts = value.key.split(".")
+    at = _metric_index(parts)
+    if at is not None and at < len(parts) - 1:
+        statistic = parts[-1]
+        if statistic == "difference":
+            if not reading.relative and not re.search(r"differen|delta|\u0394|minus", reading.statistic_text,
+                                                      re.IGNORECASE):
+                return "a difference the sentence does not state"
+        else:
+            for leaf, named in STATISTIC_NAMES:
+                if leaf.search(statistic):
+                    if not named.search(reading.statistic_text):
+                        return f"{statistic} is a statistic of {parts[at]} the sentence does not name"
+                    break
+            else:
+                if not _names(frozenset(words(statistic)), words(reading.statistic_text), True):
+                    return f"{statistic} of {parts[at]} is not named"
+    if reading.relative:
+        if not any(_DIFFERENCE_PART.search(part) for part in parts):
+            return "a change between runs binds only a logged difference"
+        for part in parts:
+            pair = re.fullmatch(r"(.+)-minus-(.+)", part)
+            if pair and reading.baseline is not None:
+                minuend, baseline = pair.group(1).lower(), pair.group(2).lower()
+                said = reading.baseline.replace(".", "_")
+                if agree(said, minuend) and not agree(said, baseline):
+                    return f"the sentence's baseline is {reading.baseline}, the pair's {pair.group(2)}"
+    if at is not None:
+        own = _ndcg_convention(parts[at])
+        if own is not None:
+            cut = re.search(r"@(\d+)$", parts[at])
+            beside = any(_ndcg_convention(other) not in (None, own)
+                         and (m.group(1) if (m := re.search(r"@(\d+)$", other)) else None) == (cut.group(1) if cut else None)
+                         for key_part, others in value.siblings if key_part == parts[at] for other in others)
+            said = reading.ndcg_convention
+            if said is None and beside:
+                return f"nDCG of both gains stands beside {parts[at]}; the sentence names neither"
+            if said is not None and said != own and (own == "linear" or beside or value.command == "evaluate"):
+                return f"the sentence names {said}-gain nDCG, the key {own}"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,7 +795,7 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             continue
         printed = printed_values(row)
         sentence_words = words(row.text)
-        sentence_ids = named_ids(row.text)
+        sentence_ids = named_ids(_without_measures(row.text))  # the 1 of P@1 names no topic 1
         found = []
         for index, item in enumerate(printed):
             before_start = printed[index - 1].end if index > 0 else 0
@@ -642,6 +807,7 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             said = number_metric(row.text, item.start, item.end, item.end + len(after_text),
                                  printed[index - 1].end if index > 0 else 0)
             quote = row.text[before_start:item.end].strip(" ,;:")
+            reading = read_number(row.text, item.start, before_start)
             if len(quote.split()) < 3:
                 quote = row.text[:item.end].strip()
             claimed = parse_claimed(item.claimed)
@@ -650,7 +816,8 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             def judged(value: RunValue, difference: float | None) -> Candidate | None:
                 """A candidate whose meaning the sentence supports (claims/meaning.py), or None."""
                 if contradicts(value, before) or meaning_conflict(
-                        value.key, value.scope, item.claimed, said, row.text, sentence_ids):
+                        value.key, value.scope, item.claimed, said, row.text, sentence_ids) or reading_conflict(
+                        value, reading):
                     return None
                 own = key_metric(value.key)
                 if said is not None and said.cutoff is not None and own is None and value.pattern is None:

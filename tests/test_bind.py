@@ -221,3 +221,85 @@ def test_one_definition_of_a_key_that_is_an_alternative():
     assert rivals["bm25"] == frozenset({"hybrid"}) and rivals["hybrid"] == frozenset({"bm25"})
     assert "per_topic" not in rivals and "tasks" not in rivals and "note" not in rivals
     assert rivals["t1"] == frozenset({"T2"})  # the tasks' items are alternatives to each other, as in _leaves
+
+
+# ---------------------------------------------------------------------------------------------
+# What a sentence says a number is (claims/suggest.py ``reading_conflict``; campaign n's four
+# wrong verdicts with exit 0, tests/journeys/test_campaign_n.py). Two files shaped as `evaluate`'s
+# metrics.json and comparison.json: BM25 finds topics 1 and 2 at rank 1 (P@1 1, 1, 0: macro
+# 0.666667), the dense run only topic 1 (0.333333); dense − BM25 = −0.333333, randomisation p 1.0,
+# t-test df 2, interval [−1, 0]; run x holds both nDCG conventions (ndcg@10 exponential 0.684406,
+# nDCG@10 linear 0.733190: the ranx case of the journeys).
+
+METRICS_LIKE = {
+    "runs": {"bm25": {"macro": {"P@1": 0.666667},
+                      "per_topic": {"1": {"P@1": 1.0}, "2": {"P@1": 1.0}, "3": {"P@1": 0.0}}},
+             "dense": {"macro": {"P@1": 0.333333},
+                       "per_topic": {"1": {"P@1": 1.0}, "2": {"P@1": 0.0}, "3": {"P@1": 0.0}}},
+             "x": {"macro": {"ndcg@10": 0.684406, "nDCG@10": 0.733190}}},
+}
+COMPARISON_LIKE = {
+    "pairs": {"dense-minus-bm25": {"P@1": {"difference": -0.333333, "randomisation_p": 1.0, "t_test_df": 2,
+                                           "ci_low": -1.0, "ci_high": 0.0}}},
+}
+
+
+def _best_keys(tmp_path, *sentences: str) -> list[str | None]:
+    """The bound key of each printed decimal of each sentence (None: unmatched or ambiguous)."""
+    log = tmp_path / "log.jsonl"
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "metrics.json").write_text(json.dumps(METRICS_LIKE))
+    (out / "comparison.json").write_text(json.dumps(COMPARISON_LIKE))
+    with recorded_run(log, "evaluate", {"draws": 200}) as rec:
+        rec.run_id = "evaluate-000000000001"
+        rec.add_outputs(out)
+        rec.results = {"metrics": str((out / "metrics.json").resolve()),
+                       "comparison": str((out / "comparison.json").resolve())}
+    rows = [Row(f"C-001-{i:02d}", text) for i, text in enumerate(sentences, 1)]
+    got = suggest(rows, run_values(read_records(log), log))
+    return [s.best.value.key if s.status == "bound" else None for s in got if "." in s.claimed]
+
+
+def test_a_change_between_runs_binds_only_their_logged_difference(tmp_path):
+    assert _best_keys(tmp_path,
+                      "The dense run improves P@1 by 0.333 over BM25.",          # its own value: never
+                      "The dense run changes P@1 by -0.333 against BM25.",       # the pair's difference
+                      "BM25 changes P@1 by -0.333 against the dense run.",       # baseline dense: the pair is dense − BM25
+                      "The dense run reaches a P@1 of 0.333.",                   # an absolute value
+                      "Fusion lifts the dense run's P@1 to 0.333.",              # "to": the new value
+                      "The dense run drops P@1 against BM25, reaching 0.333.") == [  # "reaching": its value
+        None, "pairs.dense-minus-bm25.P@1.difference", None, "runs.dense.macro.P@1", "runs.dense.macro.P@1",
+        "runs.dense.macro.P@1"]
+
+
+def test_a_statistic_of_a_measure_binds_only_when_the_sentence_names_it(tmp_path):
+    assert _best_keys(tmp_path,
+                      "The pair's P@1 is 1.00.",                                 # the P of P@1 is no p-value
+                      "The dense run's P@1 difference has a randomisation p of 1.00.",
+                      "The confidence interval of the dense run's P@1 has a lower bound of -1.00.") == [
+        None, "pairs.dense-minus-bm25.P@1.randomisation_p", "pairs.dense-minus-bm25.P@1.ci_low"]
+
+
+def test_a_cutoffs_digit_names_no_topic(tmp_path):
+    assert _best_keys(tmp_path,
+                      "On our three topics, BM25 reaches a P@1 of 1.00.",        # the 1 of P@1 is no topic 1
+                      "On topic 1, BM25 reaches a P@1 of 1.00.",
+                      "On topic 3, BM25 reaches a P@1 of 1.00.") == [            # topic 3's is 0.0
+        None, "runs.bm25.per_topic.1.P@1", None]
+
+
+def test_ndcg_is_bound_by_the_convention_its_spelling_names(tmp_path):
+    from claims.suggest import _ndcg_convention, read_number
+
+    assert [_ndcg_convention(k) for k in ("nDCG@10", "ndcg@3", "nDCG(dcg='exp-log2')@10", "NDCG@3", "P@1")] == [
+        "linear", "exponential", "exponential", None, None]
+    assert [read_number(t, t.index("0."), 0).ndcg_convention for t in (
+        "nDCG@10 of 0.7", "ndcg@10 of 0.7", "NDCG@10 of 0.7", "nDCG@10 and ndcg@10 of 0.7")] == [
+        "linear", "exponential", None, None]
+    assert _best_keys(tmp_path,
+                      "Run x reaches an nDCG@10 of 0.684.",   # ir_measures' name: the linear one, 0.733
+                      "Run x reaches an nDCG@10 of 0.733.",
+                      "Run x reaches an ndcg@10 of 0.684.",   # the sandbox's name: the exponential one
+                      "Run x reaches an NDCG@10 of 0.684.") == [  # no convention named, both logged: never
+        None, "runs.x.macro.nDCG@10", "runs.x.macro.ndcg@10", None]

@@ -264,8 +264,6 @@ def test_one_claims_file_never_binds_two_chapters_of_one_name(tmp_path: Path) ->
     assert not (tmp_path / "out" / "chapters" / "03-fusion.txt" / "verify.json").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
-                   "relative claim ('improves ... by X over run a') is matched against the runs' absolute values")
 def test_an_improvement_over_a_baseline_never_binds_the_runs_own_value(tmp_path: Path) -> None:
     """Three topics, one relevant document each; run a finds all three at rank 1 (P@1 1.0), run b
     only topic 1 (P@1 0.333333); ``evaluate`` logs b − a = −0.666667. The chapter says "Run b
@@ -330,8 +328,6 @@ def _draft_keys(tmp_path: Path, sentence: str) -> list[str]:
     return re.findall(r'^key = "(.*)"$', text, flags=re.MULTILINE)
 
 
-@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
-                   "P@1 sentence is matched to the pair's randomisation p-value (and t-test df) by value")
 def test_a_precision_is_never_bound_to_a_p_value(tmp_path: Path) -> None:
     """Topics 301 and 302 (one relevant document each, TREC-style ids): run a finds both at
     rank 1 (P@1 1.0), run b only 302 (P@1 0.5); b − a = −0.5, randomisation p = 1.0 (two topics:
@@ -347,8 +343,6 @@ def test_a_precision_is_never_bound_to_a_p_value(tmp_path: Path) -> None:
     assert not [k for k in keys if k.rsplit(".", 1)[-1].startswith(("randomisation_p", "t_test"))], keys
 
 
-@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): a "
-                   "number said over all topics binds a per-topic value of a topic the sentence never names")
 def test_a_number_said_over_all_topics_never_binds_one_topics_value(tmp_path: Path) -> None:
     """"On our three topics, anserini.bm25 reaches a P@1 of 1.00" is false (macro 0.666667).
     ``bind`` bound it to ``runs.anserini_bm25.per_topic.1.P@1`` (topic 1's 1.0: TREC topic ids are
@@ -532,8 +526,6 @@ def test_a_report_never_says_no_table_was_read_of_a_chapter_with_an_html_table(t
             "checked |") in (tmp_path / "report.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="claims/suggest.py (bind, owned by another helper this session): the "
-                   "printed name nDCG@10 is matched case-insensitively to the sandbox's exponential ndcg@10")
 def test_a_printed_ndcg_never_binds_the_other_ndcg(tmp_path: Path) -> None:
     """The log holds one evaluate run with both ``ndcg@10`` (gain 2**g − 1: 0.684406) and
     ``nDCG@10`` (linear, ir_measures' and trec_eval's: 0.733190) — the data of the ranx test above.
