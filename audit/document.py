@@ -27,7 +27,8 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   ``inline``; a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
 * link reference definitions (``[label]: url``) are ``reference`` blocks;
 * a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
-  inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
+  inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row);
+  an HTML ``<table>`` in an HTML block is a ``table`` block too (:mod:`audit.htmltable`).
 
 * before the parse, site markup is set aside line by line (:mod:`audit.sitemarkup`:
   admonitions, content tabs, MyST and Sphinx directives, labels, role-only lines, a lone

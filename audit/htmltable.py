@@ -22,7 +22,7 @@ Conventions (the HTML table model, WHATWG HTML §4.9.12 "Processing model", simp
 
 A malformed table is not read (left as markup, never a guessed cell): one never closed, one
 holding a nested table (the nested table is read on its own), a body row wider than the header,
-a table wider than 1000 columns, or one with no cell.
+a table wider than 1000 columns or whose spans fill over a million grid cells, or one with no cell.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 MAX_COLUMNS = 1000
+MAX_CELLS = 1_000_000  # grid cells spans may fill: more is no table a reader checks, and would take memory
 _GROUPS = ("thead", "tbody", "tfoot")
 _BREAKS = ("br", "p", "div", "li", "ul", "ol", "tr", "hr")
 
@@ -176,10 +177,13 @@ def _grid(rows: list[_Row]) -> list[dict[int, tuple[str, bool]]] | None:
     """Each row's cells by column: ``(text, covered)``, covered True for a cell a span covers
     beyond its first; None when wider than :data:`MAX_COLUMNS`."""
     grid: list[dict[int, tuple[str, bool]]] = [{} for _ in rows]
+    ends = list(range(len(rows)))  # the last row of each row's group
+    for y in range(len(rows) - 2, -1, -1):
+        if (rows[y + 1].group, rows[y + 1].kind) == (rows[y].group, rows[y].kind):
+            ends[y] = ends[y + 1]
+    placed = 0
     for y, row in enumerate(rows):
-        end = y
-        while end + 1 < len(rows) and rows[end + 1].group == row.group and rows[end + 1].kind == row.kind:
-            end += 1
+        end = ends[y]
         x = 0
         for cell in row.cells:
             while x in grid[y]:
@@ -188,6 +192,9 @@ def _grid(rows: list[_Row]) -> list[dict[int, tuple[str, bool]]] | None:
                 return None
             text = _cell_text(cell)
             down = end - y + 1 if cell.rowspan == 0 else min(cell.rowspan, end - y + 1)
+            placed += down * cell.colspan
+            if placed > MAX_CELLS:
+                return None
             for dy in range(down):
                 for dx in range(cell.colspan):
                     grid[y + dy].setdefault(x + dx, (text, dx > 0 or dy > 0))

@@ -135,3 +135,11 @@ def test_an_html_table_gives_table_value_rows() -> None:
                         "</table>\n")
     rows = [r for r in claims_from_document(doc) if r.kind == TABLE_VALUE]
     assert [(r.claim_id, r.text, r.line) for r in rows] == [("T-1-R01-C02", "T-1 · Hybrid · nDCG@3 = 0.892", 1)]
+
+
+def test_spans_that_would_fill_millions_of_cells_are_no_table() -> None:
+    """A header of 1000 columns over 3000 rows each spanning 65534 rows × 1000 columns: the spans
+    would place 3 × 10^9 cells (clipped to the table: 3 × 10^6), over the million cap, so the
+    table is left as markup instead of filling memory."""
+    bomb = "<table><tr><th colspan=1000>x</th></tr>" + "<tr><td rowspan=65534 colspan=1000>y</td></tr>" * 3000 + "</table>"
+    assert read_html_tables(bomb) == []
