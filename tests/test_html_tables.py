@@ -143,3 +143,17 @@ def test_spans_that_would_fill_millions_of_cells_are_no_table() -> None:
     table is left as markup instead of filling memory."""
     bomb = "<table><tr><th colspan=1000>x</th></tr>" + "<tr><td rowspan=65534 colspan=1000>y</td></tr>" * 3000 + "</table>"
     assert read_html_tables(bomb) == []
+
+
+def test_consistency_reads_html_tables_in_file_lines_with_their_section_and_caption() -> None:
+    from claims.consistency.tables import read_tables
+
+    text = ("# Results\n\nThe runs below.\n\n| a | b |\n|---|---|\n| x | 1 |\n\nThen the HTML one.\n\n"
+            "<div>\n<table><caption>Second</caption>\n<tr><th>c</th><th>d</th></tr>\n<tr><td>y</td><td>2</td></tr>\n"
+            "</table>\n</div>\n\n```html\n<table><tr><th>e</th></tr><tr><td>3</td></tr></table>\n```\n")
+    pipe, html = read_tables(text, offset=10)
+    assert (pipe.line, pipe.header) == (15, ("a", "b"))
+    assert (html.line, html.end_line, html.section, html.caption, html.header, html.rows) == (
+        22, 25, ("Results",), "Second", ("c", "d"), (("y", "2"),))
+    untitled = read_tables(text.replace("<caption>Second</caption>", ""))[1]
+    assert untitled.caption == ""  # the <div> line above the table is no caption

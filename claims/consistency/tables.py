@@ -86,6 +86,7 @@ def _html_tables(lines: list[str], index: int, headings: list[tuple[int, str]], 
     if not found:
         return None
     section = tuple(h[1] for h in headings)
+    caption = "" if caption.lstrip().startswith("<") else caption  # the block's own opening tag (<div>): no caption
     return stop, [Table(t.first_line + index + offset, t.last_line + index + offset, section,
                         t.caption or (caption if number == 0 else ""), t.header, t.rows)
                   for number, t in enumerate(found)]
