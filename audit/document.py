@@ -27,7 +27,8 @@ parsing because the front-matter plugin knows only YAML's ``---``. Conventions:
   ``inline``; a ``$$`` block is ``math``; footnote bodies are ``footnote`` blocks (prose);
 * link reference definitions (``[label]: url``) are ``reference`` blocks;
 * a table is a ``table`` block whose ``table`` is a :class:`Table` (header and body cells with
-  inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row).
+  inline markup removed; a group row such as ``| **MiniLM Models** | |`` stays an ordinary row);
+  an HTML ``<table>`` in an HTML block is a ``table`` block too (:mod:`audit.htmltable`).
 
 * before the parse, site markup is set aside line by line (:mod:`audit.sitemarkup`:
   admonitions, content tabs, MyST and Sphinx directives, labels, role-only lines, a lone
@@ -815,6 +816,9 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                     inner = read_markdown(part, path, _nested=True).shifted(span[0] - 1)
                     blocks.extend(replace(b, section=path_tracker.current + b.section) for b in inner.blocks
                                   if b.kind != "html")
+            if "<table" in token.content.lower():  # an HTML table: a table block too (audit.htmltable)
+                blocks.extend(_html_tables(token.content, span[0], path_tracker.current, previous_text))
+                previous_text = ""
         elif kind == "table_open":
             index, table = _table(tokens, index, span, path_tracker.current, previous_text)
             blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line,
@@ -860,6 +864,21 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
     body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
     line, end_line = span if span else (1, 1)
     return index, Table(line, end_line, section, caption, tuple(header), body)
+
+
+def _html_tables(html: str, first: int, section: tuple[str, ...], caption: str) -> list[Block]:
+    """The ``table`` blocks of an HTML block's well-formed ``<table>`` elements (:mod:`audit.htmltable`),
+    in file lines (``first`` is the block's first line); a table's caption is its ``<caption>``, else
+    (the first table only) the paragraph or heading before the block. The HTML block stays, so its
+    prose around the tables is read as before."""
+    from audit.htmltable import read_html_tables
+
+    blocks = []
+    for number, t in enumerate(read_html_tables(html)):
+        table = Table(first + t.first_line - 1, first + t.last_line - 1, section,
+                      t.caption or (caption if number == 0 else ""), t.header, t.rows)
+        blocks.append(Block("table", " | ".join(table.header), table.line, table.end_line, section, table=table))
+    return blocks
 
 
 # ---------------------------------------------------------------------------------------------

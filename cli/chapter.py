@@ -111,7 +111,7 @@ def register(app: typer.Typer) -> None:
     @app.command("consistency")
     @cli_errors
     def consistency(
-        file: Path = typer.Argument(..., help="A results page with Markdown pipe tables."),
+        file: Path = typer.Argument(..., help="A results page with Markdown pipe or HTML tables."),
         tasks: Optional[str] = typer.Option(
             None, "--tasks", help="A denominator for every table (e.g. 40), or R03 tasks per subset "
                                   "(all=48,final=36,development=12)"),

@@ -122,9 +122,11 @@ def document_rows(document: Any) -> list[list[str]]:
         caption = f" after “{t.caption[:80]}”" if t.caption else ""
         tables.append(f"T-{number}: {len(t.header)} columns ({', '.join(t.header)}) × {len(t.rows)} rows, "
                       f"{span}{how}{caption}")
-    # an HTML <table> is set aside as markup (audit/document.py): its numbers are neither claim rows
-    # nor checked, so say so instead of "none", which read as "the chapter has no table"
-    html_tables = [b.line for b in document.blocks if b.kind == "html" and "<table" in b.text.lower()]
+    # an HTML <table> the reader could not read (malformed: audit/htmltable.py) is set aside as markup:
+    # its numbers are neither claim rows nor checked, so say so instead of "none"
+    read = [(t.line, t.end_line) for t in document.tables()]
+    html_tables = [b.line for b in document.blocks if b.kind == "html" and "<table" in b.text.lower()
+                   and not any(b.line <= line and end <= b.end_line for line, end in read)]
     if html_tables:
         tables.append(f"{len(html_tables)} HTML table(s) set aside at line(s) "
                       f"{', '.join(map(str, html_tables))}: their numbers are not read, bound or checked")

@@ -46,6 +46,12 @@ def read_tables(text: str, path: str | None = None, offset: int = 0) -> list[Tab
             caption_lines, caption = [], title
             index += 1
             continue
+        found = _html_tables(lines, index, headings, caption, offset) if "<table" in line.lower() else None
+        if found:  # an HTML <table> (audit.htmltable), read to the end of its HTML block
+            index, more = found
+            tables.extend(more)
+            caption_lines, caption = [], ""
+            continue
         if not line.lstrip().startswith("|"):
             if line.strip():
                 caption_lines.append(line.strip())
@@ -66,3 +72,21 @@ def read_tables(text: str, path: str | None = None, offset: int = 0) -> list[Tab
             caption = ""
         caption_lines, caption = [], ""
     return tables
+
+
+def _html_tables(lines: list[str], index: int, headings: list[tuple[int, str]], caption: str, offset: int
+                 ) -> tuple[int, list[Table]] | None:
+    """The HTML tables of the HTML block from ``lines[index]`` (which holds ``<table``) to its first
+    blank line, and the index after it; None when it holds no well-formed table (the lines are then
+    read as any others). Caption: the ``<caption>``, else the paragraph or heading before."""
+    from audit.htmltable import read_html_tables
+
+    stop = next((i for i in range(index, len(lines)) if not lines[i].strip()), len(lines))
+    found = read_html_tables("\n".join(lines[index:stop]))
+    if not found:
+        return None
+    section = tuple(h[1] for h in headings)
+    caption = "" if caption.lstrip().startswith("<") else caption  # the block's own opening tag (<div>): no caption
+    return stop, [Table(t.first_line + index + offset, t.last_line + index + offset, section,
+                        t.caption or (caption if number == 0 else ""), t.header, t.rows)
+                  for number, t in enumerate(found)]
