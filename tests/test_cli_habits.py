@@ -182,7 +182,7 @@ def test_json_of_the_audit_commands(cli, demo, tmp_path):
                  "--offline", "--sources-cache", tmp_path / "c", "--date", "2026-12-01", "--format", "json")
     assert report.exit_code == 0 and is_canonical_json(report.stdout)
     assert json.loads(report.stdout) == {
-        "report": str(tmp_path / "report.md"), "claim_rows": 16, "sources": 5, "bound": 11, "matched": 10,
+        "report": str(tmp_path / "report.md"), "claim_rows": 16, "sources": 5, "bound": 11, "matched": 10, "not_printed": 0,
         "offline": True, "kinds": "model", "not_reached": {"hosts": {}, "searches": 0, "sources": 0}}
     bind = cli("bind", EXAMPLE_PACK, "--log", log, "-o", tmp_path / "draft.toml", "--format", "json")
     assert bind.exit_code == 0 and is_canonical_json(bind.stdout)
