@@ -91,6 +91,9 @@ _NOT_A_QUANTITY = re.compile(
     r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?!\s*(?:hours?|h)\b))(?!\d)")
 """Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
 (``3:50 hours`` is a duration: its numbers stay)."""
+_PAPER_ID = re.compile(r"(?i:\barxiv)(?::\s*|\s+|\.org/(?:abs|pdf)/)\d{4}\.\d{4,5}(?:v\d+)?|\b10\.\d{4,9}/[^\s,;]+")
+"""An arXiv identifier (``arXiv:1508.07909``, ``arXiv 2104.08663v2``, ``arxiv.org/abs/…``) and a DOI
+(``10.1145/290941.291025``) are names of papers, not quantities."""
 QUANTITY = re.compile(
     r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)"
     r"(?:(?P<pname>[pP])\s*(?P<cmp><=|>=|[=<>≤≥])\s*(?P<pval>\d*\.\d+|\d+)(?![\w.])"
@@ -173,6 +176,7 @@ def find_quantities(sentence: str) -> list[Quantity]:
     """Every quantity in ``sentence``, left to right (see module docstring for the grammar)."""
     found: list[Quantity] = []
     masked = _NOT_A_QUANTITY.sub(lambda m: "_" * len(m.group(0)), mask_roles(sentence))
+    masked = _PAPER_ID.sub(lambda m: "_" * len(m.group(0)), masked)
     for match in QUANTITY.finditer(masked):
         start, end = match.span()
         group = match.group

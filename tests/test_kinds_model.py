@@ -107,8 +107,9 @@ def test_scores_by_hand_on_a_tiny_model():
     ("We use k1=0.82 for BM25.", "0.82", ["n:assigned"]),
     # "of the" without a number after it is no k of N (a version of a package)
     ("Install version 2.1 of the package.", "2.1", []),
-    # an arXiv identifier; a confidence level; a metric name right before
-    ("Read arXiv:2104.05740 for details.", "2104.05740", ["n:arxiv-like"]),
+    # an arXiv-like identifier written bare (after "arXiv:" it is no quantity: claims.quantities);
+    # a confidence level; a metric name right before
+    ("Read 2104.05740 for details.", "2104.05740", ["n:arxiv-like"]),
     ("The bars are the CI 95% of the rank.", "95%", ["n:confidence-level"]),
     ("Its recall reaches 0.91 here.", "0.91", ["n:after-result-verb", "n:metric-near"]),
     # a scale suffix glued to the number

@@ -101,3 +101,14 @@ def test_spelled_doubling_and_durations_in_hours():
 def test_a_spelled_single_duration():
     assert [(q.text, q.value, q.unit) for q in find_quantities("indexing takes around an hour")] == [
         ("an hour", 1.0, "hour")]
+
+
+def test_arxiv_ids_and_dois_are_no_quantities() -> None:
+    """A paper's identifier names it (the model called "arXiv preprint arXiv:1508.07909." a
+    measured result): no number of it is a quantity; a number beside it still is."""
+    from claims.quantities import find_quantities
+
+    for text in ("arXiv preprint arXiv:1508.07909.", "see arXiv 2104.08663v2 and arxiv.org/abs/2104.08663",
+                 "doi:10.1145/290941.291025", "https://doi.org/10.1561/1500000019"):
+        assert find_quantities(text) == [], text
+    assert [q.text for q in find_quantities("It reached 0.41 (arXiv:2104.08663) on 2104 runs.")] == ["0.41", "2104 runs"]
