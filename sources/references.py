@@ -29,6 +29,7 @@ cannot be located in the rebuilt text, the block's first row is used and the cit
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -163,12 +164,15 @@ def chapter_references(text: str, claims: Sequence[Any], first_line: int = 1,
     """
     result = ChapterReferences()
     tokens = _parser().parse(text)
-    prose_rows = [row for row in claims if getattr(row, "block", "paragraph") != "table"]
+    prose_rows = sorted((int(getattr(row, "line", 0) or 0), index, row) for index, row in enumerate(claims)
+                        if getattr(row, "block", "paragraph") != "table")
+    row_lines = [line for line, _, _ in prose_rows]
 
     def rows_of(first: int, last: int) -> list[Any]:
         """The rows of the paragraph on file lines ``first``…``last`` (a row's line is the line
-        its sentence starts on)."""
-        return [row for row in prose_rows if first <= int(getattr(row, "line", 0) or 0) <= last]
+        its sentence starts on), in the rows' order."""
+        found = prose_rows[bisect.bisect_left(row_lines, first):bisect.bisect_right(row_lines, last)]
+        return [row for _, _, row in sorted(found, key=lambda item: item[1])]
 
     by_identifier: dict[str, int] = {}
     by_number: dict[str, int] = {}
