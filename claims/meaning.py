@@ -216,3 +216,11 @@ def meaning_conflict(key: str, scope: tuple[tuple[str, frozenset[str]], ...], cl
         if not SINGLE_SCOPE.search(sentence):
             return f"value of one item ({identifier}); the sentence names neither it nor a single item"
     return None
+
+
+def without_measures(text: str) -> str:
+    """The sentence with every measure at a cutoff blanked (``P@1``, ``nDCG@10``, ``precision at
+    ten``): its letters name no statistic (the ``P`` of ``P@1`` is no p-value) and its digits no
+    item (the ``1`` of ``P@1`` is a cutoff, never topic ``1``)."""
+    return _MENTION.sub(lambda m: " " * len(m.group(0)) if (m.group(2) or m.group(3) or m.group(5)) else m.group(0),
+                        text)

@@ -69,7 +69,7 @@ from typing import Any, Iterable
 
 from claims.bindings import parse_claimed
 from claims.kinds import MEASURED as MEASURED_KIND
-from claims.meaning import key_metric, meaning_conflict, named_ids, number_metric
+from claims.meaning import key_metric, meaning_conflict, named_ids, number_metric, without_measures
 from engine.runs.hashing import sha256_file
 
 # A ratio's numerator and denominator restate counts the result holds on their own (a ledger
@@ -330,7 +330,7 @@ _DIFFERENCE_PART = re.compile(r"(?:^|[_\-])(?:difference|diff|change|delta|minus
                               re.IGNORECASE)
 # The statistics of a measure a result file holds below it (``pairs.b-minus-a.P@1.randomisation_p``), each
 # with the words that name it. The letter ``p`` of ``P@1`` is a measure, never a p-value
-# (:func:`_without_measures`). Any other part below a measure binds only when the sentence names its words.
+# (:func:`without_measures`). Any other part below a measure binds only when the sentence names its words.
 STATISTIC_NAMES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (re.compile(r"^t_test_p"), re.compile(r"(?=.*(?:\bt[- ]?test|student))(?=.*(?:(?<![\w-])p(?:[- ]?values?)?(?![\w-])"
                                            r"|signific))", re.IGNORECASE | re.DOTALL)),
@@ -343,23 +343,13 @@ STATISTIC_NAMES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
-def _without_measures(text: str) -> str:
-    """The sentence with every measure at a cutoff blanked (``P@1``, ``nDCG@10``, ``precision at
-    ten``): its letters name no statistic (the ``P`` of ``P@1`` is no p-value) and its digits no
-    item (the ``1`` of ``P@1`` is a cutoff, never topic ``1``)."""
-    from claims.meaning import _MENTION
-
-    return _MENTION.sub(lambda m: " " * len(m.group(0)) if (m.group(2) or m.group(3) or m.group(5)) else m.group(0),
-                        text)
-
-
 @dataclass(frozen=True)
 class Reading:
     """What a sentence says one printed number is, beyond its metric (:func:`reading_conflict`)."""
 
     relative: bool                 # a change between two runs ("improves P@1 by 0.333 over run a")
     baseline: str | None           # the run named as the baseline ("a"), lower case
-    statistic_text: str            # the sentence without its measures (:func:`_without_measures`)
+    statistic_text: str            # the sentence without its measures (:func:`without_measures`)
     ndcg_convention: str | None    # "linear" (printed nDCG@k), "exponential" (printed ndcg@k), or None
 
 
@@ -384,7 +374,7 @@ def read_number(sentence: str, start: int, before_start: int) -> Reading:
     elif spellings == {"ndcg"}:
         convention = "exponential"
     return Reading(relative, baseline.group(1).lower().rstrip(".") if baseline else None,
-                   _without_measures(sentence), convention)
+                   without_measures(sentence), convention)
 
 
 def _metric_index(parts: list[str]) -> int | None:
@@ -795,7 +785,7 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             continue
         printed = printed_values(row)
         sentence_words = words(row.text)
-        sentence_ids = named_ids(_without_measures(row.text))  # the 1 of P@1 names no topic 1
+        sentence_ids = named_ids(without_measures(row.text))  # the 1 of P@1 names no topic 1
         found = []
         for index, item in enumerate(printed):
             before_start = printed[index - 1].end if index > 0 else 0
