@@ -36,11 +36,14 @@ def test_corpus_size_kinds_and_split_rule(bench):
     order = sorted(first, key=lambda i: hashlib.sha256(i.encode("utf-8")).hexdigest())
     retired = set(order[:max(10, math.ceil(len(first) / 3))])
     assert len(first) == 31 and all(d["part"] == "development" for d in documents if d["batch"] in (2, 4))
-    # batch 1's held-out part, retired into development after its 12th scoring
-    assert retired == set(manifest["split"]["retired_held_out"]) == {
+    # batch 1's held-out part, retired into development after its 12th scoring, and batch 7,
+    # retired after its first (stop 28)
+    seventh = {d["id"] for d in documents if d["batch"] == 7}
+    assert len(seventh) == 12 and all(d["part"] == "development" for d in documents if d["batch"] == 7)
+    assert retired | seventh == set(manifest["split"]["retired_held_out"]) == {
         d["id"] for d in documents if d.get("retired_from_held_out")}
     held = {d["id"] for d in documents if d["part"] == "held-out"}
-    assert held == set(manifest["split"]["held_out"]) == {d["id"] for d in documents if d["batch"] in (3, 6, 7)}
+    assert held == set(manifest["split"]["held_out"]) == {d["id"] for d in documents if d["batch"] in (3, 6)}
     assert all(d["part"] in ("development", "held-out") for d in documents)
     for d in documents:
         assert d["sha256_of_id"] == hashlib.sha256(d["id"].encode("utf-8")).hexdigest()
@@ -60,7 +63,7 @@ def test_labels_are_well_formed(bench):
                 for number in label["numbers"]:
                     assert number["text"] in label["text"], (document["id"], number)
                 assert not label["cited"] or label["attribution"], (document["id"], label["text"])
-    assert total == 3445  # development 870 + batch 5's 870 + batch 8's 642, held-out 375 (batch 3) + 296 (batch 6) + 392 (batch 7)
+    assert total == 3445  # development 870 + batch 5's 870 + batch 8's 642 + batch 7's 392 (retired), held-out 375 (batch 3) + 296 (batch 6)
 
 
 def test_flattened_pack_is_one_line_per_block(bench):
