@@ -22,8 +22,10 @@ naming another identifier of the same level rules a value out.
 A metric named right after a number (``0.132 in nDCG@10``) is that number's, and one named
 right after the previous number is not this one's.
 
-**Test statistics.** A key that is a p-value (``randomisation_p``) or a confidence bound
-(``ci_low``, ``ci_high``) binds only when the sentence names it (``p``, significance, interval).
+**Test statistics.** A key that is a p-value (``randomisation_p``, ``t_test_p`` and their
+corrected forms), a t statistic (``t``), its degrees of freedom (``t_test_df``) or a confidence
+bound (``ci_low``, ``ci_high``) binds only when the sentence names it (``p``, significance,
+t-test, degrees of freedom, interval: :data:`STATISTICS`). The ``P`` of ``P@1`` is no ``p``.
 
 **Percentages.** A printed percentage binds to a fraction only when the key is a rate
 (recall, precision, coverage, success, judged, or a key word ``rate``, ``ratio``, ``fraction``,
@@ -56,12 +58,36 @@ RATE_WORDS = ("rate", "ratio", "fraction", "share", "proportion", "accuracy", "p
               "recall", "precision")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "twenty": 20, "fifty": 50, "hundred": 100, "thousand": 1000}
-# Test statistics bind only to a sentence that names them (a p-value is not a count).
-STATISTICS: dict[frozenset[str], str] = {
-    frozenset({"randomisation_p", "randomization_p", "p_value", "pvalue", "p"}):
-        r"(?<![\w-])p(?:[- ]?value)?(?![\w-])|signific|randomi[sz]ation|permutation",
-    frozenset({"ci_low", "ci_high"}): r"interval|\bci\b|confidence|bootstrap|lower|upper|bound|between",
-}
+# Test statistics bind only to a sentence that names them (a p-value is not a count): the one table
+# of their spellings, read by :func:`meaning_conflict` and by ``claims.suggest.reading_conflict``.
+# Each row: the key part that holds the statistic (``pairs.b-minus-a.P@1.randomisation_p_holm``,
+# ``….t_test_df``, ``….t``, ``….ci_low``) and the words that name it. The letter ``p`` names a p-value
+# only when no ``@`` (or ir_measures' ``(rel=``) follows it: ``P@1``, ``P @ 10`` and ``P(rel=2)@5`` are
+# precision, never a p-value.
+_P_VALUE = r"(?<![\w-])p(?:[- ]?values?)?(?![\w-]|\s*@|\(\s*rel\b)"
+STATISTICS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (re.compile(r"^t_test_p", re.IGNORECASE),
+     re.compile(r"(?=.*(?:\bt[- ]?test|student))(?=.*(?:" + _P_VALUE + r"|signific))", re.IGNORECASE | re.DOTALL)),
+    (re.compile(r"^t_test_df$", re.IGNORECASE),
+     re.compile(r"(?<![\w-])df(?![\w-])|degrees?\s+of\s+freedom", re.IGNORECASE)),
+    (re.compile(r"^t$", re.IGNORECASE),
+     re.compile(r"\bt[- ]?(?:statistic|value|test|stat)\b|(?<![\w-])t\s*=", re.IGNORECASE)),
+    (re.compile(r"^(?:randomi[sz]ation_p|p_value|pvalue|p$)", re.IGNORECASE),
+     re.compile(_P_VALUE + r"|signific|randomi[sz]ation|permutation", re.IGNORECASE)),
+    (re.compile(r"^ci_(?:low|high)$", re.IGNORECASE),
+     re.compile(r"interval|\bci\b|confidence|bootstrap|lower|upper|bound|between", re.IGNORECASE)),
+)
+
+
+def statistic_named(part: str, text: str) -> bool | None:
+    """Whether ``text`` names the test statistic the key part ``part`` holds (:data:`STATISTICS`);
+    None when ``part`` is no test statistic."""
+    for leaf, named in STATISTICS:
+        if leaf.search(part):
+            return bool(named.search(text))
+    return None
+
+
 SINGLE_SCOPE = re.compile(r"\b(?:topic|task|query|document|doc)\b", re.IGNORECASE)
 
 _CUTOFF = r"(?:\s*@\s*(\d+)|\s+(?:at|@)\s+(?:(?:rank|cutoff|depth)\s+)?(\d+|" + "|".join(NUMBER_WORDS) + r")\b)"
@@ -202,10 +228,9 @@ def meaning_conflict(key: str, scope: tuple[tuple[str, frozenset[str]], ...], cl
             return f"the sentence names cutoff {said.cutoff}, the key {own.cutoff}"
     if claimed_text.endswith("%") and not is_rate(key, own):
         return "a percentage binds only to a rate, not to a score"
-    statistic = key.rsplit(".", 1)[-1].lower()
-    for names, spellings in STATISTICS.items():
-        if statistic in names and not re.search(spellings, sentence, re.IGNORECASE):
-            return f"{statistic} is a test statistic the sentence does not name"
+    statistic = key.rsplit(".", 1)[-1]
+    if statistic_named(statistic, sentence) is False:
+        return f"{statistic} is a test statistic the sentence does not name"
     for identifier, siblings in scope:
         if normal_id(identifier) in ids_in_sentence:
             continue

@@ -69,7 +69,8 @@ from typing import Any, Iterable
 
 from claims.bindings import parse_claimed
 from claims.kinds import MEASURED as MEASURED_KIND
-from claims.meaning import key_metric, meaning_conflict, named_ids, number_metric, without_measures
+from claims.meaning import (key_metric, meaning_conflict, named_ids, number_metric, statistic_named,
+                            without_measures)
 from engine.runs.hashing import sha256_file
 
 # A ratio's numerator and denominator restate counts the result holds on their own (a ledger
@@ -328,19 +329,9 @@ _ABSOLUTE_BEFORE = re.compile(r"(?:\b(?:to|of|at|from|is|was|are|were|with|reach
 # A key part that holds a difference of two runs (``pairs.b-minus-a``, ``macro_change_bm25_to_hybrid``)
 _DIFFERENCE_PART = re.compile(r"(?:^|[_\-])(?:difference|diff|change|delta|minus|gain|improvement)(?:$|[_\-])",
                               re.IGNORECASE)
-# The statistics of a measure a result file holds below it (``pairs.b-minus-a.P@1.randomisation_p``), each
-# with the words that name it. The letter ``p`` of ``P@1`` is a measure, never a p-value
-# (:func:`without_measures`). Any other part below a measure binds only when the sentence names its words.
-STATISTIC_NAMES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (re.compile(r"^t_test_p"), re.compile(r"(?=.*(?:\bt[- ]?test|student))(?=.*(?:(?<![\w-])p(?:[- ]?values?)?(?![\w-])"
-                                           r"|signific))", re.IGNORECASE | re.DOTALL)),
-    (re.compile(r"^t_test_df$"), re.compile(r"(?<![\w-])df(?![\w-])|degrees?\s+of\s+freedom", re.IGNORECASE)),
-    (re.compile(r"^t$"), re.compile(r"\bt[- ]?(?:statistic|value|test|stat)\b|(?<![\w-])t\s*=", re.IGNORECASE)),
-    (re.compile(r"^(?:randomi[sz]ation_p|p_value|pvalue|p$)"),
-     re.compile(r"(?<![\w-])p(?:[- ]?values?)?(?![\w-])|signific|randomi[sz]ation|permutation", re.IGNORECASE)),
-    (re.compile(r"^ci_(?:low|high)$"),
-     re.compile(r"interval|\bci\b|confidence|bootstrap|lower|upper|bound|between", re.IGNORECASE)),
-)
+# The statistics of a measure a result file holds below it (``pairs.b-minus-a.P@1.randomisation_p``) and
+# the words that name each are claims.meaning's one table (:data:`claims.meaning.STATISTICS`). Any other
+# part below a measure binds only when the sentence names its words.
 
 
 @dataclass(frozen=True)
@@ -402,7 +393,7 @@ def reading_conflict(value: RunValue, reading: Reading) -> str | None:
 
     * **A measure's statistic is not the measure.** A key part below a measure part
       (``pairs.b-minus-a.P@1.randomisation_p``, ``….t_test_df``, ``….ci_low``, ``….difference``)
-      binds only when the sentence names that statistic (:data:`STATISTIC_NAMES`; ``difference``: a
+      binds only when the sentence names that statistic (:data:`claims.meaning.STATISTICS`; ``difference``: a
       relative number or the word), never by an equal value: "Run b reaches a P@1 of 1.00" is a
       precision, not the pair's p-value of 1.0.
     * **A change is a difference.** A relative number binds only a key that holds a difference
@@ -429,12 +420,10 @@ def reading_conflict(value: RunValue, reading: Reading) -> str | None:
                                                       re.IGNORECASE):
                 return "a difference the sentence does not state"
         else:
-            for leaf, named in STATISTIC_NAMES:
-                if leaf.search(statistic):
-                    if not named.search(reading.statistic_text):
-                        return f"{statistic} is a statistic of {parts[at]} the sentence does not name"
-                    break
-            else:
+            named = statistic_named(statistic, reading.statistic_text)
+            if named is False:
+                return f"{statistic} is a statistic of {parts[at]} the sentence does not name"
+            if named is None:
                 if not _names(frozenset(words(statistic)), words(reading.statistic_text), True):
                     return f"{statistic} of {parts[at]} is not named"
     if reading.relative:
