@@ -69,8 +69,8 @@ from typing import Any, Iterable
 
 from claims.bindings import parse_claimed
 from claims.kinds import MEASURED as MEASURED_KIND
-from claims.meaning import (key_metric, meaning_conflict, named_ids, number_metric, statistic_named,
-                            without_measures)
+from claims.meaning import (Metric, exponential_mention, key_metric, meaning_conflict, named_ids, number_metric,
+                            parameter_spans, statistic_named, without_measures)
 from engine.runs.hashing import sha256_file
 
 # A ratio's numerator and denominator restate counts the result holds on their own (a ledger
@@ -344,7 +344,7 @@ class Reading:
     ndcg_convention: str | None    # "linear" (printed nDCG@k), "exponential" (printed ndcg@k), or None
 
 
-def read_number(sentence: str, start: int, before_start: int) -> Reading:
+def read_number(sentence: str, start: int, before_start: int, said: Metric | None = None) -> Reading:
     """The reading of the number at ``sentence[start:]`` (:func:`reading_conflict` states the rules).
 
     **Relative**: a change word (improves, gains, changes, rises, drops, …) stands before the number
@@ -359,11 +359,15 @@ def read_number(sentence: str, start: int, before_start: int) -> Reading:
     relative = bool(_CHANGE.search(before_all)) and not _ABSOLUTE_BEFORE.search(clause) and bool(
         re.search(r"\bby\s*$", clause, re.IGNORECASE) or _CHANGE.search(clause) or baseline)
     spellings = {m.group(1) for m in re.finditer(r"(?<![\w-])(ndcg|nDCG|NDCG|Ndcg)\s*@\s*\d+", sentence)}
+    if exponential_mention(sentence):   # ir_measures' nDCG(dcg='exp-log2')@k, whatever its case
+        spellings.add("ndcg")
     convention = None
     if spellings == {"nDCG"}:
         convention = "linear"
     elif spellings == {"ndcg"}:
         convention = "exponential"
+    elif said is not None and said.gain is not None:
+        convention = said.gain      # both gains in the sentence: the one the number's own metric names
     return Reading(relative, baseline.group(1).lower().rstrip(".") if baseline else None,
                    without_measures(sentence), convention)
 
@@ -729,6 +733,7 @@ def printed_values(row: Any) -> list[Printed]:
     """The bindable printed values of one claim row, left to right."""
     sentence = row.text
     found: list[Printed] = []
+    parameters = parameter_spans(sentence)
     for quantity in getattr(row, "quantities", []) or []:
         text = getattr(quantity, "text", "")
         start, end = getattr(quantity, "span", (None, None))
@@ -737,6 +742,8 @@ def printed_values(row: Any) -> list[Printed]:
             end = start + len(text) if start >= 0 else 0
         if start > 0 and sentence[start - 1] == "@":
             continue
+        if any(low <= start < high for low, high in parameters):
+            continue  # the 2 of P(rel=2)@5: a measure's parameter, not a value
         if start > 1 and sentence[start - 1] == "-" and sentence[start - 2].isalpha():
             continue  # the digits of an identifier (D-005, T-03), not a quantity
         number = _PRINTED.match(text)
@@ -786,7 +793,7 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             said = number_metric(row.text, item.start, item.end, item.end + len(after_text),
                                  printed[index - 1].end if index > 0 else 0)
             quote = row.text[before_start:item.end].strip(" ,;:")
-            reading = read_number(row.text, item.start, before_start)
+            reading = read_number(row.text, item.start, before_start, said)
             if len(quote.split()) < 3:
                 quote = row.text[:item.end].strip()
             claimed = parse_claimed(item.claimed)
