@@ -42,7 +42,8 @@ from typing import Any
 import numpy as np
 
 from engine.retrieval.ranking import within_topic_ranks
-from engine.retrieval.measures import JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments
+from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments,
+                                      trec_eval_notes)
 from engine.retrieval.trec import Qrels, read_qrels
 from engine.retrieval.trec_arrays import RunArrays, read_run_arrays
 from engine.retrieval.fuse_runs import FUSED_METHODS, fuse_runs
@@ -448,5 +449,6 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                           "manifest": str(root / MANIFEST_NAME)}
     run_files = {name: str(given) for name, given in zip(names, given_paths)}
     return {"run_id": run_id, "output": str(output), "metrics": metrics, "comparison": comparison,
+            "notes": trec_eval_notes(measures, "--measures"),
             "warnings": measure_warnings(metrics) + coverage_warnings(metrics, run_files),
             "table": render_table(metrics, comparison)}
