@@ -43,7 +43,7 @@ def evaluate(
     rrf_k: int = typer.Option(60, "--rrf-k", help="RRF's k: 1/(k + rank) per run (--fuse rrf)."),
     log: Path = LogOption,
     workers: Optional[int] = typer.Option(None, "--workers",
-                                          help="Read and evaluate the runs on a Dask LocalCluster of N workers "
+                                          help="Read each run file (once) on a Dask LocalCluster of N workers "
                                                "(optional extra 'distributed'; same outputs)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler",
                                             help="Evaluate the runs on your Dask cluster (tcp://host:port; shared filesystem)."),
