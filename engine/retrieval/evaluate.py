@@ -455,6 +455,9 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                           "manifest": str(root / MANIFEST_NAME)}
     run_files = {name: str(given) for name, given in zip(names, given_paths)}
     return {"run_id": run_id, "output": str(output), "metrics": metrics, "comparison": comparison,
-            "notes": trec_eval_notes(measures, "--measures"),
+            "notes": trec_eval_notes(measures, "--measures") + (
+                ["note: --ties ours: the trec_eval names are ranked by our tie rule (score as read, document id "
+                 "ascending), not trec_eval's, so tied scores may give other values than trec_eval prints"]
+                if ties != "trec_eval" and trec_eval_notes(measures, "--measures") else []),
             "warnings": measure_warnings(metrics) + coverage_warnings(metrics, run_files),
             "table": render_table(metrics, comparison)}

@@ -51,6 +51,12 @@ def test_trec_eval_names_give_our_measures_and_say_which(tmp_path: Path) -> None
                    "--output", "ours", "--log", "log.jsonl", "--format", "json", cwd=tmp_path)
     assert ours.returncode == 0 and ours.stderr == "", ours.stderr
     assert [r["run_id"] for r in log_records(tmp_path / "log.jsonl")] == [json.loads(ours.stdout)["run_id"]] * 2
+    # under our tie rule the names still translate, and stderr says the ranking is not trec_eval's
+    tied = run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "P_5", "--ties", "ours",
+                   "--output", "tied", "--log", "log.jsonl", cwd=tmp_path)
+    assert tied.returncode == 0 and tied.stderr.splitlines()[-1] == (
+        "note: --ties ours: the trec_eval names are ranked by our tie rule (score as read, document id ascending), "
+        "not trec_eval's, so tied scores may give other values than trec_eval prints")
 
 
 def test_a_trec_eval_measure_we_do_not_compute_is_refused_in_one_line(tmp_path: Path) -> None:
