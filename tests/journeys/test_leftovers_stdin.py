@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from commands import REPO, child_env, log_records, run_cli
+from commands import child_env, log_records, run_cli
 from userfiles import sandbox_args, write_notebook, write_sandbox_inputs
 
 
@@ -121,4 +121,3 @@ def test_notebook_runs_from_stdin_in_the_current_directory(tmp_path: Path, noteb
                       env=notebook_env)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--input" in refused.stderr
     assert not (tmp_path / "out2").exists()
-    assert REPO.is_dir()
