@@ -1,0 +1,43 @@
+"""Campaign o: wrong verdicts with exit 0 that campaigns before it did not reach.
+
+Each test runs the command line as a user does (``python -m cli`` in a fresh interpreter) on files
+written here, decides the right verdict by hand and asserts it. Every test failed before its fix.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from commands import run_cli
+from userfiles import sandbox_args, write_sandbox_inputs
+
+
+def _sandbox(tmp_path: Path) -> Path:
+    """The user's sandbox run (macro: BM25 nDCG@3 1.0; supplied run Recall@3 0.75, nDCG@3
+    0.576113; hybrid and reranker nDCG@3 0.981970), logged in ``log.jsonl``; the log."""
+    inputs = write_sandbox_inputs(tmp_path / "inputs")
+    done = run_cli(*sandbox_args(inputs, tmp_path / "run", tmp_path / "log.jsonl"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return tmp_path / "log.jsonl"
+
+
+def test_a_footnote_that_states_a_result_is_a_claim_not_a_reference(tmp_path: Path) -> None:
+    """"[^1]: In our run the reranker reaches an nDCG@3 of 0.99." is an aside, not a reference:
+    it names no identifier, and the run logs 0.981970. ``report`` read every footnote as a source
+    entry and listed the sentence among the rows that need nothing ("background", keep) while
+    section 6 proposed reproducing it. It is now a measured result with no evidence (medium)."""
+    _sandbox(tmp_path)
+    (tmp_path / "ch.md").write_text(
+        "# Fusion\n\nThe supplied dense run reaches a Recall@3 of 0.75 on our two topics.\n\n"
+        "The reranker keeps the hybrid's order.[^1]\n\n"
+        "[^1]: In our run the reranker reaches an nDCG@3 of 0.99.\n", encoding="utf-8")
+    assert run_cli("bind", "ch.md", "--log", "log.jsonl", "-o", "ch.toml", cwd=tmp_path).returncode == 0
+    done = run_cli("report", "ch.md", "--claims", "ch.toml", "--log", "log.jsonl", "--offline",
+                   "--date", "2026-12-02", "-o", "report.md", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    row = next(line for line in report.splitlines() if line.startswith('| <a id="c-003-01"></a>'))
+    assert "In our run the reranker reaches an nDCG@3 of 0.99." in row
+    assert "| measured result | none recorded | none held — UNVERIFIED |" in row and "| medium |" in row
+    assert "; background): In our run" not in report
