@@ -41,3 +41,31 @@ def test_a_footnote_that_states_a_result_is_a_claim_not_a_reference(tmp_path: Pa
     assert "In our run the reranker reaches an nDCG@3 of 0.99." in row
     assert "| measured result | none recorded | none held — UNVERIFIED |" in row and "| medium |" in row
     assert "; background): In our run" not in report
+
+
+def test_a_renamed_chapters_claims_file_is_named_not_dropped(tmp_path: Path) -> None:
+    """Pass 1: 01-fusion.md prints the supplied run's Recall@3 0.75, bound by
+    01-fusion.md.claims.toml (MATCH). The author renames the chapter to 01-fusion-v2.md and leaves
+    the claims file. Pass 2 bound the renamed chapter by nothing, read the claims file nowhere and
+    said so nowhere: the chapter was NO-FLAGS with its number checked by nothing. The claims file
+    that binds no chapter is now named on stderr, in the index and in the pass record."""
+    _sandbox(tmp_path)
+    book = tmp_path / "book"
+    book.mkdir()
+    (book / "01-fusion.md").write_text("# Fusion\n\nThe supplied dense run reaches a Recall@3 of 0.75 on our "
+                                       "two topics.\n", encoding="utf-8")
+    assert run_cli("bind", "book/01-fusion.md", "--log", "log.jsonl", "-o", "book/01-fusion.md.claims.toml",
+                   cwd=tmp_path).returncode == 0
+    args = ("book", "book", "-o", "out", "--log", "log.jsonl", "--offline")
+    first = run_cli(*args, cwd=tmp_path)
+    assert first.returncode == 0 and "warning" not in first.stderr, first.stderr
+    (book / "01-fusion.md").rename(book / "01-fusion-v2.md")
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().endswith("claims files that bind no chapter (not read; a renamed or deleted "
+                                        "chapter's?): 01-fusion.md.claims.toml")
+    index = (tmp_path / "out" / "index.md").read_text(encoding="utf-8")
+    assert ("Claims files that bind no chapter (not read; a renamed or deleted chapter's?): "
+            "01-fusion.md.claims.toml.") in index
+    last = json.loads((tmp_path / "out" / "passes.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    assert last["unbound_claims"] == ["01-fusion.md.claims.toml"] and last["removed"] == ["01-fusion.md"]
