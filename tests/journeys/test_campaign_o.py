@@ -69,3 +69,24 @@ def test_a_renamed_chapters_claims_file_is_named_not_dropped(tmp_path: Path) -> 
             "01-fusion.md.claims.toml.") in index
     last = json.loads((tmp_path / "out" / "passes.jsonl").read_text(encoding="utf-8").splitlines()[-1])
     assert last["unbound_claims"] == ["01-fusion.md.claims.toml"] and last["removed"] == ["01-fusion.md"]
+
+
+def test_a_misspelt_key_of_a_claims_file_is_refused_not_ignored(tmp_path: Path) -> None:
+    """The user means the sandbox run with k = 5 (none is logged) and writes
+    ``[experiment.s.macth]``. ``verify`` ignored the table it did not know, identified the
+    experiment by its command alone, read the k = 3 run and said MATCH, exit 0. A key the format
+    does not define is now bad input naming its line (exit 2), and so is ``tolerence``."""
+    _sandbox(tmp_path)
+    claims = tmp_path / "claims.toml"
+    claims.write_text('[experiment.s]\ncommand = "sandbox run"\nresult = "metrics"\n[experiment.s.macth]\nk = 5\n\n'
+                      '[[binding]]\nid = "r"\nexperiment = "s"\nquote = "Recall@3"\nclaimed = "0.75"\n'
+                      'key = "macro.frozen_dense.recall@3"\n', encoding="utf-8")
+    done = run_cli("verify", "claims.toml", "--log", "log.jsonl", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.strip() == ("claims.toml:4: field 'experiment.s.macth': unknown key 'macth' (known here: "
+                                   "command, result, description, success, failure, rerun, match, inputs)")
+    claims.write_text(claims.read_text(encoding="utf-8").replace("macth", "match").replace("k = 5", "k = 3")
+                      + "tolerence = 0.1\n", encoding="utf-8")
+    done = run_cli("verify", "claims.toml", "--log", "log.jsonl", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.strip().startswith("claims.toml:13: field 'binding[1].tolerence': unknown key 'tolerence'")
