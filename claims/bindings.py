@@ -214,7 +214,10 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
             raise InputError("must be a finite non-negative number", path=path, field=f"{where}.tolerance")
         try:
             parse_claimed(body["claimed"])
-        except (ValueError, OverflowError) as exc:
+        except OverflowError:   # its str is "(34, 'Numerical result out of range')"
+            raise InputError(f"{body['claimed']!r} is out of the range of numbers that can be compared",
+                             path=path, field=f"{where}.claimed") from None
+        except ValueError as exc:
             raise InputError(str(exc), path=path, field=f"{where}.claimed")
         bindings.append(Binding(
             binding_id=body["id"], experiment=body["experiment"], quote=str(body.get("quote", "")),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from commands import run_cli
 from userfiles import sandbox_args, write_sandbox_inputs
 
@@ -90,3 +92,37 @@ def test_a_misspelt_key_of_a_claims_file_is_refused_not_ignored(tmp_path: Path) 
     done = run_cli("verify", "claims.toml", "--log", "log.jsonl", cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.strip().startswith("claims.toml:13: field 'binding[1].tolerence': unknown key 'tolerence'")
+
+
+def test_a_result_that_holds_nan_is_not_computed_never_a_match(tmp_path: Path) -> None:
+    """A log merged from another machine holds a later run whose metrics.json has
+    ``"recall@3": NaN`` (Python's json writes it; an older tool did). ``verify`` said MATCH of a
+    printed "nan" (and JSON output carried a bare ``NaN``), and its table died on the value:
+    "unexpected ValueError: cannot convert float NaN to integer", exit 1 with no verdicts. Now
+    every binding of that key is NOT COMPUTED, named, and the output is valid JSON."""
+    import hashlib
+    import shutil
+
+    log = _sandbox(tmp_path)
+    shutil.copytree(tmp_path / "run", tmp_path / "other")
+    metrics = json.loads((tmp_path / "other" / "metrics.json").read_text())
+    metrics["macro"]["frozen_dense"]["recall@3"] = float("nan")
+    (tmp_path / "other" / "metrics.json").write_text(json.dumps(metrics), encoding="utf-8")
+    record = json.loads(json.dumps(json.loads(log.read_text().splitlines()[0])).replace('"run/', '"other/')
+                        .replace('"run"', '"other"'))
+    record["outputs"]["other/metrics.json"] = hashlib.sha256((tmp_path / "other" / "metrics.json").read_bytes()).hexdigest()
+    record["run_id"], record["ended_at"] = "sandbox-run-0thermachine0", "2099-01-01T00:00:00Z"
+    with log.open("a", encoding="utf-8") as out:
+        out.write(json.dumps(record) + "\n")
+    (tmp_path / "claims.toml").write_text(
+        '[experiment.s]\ncommand = "sandbox run"\nresult = "metrics"\n[experiment.s.match]\nk = 3\n\n'
+        + "".join(f'[[binding]]\nid = "{name}"\nexperiment = "s"\nquote = "Recall@3"\nclaimed = "{claimed}"\n'
+                  'key = "macro.frozen_dense.recall@3"\n\n' for name, claimed in (("a", "nan"), ("b", "0.75"))),
+        encoding="utf-8")
+    text = run_cli("verify", "claims.toml", "--log", "log.jsonl", cwd=tmp_path)
+    assert text.returncode == 1 and "unexpected" not in text.stderr, text.stderr
+    assert text.stdout.count("NOT COMPUTED (key 'macro.frozen_dense.recall@3' holds nan, not a number") == 2
+    done = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--format", "json", cwd=tmp_path)
+    verdicts = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(f"bare {name} in JSON output"))
+    assert done.returncode == 1 and [(v["verdict"], v["reproduced"], v["run_id"]) for v in verdicts] == [
+        ("NOT COMPUTED", None, "sandbox-run-0thermachine0")] * 2
