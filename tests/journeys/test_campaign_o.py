@@ -126,3 +126,31 @@ def test_a_result_that_holds_nan_is_not_computed_never_a_match(tmp_path: Path) -
     verdicts = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(f"bare {name} in JSON output"))
     assert done.returncode == 1 and [(v["verdict"], v["reproduced"], v["run_id"]) for v in verdicts] == [
         ("NOT COMPUTED", None, "sandbox-run-0thermachine0")] * 2
+
+
+def test_a_log_saved_with_a_byte_order_mark_keeps_its_first_record(tmp_path: Path) -> None:
+    """The user evaluated on Monday (P@1 0.5) and, after fixing the run file, on Tuesday (P@1 1.0);
+    the merged log, put together in a Windows editor, starts with a UTF-8 BOM and Tuesday's record.
+    The log reader called line 1 damaged and skipped it, so ``verify`` read Monday's run and said
+    MATCH of the chapter's stale 0.5, exit 0. The BOM is now removed with a warning, as from every
+    other input, and the run that ended last is read: MISMATCH."""
+    (tmp_path / "qrels.txt").write_text("1 0 d1 1\n2 0 d2 1\n", encoding="utf-8")
+    for folder, second in (("monday", "dx"), ("tuesday", "d2")):
+        (tmp_path / "run.txt").write_text(f"1 Q0 d1 1 2 mine\n2 Q0 {second} 1 1 mine\n", encoding="utf-8")
+        assert run_cli("evaluate", "--qrels", "qrels.txt", "--run", "run.txt", "--measures", "P@1", "-o", folder,
+                       "--log", "log.jsonl", cwd=tmp_path).returncode == 0
+    monday, tuesday = (json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines())
+    monday["started_at"], monday["ended_at"] = "2026-11-30T09:00:00Z", "2026-11-30T09:00:01Z"
+    (tmp_path / "log.jsonl").write_bytes(b"\xef\xbb\xbf" + (json.dumps(tuesday) + "\r\n" + json.dumps(monday)
+                                                            + "\r\n").encode("utf-8"))
+    import hashlib
+
+    qrels = hashlib.sha256((tmp_path / "qrels.txt").read_bytes()).hexdigest()
+    (tmp_path / "claims.toml").write_text(
+        f'[experiment.e]\ncommand = "evaluate"\nresult = "metrics"\n[experiment.e.inputs]\nqrels = "{qrels}"\n\n'
+        '[[binding]]\nid = "p1"\nexperiment = "e"\nquote = "P@1"\nclaimed = "0.5"\nkey = "runs.mine.macro.P@1"\n',
+        encoding="utf-8")
+    done = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--format", "json", cwd=tmp_path)
+    assert "damaged" not in done.stderr and "log.jsonl: UTF-8 byte-order mark removed" in done.stderr
+    assert done.returncode == 1 and [(v["reproduced"], v["verdict"], v["run_id"]) for v in json.loads(done.stdout)] \
+        == [(1.0, "MISMATCH", tuesday["run_id"])]
