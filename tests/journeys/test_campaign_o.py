@@ -154,3 +154,23 @@ def test_a_log_saved_with_a_byte_order_mark_keeps_its_first_record(tmp_path: Pat
     assert "damaged" not in done.stderr and "log.jsonl: UTF-8 byte-order mark removed" in done.stderr
     assert done.returncode == 1 and [(v["reproduced"], v["verdict"], v["run_id"]) for v in json.loads(done.stdout)] \
         == [(1.0, "MISMATCH", tuesday["run_id"])]
+
+
+def test_a_quote_with_a_control_character_still_gives_a_junit_report_ci_can_read(tmp_path: Path) -> None:
+    """The user's quote, pasted from a terminal, holds ``\\u0001`` and an ANSI colour escape.
+    ``verify --junit`` wrote them raw: the XML did not parse (CI lost the failure), and the next
+    ``verify --junit`` refused to replace the file as "not a chapter-audit JUnit report", exit 3.
+    They are now written as ``\\x01`` / ``\\x1b``; the report parses and is replaced next time."""
+    import xml.etree.ElementTree as ET
+
+    _sandbox(tmp_path)
+    (tmp_path / "claims.toml").write_text(
+        '[experiment.s]\ncommand = "sandbox run"\nresult = "metrics"\n\n[[binding]]\nid = "r"\nexperiment = "s"\n'
+        'quote = "Recall@3 \\u0001 \\u001b[31m of 0.80"\nclaimed = "0.80"\nkey = "macro.frozen_dense.recall@3"\n',
+        encoding="utf-8")
+    for _ in range(2):
+        done = run_cli("verify", "claims.toml", "--log", "log.jsonl", "--junit", "junit.xml", cwd=tmp_path)
+        assert done.returncode == 1 and "MISMATCH" in done.stdout, done.stderr
+        failure = ET.parse(tmp_path / "junit.xml").getroot().find(".//failure")
+        assert failure.get("type") == "MISMATCH"
+        assert failure.text.splitlines()[0] == "quote: Recall@3 \\x01 \\x1b[31m of 0.80"
