@@ -174,3 +174,32 @@ def test_a_quote_with_a_control_character_still_gives_a_junit_report_ci_can_read
         failure = ET.parse(tmp_path / "junit.xml").getroot().find(".//failure")
         assert failure.get("type") == "MISMATCH"
         assert failure.text.splitlines()[0] == "quote: Recall@3 \\x01 \\x1b[31m of 0.80"
+
+
+def test_a_bibliography_entry_without_a_year_whose_doi_is_another_works_is_a_discrepancy(tmp_path: Path) -> None:
+    """The chapter's CSL-JSON gives "Deep Widgets for Everyone" (no year, as many exports leave
+    it) the DOI 10.9999/test.1, which the loopback Crossref resolves to "Budgeted Selection of
+    Evidence Units". The title was compared only for a description written as a citation (names,
+    then the year), so the entry was VERIFIED without a word; the entry's own title field is now
+    compared: a DISCREPANCY. The entry whose title agrees stays plain."""
+    from sources_server import SourcesServer
+
+    (tmp_path / "refs.json").write_text(json.dumps([
+        {"id": "w1", "type": "article-journal", "title": "Deep Widgets for Everyone", "DOI": "10.9999/test.1"},
+        {"id": "q1", "type": "article-journal", "title": "Budgeted Selection of Evidence Units",
+         "DOI": "https://doi.org/10.9999/TEST.1"}]), encoding="utf-8")
+    (tmp_path / "ch.md").write_text("# Budgets\n\nBudgets matter [@w1].\n", encoding="utf-8")
+    with SourcesServer(tls=False) as server:
+        done = run_cli("sources", "ch.md", "--references", "refs.json", "--sources-cache", "cache", "--no-search",
+                       "--format", "json", cwd=tmp_path,
+                       env={"CHAPTER_AUDIT_CROSSREF_API": f"{server.url}/crossref",
+                            "CHAPTER_AUDIT_ARXIV_API": f"{server.url}/arxiv/api",
+                            "CHAPTER_AUDIT_GITHUB_API": f"{server.url}/github",
+                            "CHAPTER_AUDIT_ALLOW_LOOPBACK_HTTP": "1"})
+    assert done.returncode == 0, done.stderr
+    records = json.loads(done.stdout)["records"]
+    assert [(r["status"], r["discrepancies"]) for r in records] == [
+        ("VERIFIED", ["the pack's description cites the title 'Deep Widgets for Everyone', the identifier resolves "
+                      "to 'Budgeted Selection of Evidence Units' (title agreement 52.5, below 60): the identifier "
+                      "may belong to another work"]),
+        ("VERIFIED", [])]
