@@ -81,7 +81,9 @@ def render_markdown(book: dict[str, Any], rows: list[dict[str, Any]]) -> str:
         cells.append(f"[report]({row['report']})")
         lines.append("| " + " | ".join(cells) + " |")
     for title, names in (("Removed since the previous pass", removed_names(book)),
-                         ("Chapter files not listed in book.toml (not audited)", book.get("unlisted") or [])):
+                         ("Chapter files not listed in book.toml (not audited)", book.get("unlisted") or []),
+                         ("Claims files that bind no chapter (not read; a renamed or deleted chapter's?)",
+                          book.get("unbound_claims") or [])):
         if names:
             lines += ["", f"{title}: " + ", ".join(_md(n) for n in names) + "."]
     lines += ["", "Counts: contradicted = bound numbers the log contradicts; unverified = sources no look-up "
@@ -204,7 +206,8 @@ def render_html(book: dict[str, Any], rows: list[dict[str, Any]]) -> str:
                      for c in INDEX_COUNTS)
     extra = []
     for title, names in (("Removed since the previous pass", removed_names(book)),
-                         ("Not listed in book.toml (not audited)", book.get("unlisted") or [])):
+                         ("Not listed in book.toml (not audited)", book.get("unlisted") or []),
+                         ("Claims files that bind no chapter (not read)", book.get("unbound_claims") or [])):
         if names:
             extra.append(f"<p>{esc(title)}: {esc(', '.join(names))}.</p>")
     return f"""<!DOCTYPE html>

@@ -56,6 +56,7 @@ class BookSpec:
     chapters: tuple[ChapterSpec, ...]
     unlisted: tuple[str, ...] = ()   # chapter files of the directory that book.toml does not list
     book_file: Path | None = None
+    unbound_claims: tuple[str, ...] = ()   # NAME.claims.toml files of the claims directory no chapter reads
 
 
 def chapter_files(directory: Path) -> list[Path]:
@@ -198,5 +199,10 @@ def read_book(directory: str | Path, claims_dir: str | Path | None = None) -> Bo
         chapters.append(ChapterSpec(number=number, file=file.resolve(),
                                     title=title_value or chapter_title(file),
                                     claims=tuple(c.resolve() for c in claims), name=name))
+    used = {c for chapter in chapters for c in chapter.claims}
+    # a claims file left behind by a renamed or deleted chapter binds nothing: named, never
+    # dropped silently (the renamed chapter's numbers are then bound by nothing)
+    unbound = tuple(sorted(p.name for p in claims_root.glob("*" + CLAIMS_SUFFIX)
+                           if p.is_file() and p.resolve() not in used))
     return BookSpec(directory=directory, title=title, chapters=tuple(chapters), unlisted=unlisted,
-                    book_file=book_file)
+                    book_file=book_file, unbound_claims=unbound)

@@ -64,6 +64,7 @@ class BookResult:
     run_id: str
     rows: list[dict[str, Any]] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    unbound_claims: list[str] = field(default_factory=list)
 
     def summary_lines(self) -> list[str]:
         states = {state: sum(1 for r in self.rows if r["state"] == state) for state in ("new", "changed", "unchanged")}
@@ -73,6 +74,11 @@ class BookResult:
                      + (f", {len(self.removed)} removed ({', '.join(self.removed)})" if self.removed else "") + "); "
                      f"index: {self.output / 'index.md'}, {self.output / 'index.html'}")
         return lines
+
+    def warning_lines(self) -> list[str]:
+        """Lines for stderr: the claims files of the claims directory that no chapter read."""
+        return ([f"warning: claims files that bind no chapter (not read; a renamed or deleted chapter's?): "
+                 f"{', '.join(self.unbound_claims)}"] if self.unbound_claims else [])
 
 
 def _within(path: Path, directory: Path) -> bool:
@@ -230,12 +236,14 @@ def _publish(book: BookSpec, output: Path, previous: PreviousPass, tasks: list[C
                          "fingerprint": e.get("fingerprint"), "last_pass": last["pass"]} for e in gone]
     book_info = {"title": book.title, "pass": manifest["parameters"]["pass"], "date": report_date,
                  "run_id": manifest["run_id"], "removed": removed, "removed_chapters": removed_chapters,
-                 "unlisted": list(book.unlisted),
+                 "unlisted": list(book.unlisted), "unbound_claims": list(book.unbound_claims),
                  "previous_pass": {"pass": last["pass"], "date": last["date"], "run_id": last["run_id"]} if last else None}
     history = b"".join(pass_line(p).encode("utf-8") for p in previous.passes)
     history += pass_line({"pass": book_info["pass"], "run_id": manifest["run_id"], "date": report_date,
                           "title": book.title, "chapters": chapters_entry, "removed": removed,
-                          "removed_chapters": removed_chapters, "unlisted": list(book.unlisted)}).encode("utf-8")
+                          "removed_chapters": removed_chapters, "unlisted": list(book.unlisted),
+                          **({"unbound_claims": list(book.unbound_claims)} if book.unbound_claims else {})}
+                         ).encode("utf-8")
     files[PASSES] = history
     files["index.md"] = render_markdown(book_info, rows).encode("utf-8")
     files["index.html"] = render_html(book_info, rows).encode("utf-8")
@@ -250,4 +258,4 @@ def _publish(book: BookSpec, output: Path, previous: PreviousPass, tasks: list[C
         (staging / MANIFEST).write_text(dump_json(manifest), encoding="utf-8")
         publish(staging, output)
     return BookResult(output=output, pass_number=book_info["pass"], run_id=manifest["run_id"], rows=rows,
-                      removed=removed)
+                      removed=removed, unbound_claims=list(book.unbound_claims))

@@ -157,6 +157,7 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
         raise InputError(f"invalid TOML ({' '.join(str(exc).split())[:120]})", path=path)
     if not isinstance(data.get("experiment", {}), dict) or not isinstance(data.get("binding", []), list):
         raise InputError("'experiment' must be a table and 'binding' an array of tables", path=path)
+    _known_keys(data, TOP_KEYS, path, "", text)
     experiments: dict[str, Experiment] = {}
     for exp_id, body in (data.get("experiment") or {}).items():
         if not EXPERIMENT_ID.fullmatch(exp_id) or set(exp_id) == {"."}:
@@ -164,6 +165,7 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
                              "directories under --rerun-dir", path=path, field=f"experiment.{exp_id}")
         if not isinstance(body, dict):
             raise InputError("must be a table", path=path, field=f"experiment.{exp_id}")
+        _known_keys(body, EXPERIMENT_KEYS, path, f"experiment.{exp_id}", text)
         for name in ("command", "result"):
             if not isinstance(body.get(name), str):
                 raise InputError("missing or not a string", path=path, field=f"experiment.{exp_id}.{name}")
@@ -192,6 +194,7 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
         where = f"binding[{index}]"
         if not isinstance(body, dict):
             raise InputError("must be a table", path=path, field=where)
+        _known_keys(body, BINDING_KEYS, path, where, text)
         if body.get("result") is not None and not isinstance(body["result"], str):
             raise InputError("must be a string", path=path, field=f"{where}.result")
         pattern = _pattern(body, path, where)
@@ -211,7 +214,10 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
             raise InputError("must be a finite non-negative number", path=path, field=f"{where}.tolerance")
         try:
             parse_claimed(body["claimed"])
-        except (ValueError, OverflowError) as exc:
+        except OverflowError:   # its str is "(34, 'Numerical result out of range')"
+            raise InputError(f"{body['claimed']!r} is out of the range of numbers that can be compared",
+                             path=path, field=f"{where}.claimed") from None
+        except ValueError as exc:
             raise InputError(str(exc), path=path, field=f"{where}.claimed")
         bindings.append(Binding(
             binding_id=body["id"], experiment=body["experiment"], quote=str(body.get("quote", "")),
@@ -220,6 +226,25 @@ def load_claims_file(path: str | Path) -> ClaimsFile:
     if not bindings:
         raise InputError("claims file holds no [[binding]] entries", path=path)
     return ClaimsFile(path=path, experiments=experiments, bindings=tuple(bindings))
+
+
+TOP_KEYS = ("experiment", "binding")
+EXPERIMENT_KEYS = ("command", "result", "description", "success", "failure", "rerun", "match", "inputs")
+BINDING_KEYS = ("id", "experiment", "quote", "claimed", "key", "result", "tolerance", "pattern")
+
+
+def _known_keys(table: dict[str, Any], known: tuple[str, ...], path: Path, where: str, text: str) -> None:
+    """Refuse a key the format does not define (docs/verify.md, "Format"), naming its line: a
+    misspelt ``[experiment.X.macth]`` or ``tolerence`` was ignored, so the experiment was identified
+    without its parameters and verify read another run's value as a MATCH."""
+    for name in table:
+        if name not in known:
+            field = f"{where}.{name}" if where else name
+            bare = re.escape(name)
+            found = re.search(rf"^\s*(?:\[+\s*[^\]]*\b{bare}\s*\]+|[\"']?{bare}[\"']?\s*=)", text, re.M)
+            line = text.count("\n", 0, found.start()) + 1 if found else None
+            raise InputError(f"field {field!r}: unknown key {name!r} (known here: {', '.join(known)})",
+                             path=path, line=line)
 
 
 def _pattern(body: dict[str, Any], path: Path, where: str) -> str | None:

@@ -18,11 +18,22 @@ verdicts give the same bytes.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
 SUITES_NAME = "chapter-audit verify"
+# characters XML 1.0 cannot hold even as references (https://www.w3.org/TR/xml/#charsets)
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(value: Any) -> str:
+    """``value`` as text XML can hold: a control character (a quote's ``\\u0001`` or terminal
+    escape) is written as ``\\x01``; ElementTree wrote it raw, so the report did not parse and the
+    next ``--junit`` refused to replace it as "not a chapter-audit JUnit report"."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", str(value))
 
 
 def _failure_message(verdict: Any, reproduced: str) -> str:
@@ -41,19 +52,20 @@ def junit_xml(verdicts: list[Any], claims_path: str | Path) -> str:
     failures = sum(not v.ok for v in verdicts)
     counts = {"tests": str(len(verdicts)), "failures": str(failures), "errors": "0"}
     suites = ET.Element("testsuites", {"name": SUITES_NAME, **counts})
-    suite = ET.SubElement(suites, "testsuite", {"name": str(claims_path), **counts, "skipped": "0"})
+    suite = ET.SubElement(suites, "testsuite", {"name": xml_text(claims_path), **counts, "skipped": "0"})
     for verdict in verdicts:
         binding = verdict.binding
-        case = ET.SubElement(suite, "testcase", {"classname": binding.experiment, "name": binding.binding_id})
+        case = ET.SubElement(suite, "testcase", {"classname": xml_text(binding.experiment),
+                                                 "name": xml_text(binding.binding_id)})
         reproduced = format_reproduced(verdict.reproduced)
         if verdict.ok:
             continue
         failure = ET.SubElement(case, "failure", {"type": verdict.status,
-                                                 "message": _failure_message(verdict, reproduced)})
-        failure.text = "\n".join([
+                                                 "message": xml_text(_failure_message(verdict, reproduced))})
+        failure.text = xml_text("\n".join([
             f"quote: {binding.quote}", f"claimed: {verdict.claimed.text}", f"reproduced: {reproduced}",
             f"key: {binding.result or ''} {binding.key}".rstrip(), f"run: {verdict.run_id or 'none'}",
-            f"verdict: {verdict.status}" + (f" ({verdict.note})" if verdict.note else "")])
+            f"verdict: {verdict.status}" + (f" ({verdict.note})" if verdict.note else "")]))
     ET.indent(suites)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 

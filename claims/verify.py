@@ -522,6 +522,14 @@ def verify_bindings(claims: ClaimsFile, log_path: str | Path,
                 n for n in (f"the run printed {reproduced!r}, not a number: it did not compute this value",
                             found_in, aside) if n), **common))
             continue
+        if isinstance(reproduced, float) and not math.isfinite(reproduced):
+            # a result file holding NaN or an infinity (JSON's non-standard NaN / Infinity): the run
+            # computed no value there; "nan" printed as "nan" was a MATCH, and the text table
+            # failed on the value (never a verdict, never printed as a value)
+            verdicts.append(Verdict(binding, "NOT COMPUTED", claimed, note="; ".join(
+                n for n in (f"key {binding.key!r} holds {reproduced!r}, not a number: the run did not "
+                            "compute this value", found_in, aside) if n), **common))
+            continue
         agrees, difference = compare(claimed, reproduced)
         verdicts.append(Verdict(binding, "MATCH" if agrees else "MISMATCH", claimed, reproduced, difference,
                                 note="; ".join(n for n in (found_in, aside) if n), **common))

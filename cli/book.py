@@ -39,3 +39,5 @@ def register(app: typer.Typer) -> None:
                                       workers=workers, scheduler=scheduler))
         for line in result.summary_lines():
             typer.echo(line)
+        for line in result.warning_lines():
+            typer.echo(line, err=True)

@@ -32,6 +32,15 @@ SECTION = "bibliography file"
 
 
 @dataclass(frozen=True)
+class BibCandidate(CandidateSource):
+    """A bibliography entry's candidate, with the entry's own ``title`` field: a DOI whose record
+    has another title is a discrepancy even when the entry gives no year (its description is then
+    no citation the pack's rules can parse)."""
+
+    title: str = ""
+
+
+@dataclass(frozen=True)
 class BibEntry:
     key: str
     candidate: CandidateSource
@@ -101,8 +110,8 @@ def _bibtex(text: str, path: Path) -> list[BibEntry]:
         venue = fields.get("journal") or fields.get("booktitle") or fields.get("publisher") or ""
         identifier = _identifier(fields.get("doi", ""), arxiv, fields.get("url", ""))
         line = _line_of(text, rf"@\w+\s*\{{\s*{re.escape(key)}\s*,")
-        candidate = CandidateSource(_description(authors, fields.get("year", ""), title, venue), identifier,
-                                    line, f"@{key}", SECTION)
+        candidate = BibCandidate(_description(authors, fields.get("year", ""), title, venue), identifier,
+                                 line, f"@{key}", SECTION, title=title)
         out.append(BibEntry(key, candidate, f"{path.name} (BibTeX)"))
     return out
 
@@ -135,8 +144,9 @@ def _csl_json(text: str, path: Path) -> list[BibEntry]:
             arxiv_match = _ARXIV_ID.search(number_field)
         identifier = _identifier(str(item.get("DOI") or ""), arxiv_match.group(1) if arxiv_match else "", url)
         container = item.get("container-title") or ""
-        candidate = CandidateSource(
+        candidate = BibCandidate(
             _description(authors, year, str(item.get("title") or ""), str(container)), identifier,
-            _line_of(text, rf'"id"\s*:\s*"?{re.escape(key)}"?'), f"@{key}", SECTION)
+            _line_of(text, rf'"id"\s*:\s*"?{re.escape(key)}"?'), f"@{key}", SECTION,
+            title=" ".join(str(item.get("title") or "").split()))
         out.append(BibEntry(key, candidate, f"{path.name} (CSL-JSON)"))
     return out

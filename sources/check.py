@@ -145,9 +145,17 @@ def own_references(pack: Any, document: Any, claims: Sequence[Any], files: Seque
 
 def reference_entry_rows(claims: Sequence[Any], refs: Any) -> set[str]:
     """Claim ids of the rows that are reference-list entries or footnotes (sources, not claims):
-    every sentence of a paragraph whose first sentence starts on an entry's line."""
+    every sentence of a paragraph whose first sentence starts on an entry's line.
+
+    A footnote that names no identifier and states a measured result ("[^1]: In our run the
+    reranker reaches an nDCG@3 of 0.99.") is an aside, not a reference: its rows stay claims, so
+    the report never keeps an unchecked (or contradicted) number as "a reference entry"."""
     paragraphs = {(c.paragraph, c.block) for c in claims if (c.line, c.block) in refs.entry_lines}
-    return {c.claim_id for c in claims if (c.paragraph, c.block) in paragraphs}
+    bare_notes = {c.line for c, origin in zip(refs.candidates, refs.origins)
+                  if origin.startswith("footnote") and not c.url}
+    asides = {(c.paragraph, c.block) for c in claims if c.block == "footnote" and c.line in bare_notes
+              and getattr(c, "kind", "") == "measured result"}
+    return {c.claim_id for c in claims if (c.paragraph, c.block) in paragraphs - asides}
 
 
 def report_candidates(pack: Any, document: Any, claims: Sequence[Any],

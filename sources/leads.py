@@ -129,17 +129,25 @@ def citation_conflicts(record: Any) -> list[str]:
     if years and cited.year not in years:
         out.append(f"the pack's description gives the year {cited.year}, the verified record "
                    f"{' / '.join(years)} ({', '.join(dates)}): confirm which work is meant")
-    title = record.verified.get("title")
-    if cited.title and isinstance(title, str) and title.strip() and cited.title[0].isupper() \
-            and len(cited.title.split()) >= 3:
-        from rapidfuzz import fuzz, utils
-
-        agreement = fuzz.token_set_ratio(cited.title, title, processor=utils.default_process)
-        if agreement < TITLE_AGREEMENT:
-            out.append(f"the pack's description cites the title '{cited.title}', the identifier "
-                       f"resolves to '{title}' (title agreement {agreement:.1f}, below "
-                       f"{TITLE_AGREEMENT:.0f}): the identifier may belong to another work")
+    if cited.title and cited.title[0].isupper() and len(cited.title.split()) >= 3:
+        out += title_conflicts(record, cited.title)
     return out
+
+
+def title_conflicts(record: Any, cited_title: str) -> list[str]:
+    """The discrepancy of a cited title against a VERIFIED record's title (``[]`` when they agree,
+    by ``rapidfuzz.fuzz.token_set_ratio`` ≥ :data:`TITLE_AGREEMENT`, or either is missing)."""
+    title = record.verified.get("title") if getattr(record, "status", None) == "VERIFIED" else None
+    if not cited_title.strip() or not isinstance(title, str) or not title.strip():
+        return []
+    from rapidfuzz import fuzz, utils
+
+    agreement = fuzz.token_set_ratio(cited_title, title, processor=utils.default_process)
+    if agreement >= TITLE_AGREEMENT:
+        return []
+    return [f"the pack's description cites the title '{cited_title}', the identifier "
+            f"resolves to '{title}' (title agreement {agreement:.1f}, below "
+            f"{TITLE_AGREEMENT:.0f}): the identifier may belong to another work"]
 
 
 def description_conflicts(record: Any) -> list[str]:

@@ -26,7 +26,7 @@ from sources.cache import DEFAULT_CACHE_DIR, SourceCache
 from sources.crossref import LookupFailure
 from engine.runs.progress import tracked
 from sources.http import ClientConfig, FetchResult, PoliteClient, SourceEndpoints
-from sources.leads import description_conflicts, identify_lead
+from sources.leads import description_conflicts, identify_lead, title_conflicts, written_as_citation
 from sources.records import (ABSTRACT_ONLY, NOT_ACCESSIBLE, REASON_CITATION, REASON_NO_API,
                              REASON_OFFLINE, UNVERIFIED, VERIFIED, SourceRecord, notice_text)
 
@@ -48,6 +48,11 @@ def _finish(record: SourceRecord, candidate: Any) -> SourceRecord:
     """Per-candidate fields recomputed on every run: notes and description discrepancies."""
     record.notes = candidate_notes(candidate)
     record.discrepancies = description_conflicts(record)
+    cited_title = getattr(candidate, "title", "")   # a bibliography entry's own title field
+    if cited_title and not written_as_citation(record.description):
+        # without a year the description is no citation to parse, but the entry names its title:
+        # a DOI pasted from another entry was VERIFIED without a word (campaign o)
+        record.discrepancies += title_conflicts(record, cited_title)
     return record
 
 

@@ -213,6 +213,15 @@ def read_log(log_path: str | Path) -> tuple[list[dict[str, Any]], list[DamagedLi
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read execution log ({exc.strerror})", path=path)
+    from engine.runs import opener
+
+    if raw.startswith(opener.UTF8_BOM):
+        # a log saved by an editor that writes a byte-order mark (or merged from such a file): its
+        # first record was "damaged" and skipped, so a newer run on line 1 gave way to an older one
+        raw = raw[len(opener.UTF8_BOM):]
+        if str(path) not in opener._warned_bom:
+            opener._warned_bom.add(str(path))
+            print(f"warning: {opener.display_name(path)}: UTF-8 byte-order mark removed", file=sys.stderr)
     for number, line_bytes in enumerate(raw.split(b"\n"), start=1):
         if not line_bytes.strip():
             continue
