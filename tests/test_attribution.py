@@ -215,8 +215,10 @@ def test_a_value_of_the_paper_beside_ours_credits_the_paper() -> None:
     assert _attributed(_row("We measure 0.361 vs. reported 0.368 on the dev set."))
     _none_credited(["The calibration set required by MLCommons is small.",
                     "Since released, the encoder has been reused widely.",
-                    "Last May, Cohere developed a multilingual reranker.",
                     "The plan (phase 2) starts next year."])
+    # label convention (d) (stop 28): an organisation that develops a work is credited with it
+    row = _row("Last May, Cohere developed a multilingual reranker.")
+    assert _attributed(row) and "Cohere" in row.cited_names
 
 
 def test_a_company_domain_is_one_cited_name() -> None:
@@ -380,3 +382,89 @@ def test_batch_8_attribution_figures_hold() -> None:
     assert (c["attribution_gold"], c["names_gold"]) == (79, 96)
     assert c["attribution_correct"] >= 49 and c["attribution_predicted"] - c["attribution_correct"] <= 5
     assert c["names_found"] >= 70
+
+
+# Shapes the rules missed on batches 7 and 8 (development; batch 7 read after it was retired from
+# held-out, stop 28) and the label conventions (d), (e), (g) of tests/data/corpus/manifest.json;
+# every sentence written for this file.
+
+def _names(text: str) -> list[str]:
+    return [n for r in extract_claims(text) if r.kind != "table value" and _attributed(r) for n in r.cited_names]
+
+
+@pytest.mark.parametrize("sentence, names", [
+    # (d) a named system, model, method or paper other than the page's own as the doer of a contribution
+    ("Quickattn v1 introduced a tiled kernel for exact attention.", ["Quickattn v1"]),
+    ("Quickattn v2 improved how the work is split across warps.", ["Quickattn v2"]),
+    ("Unlike earlier detectors, GridYOLO proposes a new label assignment.", ["GridYOLO"]),
+    ("While Sparsekit proposes pruning the lower layers, DenseKV argues for the opposite.", ["Sparsekit"]),
+    ("But LoRAX, which adds trainable weights to every layer, matches full tuning.", ["LoRAX"]),
+    ("To price the houses, the CCPA created a model from past sales.", ["CCPA"]),
+    ("Nimbus Transformers recently added the Gridnet retrieval model to its hub.", ["Nimbus Transformers"]),
+    ("Recently, Nimbus partnered with Orbital AI to introduce a retrieval model.", ["Nimbus", "Orbital AI"]),
+    ("The methods in the GRID.q8 paper were folded into the library.", ["GRID.q8"]),
+    ('From @okafor: "a p-value is a probability about the data, not the hypothesis."', ["okafor"]),
+    # (e) thanks for a named piece of work, each thanked name cited
+    ("Thanks to Kestrel Labs and in particular Ana Ruiz for this contribution.", ["Kestrel Labs", "Ana Ruiz"]),
+    ("Thanks to Bo Lindqvist from Nimbus Research for this contribution.", ["Bo Lindqvist", "Nimbus Research"]),
+    ("Thanks to engineers from Orbital for this contribution.", ["Orbital"]),
+    ("Thanks to @octo and @pixelated for the port.", ["@octo", "@pixelated"]),
+    ("We would like to acknowledge the GridYOLO authors for their many contributions to detection.", ["GridYOLO"]),
+    ("Messages are encoded in about 4 microseconds (thanks fastpack!) on one core.", ["fastpack"]),
+    # (g) a credited issue number
+    ("Source write-up: #311.", ["#311"]),
+    ("Caveats from #311:", ["#311"]),
+    # authorship, lineage, a person's work
+    ("The simulator was created in 2015 by Ana Ruiz and Bo Li at the University of Lagos.", ["Ana Ruiz"]),
+    ("The Quickattn series by Ana Ruiz looks at attention as a memory problem.", ["Ana Ruiz"]),
+    ("Watch the lecture recording given by Professor Ana Ruiz to follow the argument.", ["Ana Ruiz"]),
+    ("@octo's 03/02/2025 2.9-minute tokenizer-based record.", ["@octo"]),
+    ("The target follows Ana Ruiz's GPT-2 replication in tiny.c, which took an hour.", ["Ana Ruiz"]),
+    ("The trainer descends from TinyGPT, hence the name.", ["TinyGPT"]),
+    ("Ana Ruiz (Nimbus) has an experimental implementation of Quickattn in Triton.", ["Ana Ruiz", "Nimbus"]),
+    ("Under 2 minutes on 8 GPUs (the tiny.c GPT-2 replication needed 40 minutes)", ["tiny.c"]),
+    ("Early on we were inspired by columnar append-only stores like kdb+ for their speed.", ["kdb+"]),
+    ("Okafor attributes this to three causes:", ["Okafor"]),
+    # works named by their titles
+    ("A similar design was examined in Sparse Retrieval with Learned Vocabularies to rank passages.",
+     ["Sparse Retrieval with Learned Vocabularies"]),
+    ("Gridnet Sec. 4 and Rethinking Sparse Search both found that judges favour long answers.",
+     ["Gridnet Sec. 4", "Rethinking Sparse Search"]),
+    ("Small Rerankers Suffice: the study finds that size matters little.", ["Small Rerankers Suffice"]),
+    ("The repository builds on earlier work, including Skip Vectors, Deep Contexts and ULMNet, but differs.",
+     ["Skip Vectors", "Deep Contexts", "ULMNet"]),
+    ("We will use the Gridnet-R2 tech report as a guide for the three stages.", ["Gridnet-R2"]),
+    ("This is the same multi-view benefit as utilized in FixRank, Meta Pseudo Rank, etc.", ["FixRank", "Meta Pseudo Rank"]),
+    ("As shown in the paper \"Learned Late Interactions\" from Nimbus, pooling helps.", ["Nimbus"]),
+    ("The ensemble improves recall by 2.1% (Source).", []),
+])
+def test_batch_7_and_8_shapes_of_our_own(sentence: str, names: list[str]) -> None:
+    rows = [r for r in extract_claims(sentence) if r.kind != "table value"]
+    assert any(_attributed(r) for r in rows), [(r.kind, r.cue) for r in rows]
+    got = _names(sentence)
+    assert all(any(n in g for g in got) for n in names), (sentence, got)
+
+
+def test_properties_results_self_references_and_help_are_no_credits() -> None:
+    """The other side of conventions (d) and (e): a system's property, capability or result, a
+    release, the page's own system (its title or its first-person voice), thanks for help, a
+    causal 'thanks to', a maintainer line, a noun after a named work, an unnamed paper beside 'we'."""
+    _none_credited(["GridYOLO outperforms every detector of its size.",
+                    "Quickattn supports both mobile and desktop GPUs.",
+                    "Quickattn v2 improved the state of the art on long inputs.",
+                    "Quickattn v2 improves AP by 2.2% over v1.",
+                    "Version 1.4 introduced a faster hash join.",
+                    "Thanks to Ana Ruiz for helping us track the leak down.",
+                    "Thanks to the new architecture and faster chips for large models, training got cheaper.",
+                    "Gridnet is built and maintained by researchers from the University of Lagos.",
+                    "We release the checkpoints from the paper, trained at Nimbus.",
+                    "The images from each class were relabelled by hand.",
+                    "The engine fetches the 50 most similar vectors (according to PQ) first."])
+    text = ("# Quickattn\n\nQuickattn is a fast attention kernel.\n\n## Changes\n\n"
+            "Quickattn v2 introduced a split over warps.\n\nWe added a backward pass.\n")
+    assert not any(_attributed(r) for r in extract_claims(text))
+    # the same sentence on a page whose title names another work the page credits to its authors
+    text = ("# GridYOLO: a detector\n\nWe thank the GridYOLO authors for their work.\n\n"
+            "GridYOLO introduces a new label assignment.\n")
+    rows = {r.text: r for r in extract_claims(text)}
+    assert _attributed(rows["GridYOLO introduces a new label assignment."])
