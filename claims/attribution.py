@@ -706,7 +706,6 @@ _RESOURCE_ENTRY = re.compile(r"^\W*[^.:;!?]{2,120}?\s+by\s+@?[A-Z][\w\-.’']*(?
 Raschka: practical insights …``): it lists a work, as a reference entry does."""
 
 
-@functools.lru_cache(maxsize=1024)
 def _maintained(sentence: str) -> bool:
     return "maintained by" in sentence and _MAINTAINED.search(sentence) is not None
 
@@ -716,6 +715,7 @@ _MAINTAINED = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+\s+and\s+)?maintained\s
 a byline."""
 
 
+@functools.lru_cache(maxsize=1024)
 def not_a_credit(sentence: str) -> bool:
     """A sentence whose words credit no claim whatever names it holds: an image or logo credit, a
     reference-list entry, thanks, a reading pointer or a byline (module docstring)."""
@@ -1009,8 +1009,7 @@ surpass
 """.split())
 """Words without which the reporting grammar cannot match (:func:`_reporting_credits`)."""
 _ANY_CUE = tuple(sorted({k for keys in _NEEDS.values() for k in keys}
-                        | {"al", "(", "[", "as", "’s", "'s", "’", "authors", "paper"} | set(_REPORTING_KEYS)
-                        | {"#", "—", "―", " -", "”", '"', "from", "both", "each", "?", ":", " in "}))
+                        | {"al", "(", "[", "as", "’s", "'s", "’", "authors", "paper"} | set(_REPORTING_KEYS)))
 _KEYS = {keys: re.compile("|".join(re.escape(k) for k in keys))
          for keys in (*_NEEDS.values(), _ANY_CUE, _REPORTING_KEYS)}
 
@@ -1083,6 +1082,8 @@ def credits(sentence: str) -> Credit | None:
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
     sentence = mask_roles(sentence)  # a role's target is no name for the rules below
     lower = sentence.lower()
+    for offset, name, cue in _batch_7_8_credits(sentence, lower):  # each shape has its own cheap gate
+        add(offset, name, cue)
     if not _may(lower, _ANY_CUE):
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
     if " al" in lower:
@@ -1171,8 +1172,6 @@ def credits(sentence: str) -> Credit | None:
             continue  # "the interfaces first introduced in X": a participle, X is no subject
         add(m, name, "a source as the subject")
     for offset, name, cue in (_reporting_credits(sentence) if _may(lower, _REPORTING_KEYS) else ()):
-        add(offset, name, cue)
-    for offset, name, cue in _batch_7_8_credits(sentence, lower):
         add(offset, name, cue)
     for m in (_BUILDS_ON_URL.finditer(sentence) if "://" in sentence else ()):
         host, path = m.group("host").lower(), m.group("path")
@@ -1270,6 +1269,8 @@ _SYSTEM_DOER = re.compile(
 how work is split``, ``While Gridnet proposes …``, ``LoRAX, which adds trainable weights …``):
 not a result (``improved the state of the art``, ``improves AP by 2%``), nor a passive
 (``introduced in v3``)."""
+_CONTRIBUTING_WORD = re.compile(rf"\b{_CONTRIBUTING}\b")
+"""A quick test: no verb of a contribution, no system as its doer."""
 _PRECEDING_OK = re.compile(r"(?:^|[,;:(—–]\s*|\b(?i:while|whereas|but|and|then|so|thus|hence|however|later|finally|"
                            r"first|next|that|when|since|because|instead|contrast|addition|particular|turn|"
                            r"short|practice|fact|effect|also)\s+)$")
@@ -1315,7 +1316,7 @@ def _is_own(name: str, own: frozenset[str]) -> bool:
 def system_contribution(sentence: str, own: frozenset[str] = frozenset()) -> str | None:
     """The cited name when a named system, model, method or paper other than the page's own is
     the doer of a contribution (:data:`_SYSTEM_DOER`), or None."""
-    if _OWN_START.match(sentence) or not_a_credit(sentence):
+    if _CONTRIBUTING_WORD.search(sentence) is None or _OWN_START.match(sentence) or not_a_credit(sentence):
         return None
     for m in _SYSTEM_DOER.finditer(sentence):
         if not _PRECEDING_OK.search(sentence[max(0, m.start("sys") - 30):m.start("sys")]):
