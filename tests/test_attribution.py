@@ -380,8 +380,10 @@ def test_batch_8_attribution_figures_hold() -> None:
     spec.loader.exec_module(bench)
     c = bench.score_corpus("development", "markdown", frozenset({8}))["counts"]
     assert (c["attribution_gold"], c["names_gold"]) == (79, 96)
-    assert c["attribution_correct"] >= 49 and c["attribution_predicted"] - c["attribution_correct"] <= 5
-    assert c["names_found"] >= 70
+    # 48 and 6 since the stop-28 label conventions (a self-reference and a thanks for help are no credits);
+    # 59 and 4 after branch attribution's rules for batches 7 and 8 (in sample)
+    assert c["attribution_correct"] >= 59 and c["attribution_predicted"] - c["attribution_correct"] <= 4
+    assert c["names_found"] >= 75  # 70 of 101 before the stop-28 conventions, 68 of 96 after, 75 after this branch
 
 
 # Shapes the rules missed on batches 7 and 8 (development; batch 7 read after it was retired from
