@@ -448,7 +448,8 @@ _PAPER_VALUE = re.compile(r"(?:\(\s*|\bvs\.?\s+|\bversus\s+)(?:the\s+)?(?i:paper
 """A value credited to the paper beside one's own (``0.752 (paper 0.756)``, ``vs. reported 0.368``)."""
 _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|tables|chapter|appendix|"
                              r"equation|eq\.|above|below|notebook|earlier|previously|later|readme|docs|"
-                             r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples)\b", re.I)
+                             r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples|"
+                             r"accompanying|companion)\b", re.I)
 _RELEASE_AFTER = re.compile(r"\s*(?:v\d|\d)")
 """A source followed by a number is a software release or a venue's year (``introduced in
 Python 3.12``, ``in Transformers v4``, ``in NeurIPS 2020``), not a credit."""
@@ -742,17 +743,21 @@ _WORK_THANKED = (r"(?:contribution|contributions|work|PR|PRs|pull\s+request|pull
 _THANKS_CONTRIBUTION = re.compile(
     rf"\b(?i:thanks|thank\s+you|thank|kudos|credits?|acknowledge|acknowledges|grateful|indebted)\s+"
     rf"(?:(?i:also|here|again)\s+)?(?:(?i:go(?:es)?)\s+)?(?:(?i:to)\s+)?"
-    rf"(?P<who>(?:(?!(?i:for)\b)[^.;!?]){{2,160}}?)\s+(?i:for)\s+"
-    rf"(?:(?i:the|their|his|her|this|that|these|those|its|all|a|an)\s+)?(?:[\w\-]+\s+){{0,3}}?{_WORK_THANKED}\b"
+    rf"(?P<who>(?:(?!(?i:for|who)\b)[^.;!?]){{2,160}}?)\s+(?:(?i:for)\s+[^.;]{{0,80}}?\s+(?i:and)\s+)?(?i:for)\s+"
+    rf"(?:(?i:the|their|his|her|this|that|these|those|its|all|a|an)\s+)?"
+    rf"(?:(?!(?:of|on|to|with|in|and)\b)[\w\-]+\s+){{0,3}}?{_WORK_THANKED}\b"
     rf"|\b(?i:thanks|thank\s+you|thank|kudos|grateful|indebted)\s+(?:(?i:also|here|again)\s+)?(?:(?i:go(?:es)?)\s+)?"
-    rf"(?:(?i:to)\s+)?(?P<who2>(?:(?!(?i:for)\b)[^.;!?]){{2,160}}?)\s+(?i:for)\s+(?i:adding|implementing|contributing|"
-    rf"porting|writing|fixing|creating|building|designing|developing|inventing|discovering|proposing|releasing|"
-    rf"open[\s-]sourcing)\b")
+    rf"(?:(?i:to)\s+)?(?P<who2>(?:(?!(?i:for|who)\b)[^.;!?]){{2,160}}?)\s+(?:(?i:for)\s+[^.;]{{0,80}}?\s+(?i:and)\s+)?"
+    rf"(?:(?i:for)\s+(?i:adding|implementing|contributing|porting|writing|fixing|creating|building|designing|developing|"
+    rf"inventing|discovering|proposing|releasing|open[\s-]sourcing)|,?\s*(?i:who|which)\s+(?:(?i:also|first|kindly|"
+    rf"originally)\s+)?(?i:contributed|wrote|implemented|created|built|designed|developed|added|ported|fixed|"
+    rf"invented|proposed|released|open-sourced))\b")
 """Thanks or an acknowledgement for a named piece of work (label convention (e)): ``Thanks to
 Kestrel Labs and in particular Ana Ruiz for this contribution``, ``Thanks to @octo and @pixel for
 this contribution``, ``We acknowledge the Gridnet authors for their contributions``, ``thanks to
 engineers from Nimbus for adding the kernel``; each thanked name is cited. Thanks for help,
-reviews, feedback, checkpoints or compute is none (those nouns are not work)."""
+reviews, feedback, checkpoints or compute is none (those nouns are not work); so is thanks to
+someone who helped. ``(A big thanks to Ana Ruiz who contributed the first version.)`` credits."""
 _ISSUE_CREDIT = re.compile(
     r"(?:\b(?i:source|sources|write-?up|writeup|details|discussion|context|caveats|background|origin)\b[^.:;!?]{0,20}?:\s*"
     r"|\b(?i:from|in|see|per|via|after|according\s+to)\s+(?:(?i:issue|PR|pull\s+request|discussion)\s+)?)"
@@ -819,7 +824,8 @@ Caveats Warning Tip Important Details Overview Context Limitations Findings Appr
 
 
 _WHO_SMALL = frozenset("""and in particular especially also from at of the our all to engineers developers team teams
-folks authors maintainers contributors researchers people everyone community""".split())
+folks authors maintainers contributors researchers people everyone community great amazing wonderful whole entire
+awesome incredible fantastic big huge""".split())
 
 
 def _who_names(who: str) -> list[str]:
@@ -860,6 +866,13 @@ _PARTNERED = re.compile(rf"(?<![\w\-])(?P<src>{_ORG})\s+(?:(?:has|have|had)\s+)?
 """``Nimbus partnered with Orbital AI to introduce …``: two makers of a work, both credited."""
 _FROM_KEY = re.compile(r"^\W*(?i:from|per|via|after)\s+@(?P<key>[A-Za-z][\w\-]*[A-Za-z0-9])\s*[:,]")
 """``From @okafor: “…”``: a Pandoc/Quarto citation key without a year opening a quotation."""
+_BASED_ON_LIBRARY = re.compile(rf"\b(?i:implementation|implementations|code|codebase|version|port|module|modules|engine|"
+                               rf"backend|workers?|tool|filter|parser|tokenizer|kernel|kernels)\s+(?:[\w\-]+\s+){{0,3}}?"
+                               rf"(?:is|are|was|were)\s+(?:\w+\s+)?(?:based|built)\s+(?:up)?on\s+(?:top\s+of\s+)?(?:the\s+)?"
+                               rf"(?P<src>{_ORG}|[a-z][\w\-.]*(?=\s+(?:library|package|framework|crate|module)\b)|"
+                               rf"[a-z][\w\-]*(?:\d|_|\.)[\w\-.]*)")
+"""``The filter is based on the bloomlib3 library``, ``The asynchronous workers are based on
+Greenlets_``: an implementation that builds on another's work credits it."""
 _SOURCE_LINK = re.compile(r"\((?i:source|sources|via|ref|reference)\)")
 """A link to the source written as its word (``… improves recall by 2% (Source).``, a ``[Source](…)``
 link read as text): the claim is credited, to no name."""
@@ -944,6 +957,11 @@ def _batch_7_8_credits(sentence: str, lower: str) -> list[tuple[int, str | None,
     m = _FROM_KEY.match(sentence) if "@" in sentence else None
     if m:
         out.append((m.start("key"), m.group("key"), "citation role"))
+    if "based" in lower or "built" in lower:
+        for m in _BASED_ON_LIBRARY.finditer(sentence):
+            name = m.group("src").rstrip("_")
+            if name.split()[0] not in NOT_SOURCES and not _OWN.search(sentence):
+                out.append((m.start("src"), name, "built on a work"))
     if "(" in sentence:
         out += [(m.start(), None, "a link to the source") for m in _SOURCE_LINK.finditer(sentence)]
         for m in _THANKS_TOOL.finditer(sentence):
@@ -1053,6 +1071,9 @@ def credits(sentence: str) -> Credit | None:
     cues: list[str] = []
 
     def add(match: re.Match[str] | int, name: str | None, cue: str) -> None:
+        if name and re.fullmatch(r"[\w.]*[A-Za-z0-9]_[A-Za-z0-9][\w.]*", name):
+            return  # "Moores_law defined above": a code identifier, no source
+        name = name.rstrip("_") if name and name.endswith("_") and not name.startswith("_") else name  # RST "Name_"
         cues.append(cue)
         if name and name not in (n for _, n in found):
             found.append((match if isinstance(match, int) else match.start(), name))
@@ -1288,7 +1309,21 @@ _OWN_CLAIM = re.compile(
     rf"|(?<![\w\-])(?P<is>{_ORG})\s+(?:is|was)\s+(?i:our|my)\b")
 """The page's own system, named in its own voice: ``we introduce Gridnet``, ``our Gridnet
 library``, ``Gridnet is our …``."""
-_TITLE_NAME = re.compile(rf"^\W*(?P<name>{_ORG})")
+_TITLE_NAME = re.compile(rf"(?<![\w\-])(?P<name>{_ORG})")
+_GENERIC_TITLE_WORDS = frozenset("""Model Models Card Introduction Overview Guide Documentation Docs README About Learn
+Getting Started Tutorial Welcome Home Chapter Part Section FAQ Frequently Asked Questions Notes Blog Post How What Why
+Using Use Introducing Announcing Release Releases Changelog Benchmark Benchmarks Results Performance Installation
+Quickstart Quick Start Usage Reference API""".split())
+_OWN_MAKER = re.compile(rf"^\W*(?:(?i:this|here)\s+(?:is|are)\s+(?:the\s+)?(?i:official)\b|(?i:this)\s+(?i:repository|repo|"
+                        rf"codebase|model\s+card|page|project|library|package)\b)[^.;]{{0,160}}?\b(?:by|from)\s+(?:the\s+)?"
+                        rf"(?P<org>{_ORG})")
+"""``This is the official codebase for the Gridnet models trained and released by Nimbus``: the
+page's makers, whose own work it describes."""
+_OWN_PAPER = re.compile(r"\b(?i:our|the\s+accompanying|the\s+companion)\s+(?:(?i:research|technical|arxiv)\s+)?"
+                        r"(?i:paper|preprint|technical\s+report|tech\s+report)\b|"
+                        r"\b(?i:in\s+the\s+paper,?\s+we)\b")
+"""A page that calls a paper its own (``our paper``, ``the accompanying paper``, ``In the paper, we …``):
+an unnamed ``the paper`` on it is its own paper."""
 
 
 def own_names(sentences: list[str], title: str = "", works: set[str] | frozenset[str] = frozenset()) -> frozenset[str]:
@@ -1297,10 +1332,15 @@ def own_names(sentences: list[str], title: str = "", works: set[str] | frozenset
     and the names it claims in the first person (:data:`_OWN_CLAIM`), less the works it credits
     to others (``the Gridnet authors``, ``the official Gridnet paper``: :func:`works_named`)."""
     names = set()
-    m = _TITLE_NAME.match(title)
-    if m:
-        names.add(m.group("name").split()[0])
+    for m in _TITLE_NAME.finditer(title):
+        words = [w for w in m.group("name").split() if w not in _GENERIC_TITLE_WORDS and w not in NOT_SOURCES]
+        if words:
+            names.add(words[0])
+            break
     for sentence in sentences:
+        maker = _OWN_MAKER.match(sentence) if "by" in sentence or "from" in sentence else None
+        if maker and maker.group("org").split()[0] not in NOT_SOURCES:
+            names.add(maker.group("org").split()[0])
         if "we" in sentence.lower() or "our" in sentence.lower() or "I" in sentence:
             for m in _OWN_CLAIM.finditer(sentence):
                 name = m.group("name") or m.group("our") or m.group("is")
@@ -1309,8 +1349,32 @@ def own_names(sentences: list[str], title: str = "", works: set[str] | frozenset
     return frozenset(n for n in names if n not in works)
 
 
+def own_paper(sentences: list[str]) -> bool:
+    """Whether the page calls a paper its own (:data:`_OWN_PAPER`)."""
+    return any(_OWN_PAPER.search(sentence) for sentence in sentences if "paper" in sentence or "report" in sentence)
+
+
+_UNNAMED_PAPER_CUES = ("a paper as the source", "'the authors'")
+
+
+def self_reference(sentence: str, own: frozenset[str], paper: bool = False) -> bool:
+    """Whether a sentence's credit goes only to the page's own work (label convention (d)): every
+    name it credits is the page's own system or maker (:func:`own_names`; ``Researchers at Nimbus
+    developed the models`` on Nimbus' model card), or it credits an unnamed paper on a page whose
+    paper it is (:func:`own_paper`; ``Further analysis is provided in the paper``)."""
+    credit = credits(sentence)
+    if credit is None or credit.cue in ("citation role", "numbered reference", "author-year citation"):
+        return False
+    if credit.names:
+        return bool(own) and all(_is_own(n, own) for n in credit.names)
+    return paper and (credit.cue in _UNNAMED_PAPER_CUES or credit.cue.startswith("credit verb"))
+
+
 def _is_own(name: str, own: frozenset[str]) -> bool:
-    return any(name == o or name.startswith(o) or o.startswith(name) for o in own)
+    """``name`` is one of ``own`` or a version or part of it (``Gridnet-2``, ``Gridnet v2``, ``Gridnet
+    models``; not ``Gridnets`` nor ``OpenThoughts`` for ``Open``)."""
+    return any(name == o or re.match(re.escape(o) + r"(?=[\s\-_.:/]|v?\d)", name)
+               or re.match(re.escape(name) + r"(?=[\s\-_.:/]|v?\d)", o) for o in own)
 
 
 def system_contribution(sentence: str, own: frozenset[str] = frozenset()) -> str | None:
@@ -1348,9 +1412,14 @@ research researchers
 benchmarks measurements evaluation evaluations
 walkthrough tutorial course lectures notes essay explanation derivation write-up writeup
 """.split())
-"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product
+"""Nouns of a credited contribution: ``Smith’s method`` credits Smith, ``Vespa’s support`` names a product;
+an eponym right after the name names a thing after a person (``Moore’s law``, ``Bayes’ theorem``,
+``Pearson’s coefficient``: :data:`_EPONYMS`), while ``OpenAI’s scaling laws`` credits
 (``index``, ``data``, ``tests``, ``model`` and ``dataset`` are not here: ``Pyserini’s index``,
 ``OpenAI’s models``, ``Google’s dataset`` name a product of its owner)."""
+
+
+_EPONYMS = frozenset("law laws theorem rule coefficient criterion principle formula razor lemma inequality constant".split())
 
 
 def possessive_credits(sentence: str, end: int) -> bool:
@@ -1361,7 +1430,10 @@ def possessive_credits(sentence: str, end: int) -> bool:
     a reading pointer, a byline, thanks or an image credit (``Check out Jina’s blog post``)."""
     if not_a_credit(sentence):
         return False
-    for word in re.findall(r"[\w\-]+", sentence[end:end + 60])[:3]:
+    words = re.findall(r"[\w\-]+", sentence[end:end + 60])[:3]
+    if words and words[0] in _EPONYMS:
+        return False  # "Moore's law": an eponym
+    for word in words:
         if not word.islower():
             return False  # "Meta’s Research SuperCluster": a capitalised word names a product
         if word in CREDIT_NOUNS:

@@ -470,3 +470,36 @@ def test_properties_results_self_references_and_help_are_no_credits() -> None:
             "GridYOLO introduces a new label assignment.\n")
     rows = {r.text: r for r in extract_claims(text)}
     assert _attributed(rows["GridYOLO introduces a new label assignment."])
+
+
+# Shapes the rules missed on batch 10 (development; scored once before any change for it:
+# precision 0.533 (8/15), recall 0.533 (8/15), cited names 0.600 (12/20)); sentences of our own.
+
+@pytest.mark.parametrize("sentence, names", [
+    ("(A big thanks to Ana Ruiz who contributed the first version of this chapter.)", ["Ana Ruiz"]),
+    ("We are grateful to the great team at Orbital for paving the way with Gridpile and for open-sourcing the code.",
+     ["Orbital"]),
+    ("The filter is based on the bloomlib3 library.", ["bloomlib3"]),
+    ("The asynchronous workers are based on Greenthreads_ (via Evlet_).", ["Greenthreads"]),
+])
+def test_batch_10_shapes_of_our_own(sentence: str, names: list[str]) -> None:
+    rows = [r for r in extract_claims(sentence) if r.kind != "table value"]
+    assert any(_attributed(r) for r in rows), [(r.kind, r.cue) for r in rows]
+    got = _names(sentence)
+    assert all(any(n in g for g in got) for n in names), (sentence, got)
+
+
+def test_eponyms_identifiers_and_a_pages_own_makers_and_paper_are_no_credits() -> None:
+    _none_credited(["Chip makers said they could no longer keep up with Okafor's law.",
+                    "Plug your fitted constants into okafor_law defined above.",
+                    "The estimate follows from Ruiz's theorem.",
+                    "As discussed in the accompanying paper, accuracy tracks the amount of data."])
+    text = ("# Model Card: Gridnet\n\nThis is the official codebase for the Gridnet models trained and "
+            "released by Nimbus.\n\nResearchers at Nimbus developed the models to study robustness.\n\n"
+            "As discussed in our paper, the models are uneven across languages.\n\n"
+            "Further analysis is provided in the paper.\n\nOkafor found that the benchmark leaks.\n")
+    rows = {r.text: r for r in extract_claims(text)}
+    assert [t for t, r in rows.items() if _attributed(r)] == ["Okafor found that the benchmark leaks."]
+    # the same credits on a page that is not Nimbus' own
+    text = "# Notes on speech models\n\nResearchers at Nimbus developed the models to study robustness.\n"
+    assert any(_attributed(r) for r in extract_claims(text))
