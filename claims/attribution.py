@@ -98,6 +98,8 @@ from claims.roles import masked as mask_roles
 
 _NAME = r"[A-Z][\w\-’']*(?:\.(?:ai|io|com|org|dev|net)\b)?(?:\s+[A-Z][\w\-’']*){0,3}"
 """A capitalised name of up to four words; a company's domain stays whole (``Character.ai``)."""
+_HANDLE = r"@[A-Za-z0-9][\w\-]{1,38}"
+"""A GitHub or social handle (``@lucidrains``): always a person or an organisation."""
 _INSTITUTION = (r"(?:University|Institute|Bank|Department|School|College|Academy|Ministry|Laboratory|Center|Centre|"
                 r"Museum|Library|Office|Board|Bureau)\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,2}")
 """An institution named with ``of``/``for`` (``the University of Minnesota``), one name."""
@@ -221,7 +223,7 @@ camel-case name (``vLLM``) or a GitHub / social handle (``@sdtblck``)."""
 _REFERENCE_AFTER = r"(?:\s*\((?:19|20)\d\d[a-z]?\)|\s*\[(?:\d{1,3}|(?:19|20)\d\d)\]|\s*\[\^[\w\-]+\])?"
 """A citation right after the subject: ``(2020)``, ``[5]``, ``[2020]``, a footnote ``[^3]``."""
 _GROUP_NOUNS = r"(?:team|teams|group|lab|researchers|engineers|scientists|authors|developers|maintainers|folks)"
-_PUBLISHED_NOUNS = (r"(?:paper|papers|study|studies|report|survey|blog\s*post|post|article|docs|documentation|"
+_PUBLISHED_NOUNS = (r"(?:paper|papers|study|studies|report|survey|blog\s*post|post|article|docs|documentation|README|"
                     r"preprint|technical\s+report|tech\s+report|model\s+card|whitepaper|announcement|write-?up|"
                     r"work|website|blog)")
 """What a source publishes: ``the ColBERT paper``, ``the Redis docs``."""
@@ -425,7 +427,8 @@ _SIMILAR_TO = re.compile(rf"\b(?i:setting|setup|protocol|approach|method|recipe|
                          rf"evaluation|training|split|sampling)\s+similar\s+to\s+(?P<src>[A-Z][\w\-]*[A-Z][\w\-]*)")
 """``a setting similar to TAS-B`` credits a recipe; ``a model similar to BERT`` compares."""
 _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysis|evaluation|experiment|"
-                         rf"approach|work|blog\s*post)s?\s+(?:\w+\s+)?(?:by|from)\s+(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
+                         rf"approach|work|blog\s*post|post|article|talk|thread|video|write-?up)s?\s+(?:\w+\s+)?(?:by|from)\s+"
+                         rf"(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?by\s+(?P<by>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
 _REPORT_BY = re.compile(rf"\b(?i:an?\s+(?:\w+\s+)?(?:report|article|investigation|survey))\s+by\s+(?:the\s+)?"
@@ -476,8 +479,9 @@ _TITLED_SUMMARY = re.compile(r"^\W*(?P<title>[A-Z][^:;.!?]{2,80}?):\s+(?:(?i:the
                              r"(?:also\s+)?[a-z]+(?:ed|s)\b")
 """A summary of a work under its title (``Imagenet Multilabel: the authors reannotated …``, a list
 item of a review): the title is the cited name."""
-_CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:goes|go)\s+)?(?i:to)\s+(?P<src>{_ACRONYM_OR_NAME})")
-"""``Credit goes to X for the idea``: a contribution credited by name."""
+_CREDIT_GOES = re.compile(rf"\b(?i:credit|credits)\s+(?:(?i:for)\s+[^.;]{{1,40}}?\s+)?(?:(?i:goes|go)\s+)?(?i:to)\s+"
+                          rf"(?P<src>{_HANDLE}|{_ACRONYM_OR_NAME})")
+"""``Credit goes to X for the idea``, ``Credit for this trick goes to X``: a contribution credited by name."""
 _QUOTE_BY = re.compile(rf"[”\",]\s*(?i:says|said|writes|wrote|explains|explained|notes|noted|adds|added)\s+"
                        rf"(?P<src>{_NAME})")
 """``“…,” says Jane Doe``: a quotation credited to its speaker."""
@@ -730,8 +734,6 @@ def not_a_credit(sentence: str) -> bool:
 # docs/audit.md), each written as the general shape, pinned in tests/test_attribution.py with
 # sentences of our own, and the label conventions (d), (e), (g) of tests/data/corpus/manifest.json.
 
-_HANDLE = r"@[A-Za-z0-9][\w\-]{1,38}"
-"""A GitHub or social handle (``@lucidrains``): always a person or an organisation."""
 _TITLE_PREFIX = r"(?:(?:Professor|Prof\.|Dr\.?|Sir|Dame|Mr\.?|Ms\.?|Mrs\.?)\s+)?"
 _WHO_NAME = re.compile(rf"{_HANDLE}|{_INSTITUTION}|[A-ZÀ-Þ][\w\-’'ß-ÿ.]*(?:\s+(?:(?:de|van|der|von|di|da|du|le|la|dos)\s+)*"
                        rf"[A-ZÀ-Þ][\w\-’'ß-ÿ]*){{0,3}}")
@@ -873,6 +875,26 @@ _BASED_ON_LIBRARY = re.compile(rf"\b(?i:implementation|implementations|code|code
                                rf"[a-z][\w\-]*(?:\d|_|\.)[\w\-.]*)")
 """``The filter is based on the bloomlib3 library``, ``The asynchronous workers are based on
 Greenlets_``: an implementation that builds on another's work credits it."""
+_ADAPTED_FROM = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|ported|derived|excerpted|modified|lifted)\s+"
+                           rf"(?:(?i:heavily|largely|mostly|directly|partly)\s+)?from\s+(?:(?i:the|an?)\s+)?"
+                           rf"(?:(?i:official|original|excellent|great)\s+)?(?:(?P<url>https?://(?:www\.)?(?P<host>[\w\-.]+\.[a-z]{{2,}})"
+                           rf"(?:/(?P<path>[\w\-.]+(?:/[\w\-.]+)?))?[^\s)]*)|(?P<src>{_ORG})(?:’s|'s|’|')?\s+"
+                           rf"(?:(?i:own)\s+)?(?i:docs|documentation|tutorial|tutorials|example|examples|guide|repository|repo|"
+                           rf"notebook|notebooks|README|codebase|implementation|code|notes|course|lecture|talk|book|wiki|"
+                           rf"cookbook|benchmark|blog|website)\b)")
+"""``This section is adapted from the Gridnet docs``, ``Code adapted from https://github.com/o/r``:
+another's material reused, credited to its maker (the repository on a code host, else the host)."""
+_COMES_FROM = re.compile(rf"\b(?:comes|come|came|is|are|was|were)\s+(?:(?i:originally|directly|mostly|largely)\s+)?from\s+"
+                         rf"(?:(?i:the)\s+)?(?:(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+(?:(?i:own|original|recent)\s+)?"
+                         rf"(?:[\w\-]+\s+)?(?i:{_WORK_NOUNS}|talk|notes|lecture|course|book)\b|(?P<the>{_ORG})\s+"
+                         rf"(?i:paper|study|report|blog\s*post|talk|survey|preprint|benchmark|team|authors)\b)"
+                         rf"|\b(?i:idea|ideas|trick|tricks|insight|method|approach|technique|design|formulation|derivation)\s+"
+                         rf"(?:(?:is|was|comes|came)\s+)(?:(?i:originally)\s+)?from\s+(?P<person>{_HANDLE}|{_TEAM_OF}|{_CAP}\s+{_CAP})")
+"""``The numbers come from Nimbus’ own benchmark``, ``The loss comes from the Gridnet paper``, ``The
+original idea is from Ana Ruiz``: the source of what the sentence states."""
+_WHAT_FOUND = re.compile(rf"\b(?i:what)\s+(?P<src>{_ORG})\s+(?:(?:has|have|had)\s+)?(?:found|reported|showed|shown|observed|"
+                         rf"measured|described|proposed|recommended|suggested|argued|claimed)\b")
+"""``This matches what Nimbus found in their 2022 study``: another's finding as the object."""
 _SOURCE_LINK = re.compile(r"\((?i:source|sources|via|ref|reference)\)")
 """A link to the source written as its word (``… improves recall by 2% (Source).``, a ``[Source](…)``
 link read as text): the claim is credited, to no name."""
@@ -962,6 +984,23 @@ def _batch_7_8_credits(sentence: str, lower: str) -> list[tuple[int, str | None,
             name = m.group("src").rstrip("_")
             if name.split()[0] not in NOT_SOURCES and not _OWN.search(sentence):
                 out.append((m.start("src"), name, "built on a work"))
+    if "from" in lower:
+        for m in _ADAPTED_FROM.finditer(sentence):
+            if m.group("url"):
+                host, path = m.group("host").lower(), m.group("path")
+                out.append((m.start("url"), path if host in _CODE_HOSTS and path and "/" in path else host,
+                            "taken from a source"))
+            elif m.group("src").split()[0] not in NOT_SOURCES and not _OWN.search(m.group(0)):
+                out.append((m.start("src"), m.group("src"), "taken from a source"))
+        for m in _COMES_FROM.finditer(sentence):
+            group = next(g for g in ("owner", "the", "person") if m.group(g))
+            name = m.group(group)
+            if name.split()[0] not in NOT_SOURCES and not _FIRST_PERSON_WORD.fullmatch(name.split()[0]):
+                out.append((m.start(group), name, "taken from a source"))
+    if "what" in lower:
+        for m in _WHAT_FOUND.finditer(sentence):
+            if m.group("src").split()[0] not in NOT_SOURCES and m.group("src") not in ("I", "We"):
+                out.append((m.start("src"), m.group("src"), "a source reports"))
     if "(" in sentence:
         out += [(m.start(), None, "a link to the source") for m in _SOURCE_LINK.finditer(sentence)]
         for m in _THANKS_TOOL.finditer(sentence):
@@ -1021,7 +1060,8 @@ argu claim say said stat note recommend suggest propos introduc describ explain 
 report estimat predict believ document coin defin invent pioneer point contend emphas highlight caution mention
 question discuss advocat attribut hypothes show demonstrat find found observ measur benchmark test evaluat compar
 train discover confirm reveal identif prov deriv put remark insist admit due owed credited back work ideas
-insights contributions lab group has have had words based built model launch release introduction
+insights contributions lab group has have had words based built model launch release introduction publish open-sourc
+unveil tweet
 development creation publication invention design is was set achiev reach outperform beat scor top won win
 surpass
 """.split())
@@ -1295,7 +1335,13 @@ _CONTRIBUTING_WORD = re.compile(rf"\b{_CONTRIBUTING}\b")
 _PRECEDING_OK = re.compile(r"(?:^|[,;:(—–]\s*|\b(?i:while|whereas|but|and|then|so|thus|hence|however|later|finally|"
                            r"first|next|that|when|since|because|instead|contrast|addition|particular|turn|"
                            r"short|practice|fact|effect|also)\s+)$")
-_NOT_SYSTEMS = frozenset("""Version Versions Release Releases Update Updates Commit Commits PR Step Steps Phase Stage
+_OPERATION_AFTER = re.compile(r"\s+[^.;,]{0,40}?(?:\s+(?:to|for|into|in|on|onto|per)\s+(?:the|a|an|every|each|all|its|"
+                              r"their|this|that|any|\d)|\s+by\s+default\b|\s+automatically\b)")
+"""What a program does when it runs, not what its makers contributed: ``adds a sidecar to each
+pod``, ``created the index in 4 minutes``, ``adds retries by default`` (a method's relative clause,
+``LoRAX, which adds weights to every layer``, and news, ``recently added … to its hub``, are contributions)."""
+_NOT_SYSTEMS = frozenset("""CPU CPUs GPU GPUs TPU TPUs NPU SDK API APIs CLI UI OS DB VM JIT GC RAM SSD HTTP URL JSON SQL
+Server Client Browser Kernel Compiler Scheduler Driver Runtime Cache Index Database Script Program Function Version Versions Release Releases Update Updates Commit Commits PR Step Steps Phase Stage
 Part Chapter Section Table Figure Appendix Paper Papers Post Blog Model Models Method Methods System Systems Library
 Team Teams Author Authors Work Work Approach Today Tomorrow Yesterday Here There Everyone Nobody Users User Patch
 Build Fix Feature Example Option Config Change Changes Support Season Week Month Year""".split())
@@ -1394,6 +1440,9 @@ def system_contribution(sentence: str, own: frozenset[str] = frozenset()) -> str
         name = " ".join(words)
         if name.lower() in _FUNCTION_WORDS or _is_own(name, own) or re.search(r"(?:ing|ly)$", words[0]):
             continue
+        if (m.group("verb") in ("adds", "added", "creates", "created") and _OPERATION_AFTER.match(sentence, m.end())
+                and not re.search(r"\b(?:which|that|recently|first|originally)\s+$", sentence[:m.start("verb")])):
+            continue  # "Redis added the key to the set", "Docker created a container for the job": an operation
         after = sentence[m.end():m.end() + 40]
         if re.match(r"\s+(?:the\s+)?" + re.escape(words[0]) + r"\b", after):
             continue  # "Nimbus developed the Nimbus 3 family": an owner's own product, the page's own

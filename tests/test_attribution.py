@@ -503,3 +503,43 @@ def test_eponyms_identifiers_and_a_pages_own_makers_and_paper_are_no_credits() -
     # the same credits on a page that is not Nimbus' own
     text = "# Notes on speech models\n\nResearchers at Nimbus developed the models to study robustness.\n"
     assert any(_attributed(r) for r in extract_claims(text))
+
+
+# Shapes of public technical writing the rules of this stop were checked on after batch 10 (our own
+# sentences, never corpus text): reused material, the source of a number or an idea, another's finding
+# as an object; and runtime operations, which a system does and its makers did not contribute.
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Credit for this trick goes to Ana Ruiz.", "Ana Ruiz"),
+    ("This section is adapted from the Gridnet docs.", "Gridnet"),
+    ("Code adapted from https://github.com/ana/grid.", "ana/grid"),
+    ("As the Gridnet README notes, the index is rebuilt nightly.", "Gridnet"),
+    ("This example is taken from the Gridnet tutorial.", "Gridnet"),
+    ("The numbers come from Nimbus' own benchmark.", "Nimbus"),
+    ("The loss comes from the Gridnet paper.", "Gridnet"),
+    ("The original idea is from Ana Ruiz.", "Ana Ruiz"),
+    ("This result matches what Nimbus found in their 2022 study.", "Nimbus"),
+    ("An earlier post by Ana Ruiz covers the same ground.", "Ana Ruiz"),
+    ("Nimbus recently open-sourced Gridnet, a sparse index.", "Nimbus"),
+])
+def test_reused_material_and_the_source_of_a_claim_are_credited(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and any(name in n for n in row.cited_names), (row.cue, row.cited_names)
+
+
+def test_operations_and_own_material_are_no_contributions() -> None:
+    _none_credited(["The CPU added overhead to every call.",
+                    "The GPU added a few milliseconds of latency.",
+                    "Then Dockyard created a new container for the job.",
+                    "The SDK adds retries by default.",
+                    "Kubelet adds a sidecar to each pod.",
+                    "Redis added the key to the set.",
+                    "Postgres created the index in 4 minutes.",
+                    "The data comes from the training set.",
+                    "The numbers come from our own benchmark.",
+                    "This example is adapted from the previous section.",
+                    "This matches what we found earlier.",
+                    "The code is based on dynamic programming.",
+                    "BM25 improved recall on every dataset.",
+                    "Thanks to caching, the second run is fast.",
+                    "We thank Nimbus for the compute."])
