@@ -1349,13 +1349,20 @@ _OWN_CLAIM = re.compile(
     rf"\b(?i:we|i)\s+(?:(?i:are|am|have|had|will)\s+)?(?:(?i:also|now|recently|proudly|finally|just|first)\s+)?"
     rf"(?i:introduce|introduced|introducing|present|presented|presenting|release|released|releasing|propose|"
     rf"proposed|proposing|built|build|building|develop|developed|developing|open-sourced|open-sourcing|launch|"
-    rf"launched|launching|announce|announced|announcing|created|create|creating|designed|wrote|maintain|made|call)\s+"
+    rf"launched|launching|announce|announced|announcing|created|create|creating|designed)\s+"
     rf"(?:(?i:the|a|an|our|it)\s+)?(?:(?i:new|first|open-source)\s+)?(?P<name>{_ORG})"
-    rf"|\b(?i:our)\s+(?:(?i:new|own|open-source|latest)\s+)?(?P<our>{_ORG})"
+    rf"|\b(?i:our)\s+(?:(?i:new|own|open-source|latest)\s+)?(?P<our>{_ORG})\s+(?i:library|model|models|system|tool|"
+    rf"package|framework|engine|database|index|API|platform|service|product|project|implementation|method|approach|"
+    rf"algorithm|kernel|kernels|server|client|SDK)\b"
     rf"|(?<![\w\-])(?P<is>{_ORG})\s+(?:is|was)\s+(?i:our|my)\b")
 """The page's own system, named in its own voice: ``we introduce Gridnet``, ``our Gridnet
 library``, ``Gridnet is our …``."""
-_TITLE_NAME = re.compile(rf"(?<![\w\-])(?P<name>{_ORG})")
+_TITLE_NAME = re.compile(rf"^\W*(?:(?i:introducing|announcing|meet|model\s+card|readme|about)\s*:?\s+)?"
+                         rf"(?P<name>[A-Za-z][\w\-.]*[A-Z0-9][\w\-.]*|[A-Z][\w\-.]*)(?:\s+\(?[vV]?\d[\w.]*\)?)?"
+                         rf"(?=\s*(?:$|[:(—–|]|\s-\s|,))")
+"""A title that is the name of a system (``Gridnet``, ``Gridnet: fast search``, ``Gridnet (v2)``,
+``Introducing Gridnet v2: …``, ``Model Card: Gridnet``): the page is that system's own; a title
+that names a topic (``LoRA Without Regret``, ``Group Normalization``) is not."""
 _GENERIC_TITLE_WORDS = frozenset("""Model Models Card Introduction Overview Guide Documentation Docs README About Learn
 Getting Started Tutorial Welcome Home Chapter Part Section FAQ Frequently Asked Questions Notes Blog Post How What Why
 Using Use Introducing Announcing Release Releases Changelog Benchmark Benchmarks Results Performance Installation
@@ -1378,11 +1385,9 @@ def own_names(sentences: list[str], title: str = "", works: set[str] | frozenset
     and the names it claims in the first person (:data:`_OWN_CLAIM`), less the works it credits
     to others (``the Gridnet authors``, ``the official Gridnet paper``: :func:`works_named`)."""
     names = set()
-    for m in _TITLE_NAME.finditer(title):
-        words = [w for w in m.group("name").split() if w not in _GENERIC_TITLE_WORDS and w not in NOT_SOURCES]
-        if words:
-            names.add(words[0])
-            break
+    m = _TITLE_NAME.match(title)
+    if m and m.group("name") not in _GENERIC_TITLE_WORDS and m.group("name") not in NOT_SOURCES:
+        names.add(m.group("name"))
     for sentence in sentences:
         maker = _OWN_MAKER.match(sentence) if "by" in sentence or "from" in sentence else None
         if maker and maker.group("org").split()[0] not in NOT_SOURCES:

@@ -543,3 +543,19 @@ def test_operations_and_own_material_are_no_contributions() -> None:
                     "BM25 improved recall on every dataset.",
                     "Thanks to caching, the second run is fast.",
                     "We thank Nimbus for the compute."])
+
+
+def test_a_title_that_names_a_topic_makes_no_system_the_pages_own() -> None:
+    """own_names: a title that is a system's name (``# Quickattn``, ``Quickattn: …``, ``Model Card:
+    Quickattn``) makes it the page's own; one that names a topic (``Quickattn Without Regret``) does not,
+    nor does 'our blog post on X'."""
+    from claims.attribution import own_names
+
+    assert own_names([], "Quickattn (v2)") == {"Quickattn"}
+    assert own_names([], "Model Card: Quickattn") == {"Quickattn"}
+    assert own_names([], "Introducing Quickattn v2: faster attention") == {"Quickattn"}
+    assert own_names([], "Quickattn Without Regret") == set()
+    assert own_names(["Our Quickattn blog post showed how it works."], "") == set()
+    assert own_names(["We introduce Gridnet, a sparse index.", "Our Lattice library is fast."], "") == {"Gridnet", "Lattice"}
+    text = "# Quickattn Without Regret\n\nQuickattn v2 introduced a split over warps.\n"
+    assert any(_attributed(r) for r in extract_claims(text))
