@@ -559,3 +559,29 @@ def test_a_title_that_names_a_topic_makes_no_system_the_pages_own() -> None:
     assert own_names(["We introduce Gridnet, a sparse index.", "Our Lattice library is fast."], "") == {"Gridnet", "Lattice"}
     text = "# Quickattn Without Regret\n\nQuickattn v2 introduced a split over warps.\n"
     assert any(_attributed(r) for r in extract_claims(text))
+
+
+@pytest.mark.parametrize("batch, gold, before, floor", [
+    # batch 7: retired from held-out this stop; at its one held-out scoring (stop 27) 0.714 (15/21), 0.300
+    # (15/50), names 0.391; after the stop-28 conventions, main's rules 15/21 of 49 gold, names 25 of 63
+    (7, (49, 63), (15, 21, 25), (44, 1, 55)),
+    # batch 10: scored once before any change for it (branch attribution at b13519f): 0.533 (8/15),
+    # 0.533 (8/15), names 0.600 (12/20); main's rules 0.500 / 0.533
+    (10, (15, 20), (8, 15, 12), (12, 0, 15)),
+])
+def test_batches_7_and_10_attribution_figures_hold(batch, gold, before, floor) -> None:
+    """Development batches 7 and 10, Markdown: the floors are the figures after branch attribution's
+    rules (tuned on both: in sample; ``before`` is what they were before), so a later change cannot
+    lose them."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_claims_quality.py"
+    spec = importlib.util.spec_from_file_location(f"bench_claims_quality_b{batch}", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    c = bench.score_corpus("development", "markdown", frozenset({batch}))["counts"]
+    assert (c["attribution_gold"], c["names_gold"]) == gold
+    correct, false, names = floor
+    assert c["attribution_correct"] >= correct and c["attribution_predicted"] - c["attribution_correct"] <= false
+    assert c["names_found"] >= names
