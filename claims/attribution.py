@@ -98,12 +98,13 @@ from claims.roles import masked as mask_roles
 
 _NAME = r"[A-Z][\w\-’']*(?:\.(?:ai|io|com|org|dev|net)\b)?(?:\s+[A-Z][\w\-’']*){0,3}"
 """A capitalised name of up to four words; a company's domain stays whole (``Character.ai``)."""
-_HANDLE = r"@[A-Za-z0-9][\w\-]{1,38}"
+_HANDLE = r"@(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|def|exm|exr|ref)[-:])[A-Za-z0-9][\w\-]{1,38}"
 """A GitHub or social handle (``@lucidrains``): always a person or an organisation."""
 _INSTITUTION = (r"(?:University|Institute|Bank|Department|School|College|Academy|Ministry|Laboratory|Center|Centre|"
                 r"Museum|Library|Office|Board|Bureau)\s+(?:of|for)\s+(?:the\s+)?[A-Z][\w\-’']*(?:\s+[A-Z][\w\-’']*){0,2}")
 """An institution named with ``of``/``for`` (``the University of Minnesota``), one name."""
-_ACRONYM_OR_NAME = rf"(?:{_INSTITUTION}|{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
+_PLAIN_NAME = rf"(?:{_INSTITUTION}|{_NAME}|[A-Za-z]+[A-Z][\w\-]*)"
+_ACRONYM_OR_NAME = rf"(?:{_PLAIN_NAME}|{_HANDLE})"
 _SURNAME = r"[A-Za-zÀ-ÿ][\w\-’']+"
 """A surname as written in the wild, lower case included (``liu and al.``)."""
 _AND_AL = re.compile(rf"(?<![\w\-])(?P<name>{_SURNAME})\s+(?:and|&)\s+al\.")
@@ -152,7 +153,7 @@ December Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Spring Summer Autumn F
 _SOURCE_WORDS = (r"(?:paper|papers|article|blog\s*post|blogpost|post|study|studies|work|report|survey|thesis|preprint|"
                  r"leaderboard|team|group|lab|researchers|authors)")
 _QUOTED = r"[“\"](?P<title>[^”\"]{3,80})[”\"]"
-_CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|"
+_CREDIT_VERB = (r"(?i:shown|showed|demonstrated|reported|described|introduced|proposed|presented|discovered|noticed|"
                 r"corroborated|confirmed|replicated|echoed|estimated|predicted|claimed|stated|benchmarked|"
                 r"pioneered|popularized|popularised|"
                 r"published|defined|detailed|suggested|established|noted|explained|outlined|discussed|"
@@ -180,7 +181,7 @@ _SUBJECT_VERB = re.compile(rf"\b(?P<src>{_NAME}|the\s+authors)\s+(?:also\s+|then
                            rf"explains|explained|points\s+out|pointed\s+out|"
                            rf"(?:says|said|writes|wrote|showed|show|shows|demonstrated|demonstrates|suggests|suggested|found|finds|find|"
                            rf"observed|observes|report|claims|notes|estimates)"
-                           rf"(?=\s+(?:that|how)\b))\b")
+                           rf"(?=(?:\s+in\s+(?:19|20)\d\d,?)?\s+(?:that|how)\b))\b")
 """A source as the subject of a finding verb; ``shows``, ``found``, ``observed`` … only with
 ``that`` or ``how`` (``Smith found that …``; ``vLLM shows 24x higher throughput`` and ``BM25
 found many documents`` are a system's results; ``report``, ``claims``, ``notes`` and ``estimates``
@@ -294,7 +295,7 @@ engineers benchmarked``, ``Weaviate’s documentation states``, ``a study by Any
 Noam Shazeer paper that proposes``, ``This Microsoft paper proposes`` (a *named* paper is never the
 page's own)."""
 _BARE_REPORTS = re.compile(rf"(?<![\w\-])(?P<bare>{_ORG}){_REFERENCE_AFTER},?\s+(?:(?:who|which)\s+)?{_ADVERB}"
-                           rf"(?P<verb>{_SPOKEN}|{_PERFECT}|{_FINDING}(?=\s+(?:that|how)\b))\b(?!\s+to\b)")
+                           rf"(?P<verb>{_SPOKEN}|{_PERFECT}|{_FINDING}(?=(?:\s+in\s+(?:19|20)\d\d,?)?\s+(?:that|how)\b))\b(?!\s+to\b)")
 """A bare name with a verb only a source does (:data:`_SPOKEN`), the perfect of a finding, or a
 finding followed by ``that`` / ``how`` (``Okafor noticed that …``); ``RAG has shown to be
 useful`` credits no one: a system is its subject."""
@@ -430,7 +431,7 @@ _ORG_AUTHOR = re.compile(rf"\b(?i:benchmark|paper|technique|method|study|analysi
                          rf"approach|work|blog\s*post|post|article|talk|thread|video|write-?up)s?\s+(?:\w+\s+)?(?:by|from)\s+"
                          rf"(?P<src>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
                          rf"|\b(?i:comparison|review|reproduction|replication)s?\s+(?:\w+\s+)?by\s+(?P<by>{_ACRONYM_OR_NAME}|@[\w\-]{{2,39}})"
-                         rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_ACRONYM_OR_NAME})")
+                         rf"|\b(?i:measurements|numbers|figures|results|tests|runs)\s+(?:\w+\s+)?by\s+(?P<name>{_PLAIN_NAME})")
 _REPORT_BY = re.compile(rf"\b(?i:an?\s+(?:\w+\s+)?(?:report|article|investigation|survey))\s+by\s+(?:the\s+)?"
                         rf"(?P<src>{_ACRONYM_OR_NAME})")
 """``an investigative report by the Chicago Tribune``: a piece of reporting and its author."""
@@ -1044,7 +1045,7 @@ _NEEDS: dict[re.Pattern[str], tuple[str, ...]] = {
     _ORG_RESEARCHERS: ("researchers", "scientists", "journalists", "reporters"),
     _FROM_SOURCE: ("from",), _INSPIRED: ("inspired", "motivated"), _PER: ("per",), _PART_OF_WORK: ("of",),
     _PAPER_VALUE: ("paper", "reported", "published", "original", "official"),
-    _AS_VERB: ("shown", "showed", "corroborated", "confirmed", "replicated", "echoed", "demonstrated", "reported",
+    _AS_VERB: ("shown", "discovered", "noticed", "showed", "corroborated", "confirmed", "replicated", "echoed", "demonstrated", "reported",
                "described", "introduced", "proposed", "presented", "published", "defined", "detailed", "suggested", "established", "noted", "explained", "outlined",
                "discussed", "argued", "observed", "recommended", "pointed", "estimated", "predicted",
                "claimed", "stated", "benchmarked", "pioneered", "popular"),
@@ -1061,6 +1062,7 @@ report estimat predict believ document coin defin invent pioneer point contend e
 question discuss advocat attribut hypothes show demonstrat find found observ measur benchmark test evaluat compar
 train discover confirm reveal identif prov deriv put remark insist admit due owed credited back work ideas
 insights contributions lab group has have had words based built model launch release introduction publish open-sourc
+method approach recipe protocol setup formulation derivation replication framework proof analysis experiments setting
 unveil tweet
 development creation publication invention design is was set achiev reach outperform beat scor top won win
 surpass

@@ -585,3 +585,21 @@ def test_batches_7_and_10_attribution_figures_hold(batch, gold, before, floor) -
     correct, false, names = floor
     assert c["attribution_correct"] >= correct and c["attribution_predicted"] - c["attribution_correct"] <= false
     assert c["names_found"] >= names
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("The method of Ruiz and Li halves the cost.", "Ruiz and Li"),
+    ("The trick was discovered by @octo on a forum.", "@octo"),
+    ("Ana Ruiz showed in 2019 that the bound is tight.", "Ana Ruiz"),
+])
+def test_a_method_of_two_authors_a_handle_after_by_and_a_dated_finding(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and any(name in n for n in row.cited_names), (row.cue, row.cited_names)
+
+
+def test_unnamed_prior_work_and_a_quarto_cross_reference_are_no_sources() -> None:
+    """As the corpus labels read them: 'Some previous work does …', 'Prior studies identified …'."""
+    _none_credited(["Prior work has shown that dense retrievers overfit.",
+                    "Several papers have reported the same drift.",
+                    "The effect is shown in @fig-loss for every run.",
+                    "Results reproduced by @octo on 2021-03-02 (commit 1a2b3c4)"])
