@@ -392,7 +392,7 @@ _GOES_BACK = re.compile(rf"\b(?i:goes|go|went|dates|date|dating|traces|trace|tra
                         rf"(?P<src>{_PERSON_OR_ORG})")
 """``The idea goes back to Salton``: an origin credited (``back to 1998`` names no one)."""
 _WORK_OF = re.compile(rf"\b(?i:work|works|ideas|findings|insights|contributions|lab|group|words)\s+(?:of|by)\s+"
-                      rf"(?P<src>{_PERSON_OR_ORG})"
+                      rf"(?:(?i:the)\s+)?(?P<src>{_PERSON_OR_ORG})"
                       rf"|\b(?i:results|method|approach|recipe|protocol|setup|analysis|experiments|formulation|"
                       rf"proof|model|derivation|replication|setting|framework|those|that|one)\s+of\s+"
                       rf"(?P<persons>{_PERSONS})"
@@ -870,10 +870,10 @@ _PARTNERED = re.compile(rf"(?<![\w\-])(?P<src>{_ORG})\s+(?:(?:has|have|had)\s+)?
 _FROM_KEY = re.compile(r"^\W*(?i:from|per|via|after)\s+@(?P<key>[A-Za-z][\w\-]*[A-Za-z0-9])\s*[:,]")
 """``From @okafor: “…”``: a Pandoc/Quarto citation key without a year opening a quotation."""
 _BASED_ON_LIBRARY = re.compile(rf"\b(?i:implementation|implementations|code|codebase|version|port|module|modules|engine|"
-                               rf"backend|workers?|tool|filter|parser|tokenizer|kernel|kernels)\s+(?:[\w\-]+\s+){{0,3}}?"
+                               rf"backend|workers?|tool|filter|parser|tokenizer|kernel|kernels|repo|repository|project|"
+                               rf"package|demo|script|scripts|notebook|example|examples)\s+(?:[\w\-]+\s+){{0,3}}?"
                                rf"(?:is|are|was|were)\s+(?:\w+\s+)?(?:based|built)\s+(?:up)?on\s+(?:top\s+of\s+)?(?:the\s+)?"
-                               rf"(?P<src>{_ORG}|[a-z][\w\-.]*(?=\s+(?:library|package|framework|crate|module)\b)|"
-                               rf"[a-z][\w\-]*(?:\d|_|\.)[\w\-.]*)")
+                               rf"(?P<src>(?!(?i:the|a|an)\b){_ORG}|[a-z][\w\-]*(?:\d|_|\.)[\w\-.]*)")
 """``The filter is based on the bloomlib3 library``, ``The asynchronous workers are based on
 Greenlets_``: an implementation that builds on another's work credits it."""
 _ADAPTED_FROM = re.compile(rf"\b(?i:taken|adapted|borrowed|reproduced|copied|ported|derived|excerpted|modified|lifted)\s+"
@@ -888,7 +888,8 @@ another's material reused, credited to its maker (the repository on a code host,
 _COMES_FROM = re.compile(rf"\b(?:comes|come|came|is|are|was|were)\s+(?:(?i:originally|directly|mostly|largely)\s+)?from\s+"
                          rf"(?:(?i:the)\s+)?(?:(?P<owner>{_ORG})(?:’s|'s|(?<=s)’|(?<=s)')\s+(?:(?i:own|original|recent)\s+)?"
                          rf"(?:[\w\-]+\s+)?(?i:{_WORK_NOUNS}|talk|notes|lecture|course|book)\b|(?P<the>{_ORG})\s+"
-                         rf"(?i:paper|study|report|blog\s*post|talk|survey|preprint|benchmark|team|authors)\b)"
+                         rf"(?i:paper|study|report|blog\s*post|talk|survey|preprint|benchmark|team|authors|repository|repo|"
+                         rf"leaderboard|docs|documentation|website|codebase|README|tutorial|notebook)\b)"
                          rf"|\b(?i:idea|ideas|trick|tricks|insight|method|approach|technique|design|formulation|derivation)\s+"
                          rf"(?:(?:is|was|comes|came)\s+)(?:(?i:originally)\s+)?from\s+(?P<person>{_HANDLE}|{_TEAM_OF}|{_CAP}\s+{_CAP})")
 """``The numbers come from Nimbus’ own benchmark``, ``The loss comes from the Gridnet paper``, ``The
@@ -896,6 +897,19 @@ original idea is from Ana Ruiz``: the source of what the sentence states."""
 _WHAT_FOUND = re.compile(rf"\b(?i:what)\s+(?P<src>{_ORG})\s+(?:(?:has|have|had)\s+)?(?:found|reported|showed|shown|observed|"
                          rf"measured|described|proposed|recommended|suggested|argued|claimed)\b")
 """``This matches what Nimbus found in their 2022 study``: another's finding as the object."""
+_REUSED_FROM = re.compile(rf"\b(?i:borrow|borrows|borrowed|reuse|reuses|reused|take|takes|took|use|uses|used|copy|copied)\s+"
+                          rf"(?:(?i:the|some|much|most|parts\s+of\s+the|part\s+of\s+the)\s+)?(?i:code|ideas|implementation|"
+                          rf"scripts|kernels|weights|tokenizer|data\s+loaders?|utilities|configs?)\s+from\s+(?:(?i:the)\s+)?"
+                          rf"(?P<src>{_ORG})")
+"""``We borrow code from Gridnet for the tokenizer``: another's material reused."""
+_FOLLOWS_WORK = re.compile(rf"\b(?i:follows|follow|followed|mirrors|mirror|adopts|adopt|adopted)\s+(?:(?i:the)\s+)?"
+                           rf"(?:(?i:original|official|same)\s+)?(?P<src>{_ORG})(?:’s|'s)?\s+(?:[\w\-]+\s+)?"
+                           rf"(?i:paper|recipe|protocol|setup|methodology|guidelines|convention|conventions|implementation|"
+                           rf"approach|method|evaluation|split|splits|hyperparameters|settings|schedule)\b"
+                           rf"|\b(?i:same|identical)\s+(?i:hyperparameters|settings|setup|recipe|protocol|split|splits|schedule|"
+                           rf"configuration|preprocessing|evaluation)\s+as\s+(?:(?i:in|for|the)\s+)?(?P<name>{_ORG})")
+"""``We follow the Gridnet recipe``, ``The definition follows the Gridnet paper``, ``the same
+hyperparameters as Gridnet``: another's method taken as one's own setting."""
 _SOURCE_LINK = re.compile(r"\((?i:source|sources|via|ref|reference)\)")
 """A link to the source written as its word (``… improves recall by 2% (Source).``, a ``[Source](…)``
 link read as text): the claim is credited, to no name."""
@@ -983,7 +997,7 @@ def _batch_7_8_credits(sentence: str, lower: str) -> list[tuple[int, str | None,
     if "based" in lower or "built" in lower:
         for m in _BASED_ON_LIBRARY.finditer(sentence):
             name = m.group("src").rstrip("_")
-            if name.split()[0] not in NOT_SOURCES and not _OWN.search(sentence):
+            if name.split()[0] not in NOT_SOURCES:
                 out.append((m.start("src"), name, "built on a work"))
     if "from" in lower:
         for m in _ADAPTED_FROM.finditer(sentence):
@@ -998,6 +1012,14 @@ def _batch_7_8_credits(sentence: str, lower: str) -> list[tuple[int, str | None,
             name = m.group(group)
             if name.split()[0] not in NOT_SOURCES and not _FIRST_PERSON_WORD.fullmatch(name.split()[0]):
                 out.append((m.start(group), name, "taken from a source"))
+    if "from" in lower:
+        out += [(m.start("src"), m.group("src"), "taken from a source") for m in _REUSED_FROM.finditer(sentence)
+                if m.group("src").split()[0] not in NOT_SOURCES]
+    if "follow" in lower or "mirror" in lower or "adopt" in lower or "same" in lower or "identical" in lower:
+        for m in _FOLLOWS_WORK.finditer(sentence):
+            name = m.group("src") or m.group("name")
+            if name.split()[0] not in NOT_SOURCES and not _FIRST_PERSON_WORD.fullmatch(name.split()[0]):
+                out.append((m.start("src") if m.group("src") else m.start("name"), name, "'following' a method"))
     if "what" in lower:
         for m in _WHAT_FOUND.finditer(sentence):
             if m.group("src").split()[0] not in NOT_SOURCES and m.group("src") not in ("I", "We"):
