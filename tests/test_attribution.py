@@ -608,10 +608,37 @@ def test_unnamed_prior_work_and_a_quarto_cross_reference_are_no_sources() -> Non
 # README and docs credits to another's code, recipe or setting (our own sentences, in the shapes of
 # public READMEs' "based on" / "borrowed from" / "follows the X recipe" lines), and their look-alikes.
 
-@pytest.mark.parametrize("sentence", ['This repo is heavily based on Gridnet.', 'Our code is based on the Gridnet codebase.', 'This codebase is built upon Lattice and Gridnet.', 'We borrow code from Gridnet for the tokenizer.', 'Part of the code is borrowed from Gridnet.', "Parts of this implementation are adapted from @octo's repository.", 'This project is a fork of Gridnet.', 'We build on the excellent work of the Gridnet team.', 'The evaluation scripts come from the Gridnet repository.', "Much of this post draws on Ana Ruiz's notes.", 'The kernel was originally written by Ana Ruiz.', 'The benchmark numbers are from the Gridnet leaderboard.', 'The figure is from the Gridnet paper.', 'Table 2 is reproduced from Ruiz et al.', 'The definition follows the Gridnet paper.', 'We follow the Gridnet recipe for pretraining.', 'We use the same hyperparameters as Gridnet.', 'The setup mirrors that of Ruiz et al. (2021).'])
+@pytest.mark.parametrize("sentence", [
+    'This repo is heavily based on Gridnet.',
+    'Our code is based on the Gridnet codebase.',
+    'This codebase is built upon Lattice and Gridnet.',
+    'We borrow code from Gridnet for the tokenizer.',
+    'Part of the code is borrowed from Gridnet.',
+    "Parts of this implementation are adapted from @octo's repository.",
+    'This project is a fork of Gridnet.',
+    'We build on the excellent work of the Gridnet team.',
+    'The evaluation scripts come from the Gridnet repository.',
+    "Much of this post draws on Ana Ruiz's notes.",
+    'The kernel was originally written by Ana Ruiz.',
+    'The benchmark numbers are from the Gridnet leaderboard.',
+    'The figure is from the Gridnet paper.',
+    'Table 2 is reproduced from Ruiz et al.',
+    'The definition follows the Gridnet paper.',
+    'We follow the Gridnet recipe for pretraining.',
+    'We use the same hyperparameters as Gridnet.',
+    'The setup mirrors that of Ruiz et al. (2021).',
+])
 def test_reused_code_recipes_and_settings_credit_their_source(sentence: str) -> None:
     assert any(_attributed(r) for r in extract_claims(sentence) if r.kind != "table value"), sentence
 
 
 def test_tools_conventions_and_own_releases_are_no_sources() -> None:
-    _none_credited(['This repo is built with Python and Rust.', 'The site is powered by Hugo.', 'Our code is based on numpy arrays.', 'The project is built on top of the standard library.', 'We follow the usual convention for batch sizes.', 'We use the same learning rate for every run.', 'The evaluation scripts come from our previous release.'])
+    _none_credited([
+        'This repo is built with Python and Rust.',
+        'The site is powered by Hugo.',
+        'Our code is based on numpy arrays.',
+        'The project is built on top of the standard library.',
+        'We follow the usual convention for batch sizes.',
+        'We use the same learning rate for every run.',
+        'The evaluation scripts come from our previous release.',
+    ])
