@@ -337,7 +337,7 @@ _BARE_PANDOC = re.compile(r"\((?P<body>-?@(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|d
 keys that hold a year; a Quarto cross-reference (``@fig-x``, ``@sec-y``) or an identifier
 (``@ref:pg-66343``) is none."""
 _NARRATIVE_PANDOC = re.compile(r"(?<![\w.@\[(;/\-])-?@(?P<key>(?!(?:fig|tbl|sec|eq|lst|thm|lem|cor|def|exm|exr|ref)[-:])"
-                               r"[A-Za-z][A-Za-z\-]*(?:19|20)\d\d[a-z]?(?:[A-Z_][\w\-]*|[a-z]+[\w\-]*)?)"
+                               r"[A-Za-z][A-Za-z\-]*(?:_[A-Za-z][A-Za-z\-]*){0,4}_?(?:19|20)\d\d[a-z]?(?:[A-Z_][\w\-]*|[a-z]+[\w\-]*)?)"
                                r"(?=[\s,.;:)!?]|$)")
 """A pandoc narrative citation written bare in the prose (``@Bender2021 discuss …``, ``as
 @kruschke2018bayesian shows``): a key with a year, not after ``(`` or ``[`` (those are above), a
@@ -752,7 +752,8 @@ _THANKS_CONTRIBUTION = re.compile(
     rf"|\b(?i:thanks|thank\s+you|thank|kudos|grateful|indebted)\s+(?:(?i:also|here|again)\s+)?(?:(?i:go(?:es)?)\s+)?"
     rf"(?:(?i:to)\s+)?(?P<who2>(?:(?!(?i:for|who)\b)[^.;!?]){{2,160}}?)\s+(?:(?i:for)\s+[^.;]{{0,80}}?\s+(?i:and)\s+)?"
     rf"(?:(?i:for)\s+(?i:adding|implementing|contributing|porting|writing|fixing|creating|building|designing|developing|"
-    rf"inventing|discovering|proposing|releasing|open[\s-]sourcing)|,?\s*(?i:who|which)\s+(?:(?i:also|first|kindly|"
+    rf"inventing|discovering|proposing|releasing|open[\s-]sourcing|tackling|solving|resolving|landing|driving|leading|"
+    rf"optimi[sz]ing|speeding\s+up|rewriting|refactoring)|,?\s*(?i:who|which)\s+(?:(?i:also|first|kindly|"
     rf"originally)\s+)?(?i:contributed|wrote|implemented|created|built|designed|developed|added|ported|fixed|"
     rf"invented|proposed|released|open-sourced))\b")
 """Thanks or an acknowledgement for a named piece of work (label convention (e)): ``Thanks to
@@ -910,6 +911,22 @@ _FOLLOWS_WORK = re.compile(rf"\b(?i:follows|follow|followed|mirrors|mirror|adopt
                            rf"configuration|preprocessing|evaluation)\s+as\s+(?:(?i:in|for|the)\s+)?(?P<name>{_ORG})")
 """``We follow the Gridnet recipe``, ``The definition follows the Gridnet paper``, ``the same
 hyperparameters as Gridnet``: another's method taken as one's own setting."""
+_STANDARD_BODY = re.compile(
+    r"(?<![\w\-])(?P<src>(?:NIST|IETF|ISO|IEC|W3C|OWASP|IEEE|ANSI|ECMA|WHATWG|FIPS|CIS|ENISA|BSI|ETSI|ITU|CISA|"
+    r"PCI\s+DSS|RFC\s+\d{3,5}|NIST\s+SP\s+[\w\-.]+))(?:\s+(?:SP\s+)?[\dA-Z][\w\-.]*(?:\s+Rev\.\s*\d+)?)?,?\s+"
+    r"(?:(?:also|now|explicitly|still)\s+)?(?P<verb>recommends|recommend|requires|require|mandates|prohibits|disallows|"
+    r"deprecates|deprecated|specifies|defines|states|says|suggests|allows|permits|forbids|advises|approves|"
+    r"considers|lists|classifies)\b")
+"""A standard or a standards body as the source of a rule (``NIST SP 800-63B requires …``, ``OWASP
+recommends …``, ``RFC 6749 defines …``): normative text credited to its maker."""
+_PRAISE = re.compile(rf"(?<![\w@\-])(?P<src>{_HANDLE}|{_CAP}\s+{_CAP})\s+did\s+(?:a|an|some)\s+(?:[\w\-]+\s+)?(?:job|work)\b"
+                     rf"|\b(?i:congratulations|congrats|kudos|hats\s+off)\s+to\s+(?P<name>{_HANDLE}|{_CAP}(?:\s+{_CAP})?)")
+"""Praise for a piece of work (``@octo did an excellent job on this``, ``Congratulations to Ana
+Ruiz``): the work is credited to them."""
+_IN_THEIR_WORK = re.compile(rf"(?<![\w@\-])(?P<src>{_HANDLE}|{_CAP}\s+{_CAP})\s+(?!(?:and|or)\b)[^.;:]{{0,80}}?\s+in\s+"
+                            rf"(?:his|her|their)\s+(?:(?:[\w\-]+\s+){{0,2}})?(?:article|post|blog\s*post|paper|talk|book|"
+                            rf"thesis|write-?up|tweet|video|lecture|essay|notes)\b")
+"""``Ana Ruiz gave a good introduction to this in her article on …``: a person's published work."""
 _SOURCE_LINK = re.compile(r"\((?i:source|sources|via|ref|reference)\)")
 """A link to the source written as its word (``… improves recall by 2% (Source).``, a ``[Source](…)``
 link read as text): the claim is credited, to no name."""
@@ -1020,6 +1037,19 @@ def _batch_7_8_credits(sentence: str, lower: str) -> list[tuple[int, str | None,
             name = m.group("src") or m.group("name")
             if name.split()[0] not in NOT_SOURCES and not _FIRST_PERSON_WORD.fullmatch(name.split()[0]):
                 out.append((m.start("src") if m.group("src") else m.start("name"), name, "'following' a method"))
+    if "NIST" in sentence or "RFC" in sentence or any(b in sentence for b in ("IETF", "ISO", "W3C", "OWASP", "IEEE",
+                                                                             "ANSI", "ECMA", "WHATWG", "FIPS", "CIS",
+                                                                             "ENISA", "BSI", "ETSI", "ITU", "PCI")):
+        out += [(m.start("src"), m.group("src"), "a standard as the source") for m in _STANDARD_BODY.finditer(sentence)]
+    if " did " in sentence or "ongrat" in lower or "kudos" in lower or "hats off" in lower:
+        for m in _PRAISE.finditer(sentence):
+            name = m.group("src") or m.group("name")
+            if name.split()[0] not in NOT_SOURCES:
+                out.append((m.start("src") if m.group("src") else m.start("name"), name, "praise for a work"))
+    if " in his " in lower or " in her " in lower or " in their " in lower:
+        for m in _IN_THEIR_WORK.finditer(sentence):
+            if m.group("src").split()[0] not in NOT_SOURCES and m.group("src").split()[0] not in _GENERIC_SUBJECTS:
+                out.append((m.start("src"), m.group("src"), "a person's work"))
     if "what" in lower:
         for m in _WHAT_FOUND.finditer(sentence):
             if m.group("src").split()[0] not in NOT_SOURCES and m.group("src") not in ("I", "We"):
@@ -1272,6 +1302,9 @@ def credits(sentence: str) -> Credit | None:
                 re.search(r"(?i:report|article|blog\s*post)\s+\S+$", m.group(0))
                 and not re.match(r"(?i:the)\s+(?i:article|blog\s*post)\b", m.group(0)))):
             continue  # an unnamed team may be the page's own ("The team found that …"), "their report" too
+        if m.group("src") is None and re.search(r"(?i:earlier|previous|first|original|older|draft)\s+(?i:version|draft|edition)s?"
+                                                r"\s+of\s+$", sentence[max(0, m.start() - 40):m.start()]):
+            continue  # "An earlier version of the blog post described …": the page's own post
         add(m, _source_name(m), "a work as the subject")
     for m in (_IN_PAPER.finditer(sentence) if "paper" in lower else ()):
         if _OWN.search(m.group(0)) or (m.group("src") is None and _OWN.search(sentence)):
