@@ -832,6 +832,36 @@ folks authors maintainers contributors researchers people everyone community gre
 awesome incredible fantastic big huge""".split())
 
 
+_THANKS_FOR_ANY = re.compile(
+    r"\b(?i:thanks|thank\s+you|thank|kudos|grateful|indebted)\s+(?:(?i:also|here|again|so\s+much)\s+)?(?:(?i:go(?:es)?)\s+)?"
+    r"(?:(?i:to)\s+)?(?P<who>(?:(?!(?i:for|who)\b)[^.;!?]){2,120}?)\s+(?i:for)\s+(?P<what>[^.;!?]{2,100})"
+    r"|\b(?i:thanks|thank\s+you|thank|kudos|grateful|indebted)\s+(?:(?i:also|here|again|so\s+much)\s+)?"
+    r"(?:(?i:go(?:es)?)\s+)?(?:(?i:to)\s+)?(?P<who2>(?:(?!(?i:for|who)\b)[^.;!?]){2,120}?),?\s+(?i:who)\s+(?P<did>[^.;!?]{2,100})")
+_HELP = frozenset("""help helping helpful helped feedback review reviews reviewing reviewed comments commenting comment
+discussion discussions discussing conversations conversation chats chat support supporting supported suggestions
+suggestion advice guidance proofreading reading hosting host hosted compute gpus gpu resources sponsoring sponsorship
+sponsored funding funded patience time encouragement organizing organising organized answering answers questions
+input sharing shared testing tested spotting catching reporting reported flagging pointing hospitality invitation
+opportunity being having inviting listening trust collaboration partnership friendship mentoring mentorship
+proof-reading proofread read reads kind words edits editing notes slides pointers tips donation donations grant grants credits access loan hardware servers cluster machines infrastructure""".split())
+"""What thanks for help are for (label convention (e)): feedback, reviews, discussions, support,
+compute, hosting, sharing, testing, spotting a problem; anything else a page thanks a named
+person or team for (``for this contribution``, ``for tackling this``, ``for the port``) is work."""
+_THANKS_FILLER = frozenset("""the their his her this that these those all a an its your our great excellent amazing
+insightful valuable helpful useful many numerous kind generous continued ongoing early thoughtful careful detailed
+constructive initial invaluable wonderful fantastic awesome incredible tremendous fruitful extensive much very
+so some""".split())
+
+
+def _thanked_for_work(what: str) -> bool:
+    """Whether what a page thanks someone for is a piece of work rather than help (:data:`_HELP`)."""
+    for word in re.findall(r"[A-Za-z][\w\-]*", what.lower()):
+        if word in _THANKS_FILLER:
+            continue
+        return word not in _HELP and word not in _FUNCTION_WORDS
+    return False
+
+
 def _who_names(who: str) -> list[str]:
     """The names inside the thanked part of a sentence (``Kestrel Labs and in particular Ana Ruiz``
     → ``Kestrel Labs``, ``Ana Ruiz``; ``engineers from Nimbus`` → ``Nimbus``; ``the Gridnet
@@ -1192,6 +1222,13 @@ def credits(sentence: str) -> Credit | None:
                 for name in names:
                     add(m.start("who2" if m.group("who2") else "who") + max(0, who.find(name.split()[0])), name,
                         "thanks for a work")
+        if not cues:
+            for m in _THANKS_FOR_ANY.finditer(sentence):  # thanks for anything that is not help
+                group = "who" if m.group("who") else "who2"
+                names = _who_names(m.group(group))
+                if names and _thanked_for_work(m.group("what") or m.group("did")):
+                    for name in names:
+                        add(m.start(group) + max(0, m.group(group).find(name.split()[0])), name, "thanks for a work")
     if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence) or _maintained(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None

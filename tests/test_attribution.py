@@ -668,3 +668,35 @@ def test_an_earlier_version_of_the_post_and_a_system_requirement_are_no_sources(
     _none_credited(["An earlier version of the blog post called the section differently.",
                     "Kubelet requires a config file at start-up.",
                     "Ana Ruiz did the dishes."])
+
+
+# Thanks (label convention (e)), beyond a list of work nouns: a page thanks a named person or team for
+# anything that is not help (feedback, reviews, discussions, compute, hosting, sharing, testing).
+
+@pytest.mark.parametrize("sentence", [
+    'Thanks to Ana Ruiz for the FP8 path.',
+    'Thanks to @octo for the new tokenizer!',
+    'Big thanks to Bo Li for the Windows build.',
+    'Thanks to Ana Ruiz who pointed me to the Gridnet paper.',
+    'Kudos to the Nimbus team for the speed-up.',
+    'We are grateful to Ana Ruiz for the original design of the scheduler.',
+])
+def test_thanks_for_anything_but_help_credits_the_thanked(sentence: str) -> None:
+    assert any(_attributed(r) for r in extract_claims(sentence) if r.kind != "table value"), sentence
+
+
+def test_thanks_for_help_compute_and_causal_thanks_credit_nothing() -> None:
+    _none_credited([
+        'Thanks to Ana Ruiz for the helpful feedback on this post.',
+        'Thanks to Bo Li for reviewing an early draft.',
+        'We thank Nimbus for the donation of compute.',
+        'Thanks to everyone who joined the call.',
+        'Thank you to Ana Ruiz for the insightful discussions.',
+        'Thanks to Bo Li for his patience.',
+        'Many thanks to Ana Ruiz for sharing her checkpoints.',
+        'Thanks to Nimbus for hosting the event.',
+        'Thanks for reading!',
+        'Thanks to caching, the second run is fast.',
+        'Thanks to Ana Ruiz who helped us debug the leak.',
+        'Thanks to the reviewers for their comments.',
+    ])
