@@ -1064,7 +1064,7 @@ def _batch_7_8_credits(sentence: str, lower: str) -> list[tuple[int, str | None,
                 if m.group("src").split()[0] not in NOT_SOURCES]
     if "follow" in lower or "mirror" in lower or "adopt" in lower or "same" in lower or "identical" in lower:
         for m in _FOLLOWS_WORK.finditer(sentence):
-            name = m.group("src") or m.group("name")
+            name = re.sub(r"(?:’s|'s|’|')$", "", m.group("src") or m.group("name"))
             if name.split()[0] not in NOT_SOURCES and not _FIRST_PERSON_WORD.fullmatch(name.split()[0]):
                 out.append((m.start("src") if m.group("src") else m.start("name"), name, "'following' a method"))
     if "NIST" in sentence or "RFC" in sentence or any(b in sentence for b in ("IETF", "ISO", "W3C", "OWASP", "IEEE",
