@@ -82,7 +82,8 @@ from audit.flattened import read_flattened
 from audit.pack import Pack
 from engine.runs.errors import InputError
 from claims.quantities import Quantity, find_quantities
-from claims.attribution import citation_marker_spans, credits, possessive_credits, work_reports, works_named
+from claims.attribution import (citation_marker_spans, credits, own_names, own_paper, page_title, possessive_credits,
+                                self_reference, system_contribution, work_reports, works_named)
 from claims.kinds import MEASURED, RESULT_ROLES, TABLE_VALUE, check_kinds, measured_cue, not_measured, refine_roles
 from claims.roles import masked as mask_roles
 
@@ -679,13 +680,23 @@ def claims_from_document(document: Document, kinds: str = "rules") -> list[Claim
 def _credit_named_works(rows: list[ClaimRow]) -> list[ClaimRow]:
     """A work the page names (``the Chinchilla paper``, ``DrQA (Chen et al., 2017)``) credits the
     later sentences it is the subject of (``Chinchilla reveals …``; claims/attribution.py
-    ``works_named``, ``work_reports``): their kind is decided again with the credit."""
-    works = works_named([r.text for r in rows if r.kind != TABLE_VALUE])
-    if not works:
-        return rows
+    ``works_named``, ``work_reports``): their kind is decided again with the credit. So is a
+    sentence where a named system other than the page's own contributes (``Gridnet v2 introduced
+    …``; ``system_contribution``, the page's own from its title and first-person voice, ``own_names``)."""
+    texts = [r.text for r in rows if r.kind != TABLE_VALUE]
+    works = works_named(texts)
+    own = own_names(texts, page_title([r.section for r in rows if r.kind != TABLE_VALUE]), works)
+    paper = own_paper(texts)
     out = []
     for row in rows:
-        work = work_reports(row.text, works) if row.kind not in (TABLE_VALUE, "attribution") else None
+        if (own or paper) and (row.kind == "attribution" or "; credited to" in row.cue) \
+                and not cited_names(row.text)[1] and self_reference(row.text, own, paper):
+            # the page's own work credited to itself (convention (d)): decided again without the credit
+            kind, cue = classify(mask_roles(row.text), row.quantities, False)
+            out.append(replace(row, kind=kind, cue=cue))
+            continue
+        work = (work_reports(row.text, works) or system_contribution(row.text, own)
+                if row.kind not in (TABLE_VALUE, "attribution") else None)
         if work is None or "credited to" in row.cue:
             out.append(row)
             continue

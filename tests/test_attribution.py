@@ -215,8 +215,10 @@ def test_a_value_of_the_paper_beside_ours_credits_the_paper() -> None:
     assert _attributed(_row("We measure 0.361 vs. reported 0.368 on the dev set."))
     _none_credited(["The calibration set required by MLCommons is small.",
                     "Since released, the encoder has been reused widely.",
-                    "Last May, Cohere developed a multilingual reranker.",
                     "The plan (phase 2) starts next year."])
+    # label convention (d) (stop 28): an organisation that develops a work is credited with it
+    row = _row("Last May, Cohere developed a multilingual reranker.")
+    assert _attributed(row) and "Cohere" in row.cited_names
 
 
 def test_a_company_domain_is_one_cited_name() -> None:
@@ -378,6 +380,323 @@ def test_batch_8_attribution_figures_hold() -> None:
     spec.loader.exec_module(bench)
     c = bench.score_corpus("development", "markdown", frozenset({8}))["counts"]
     assert (c["attribution_gold"], c["names_gold"]) == (79, 96)
-    # 48 and 6 since the stop-28 label conventions (a self-reference and a thanks for help are no credits)
-    assert c["attribution_correct"] >= 48 and c["attribution_predicted"] - c["attribution_correct"] <= 6
-    assert c["names_found"] >= 68  # 70 of 101 before the stop-28 conventions, 68 of 96 after
+    # 48 and 6 since the stop-28 label conventions (a self-reference and a thanks for help are no credits);
+    # 59 and 4 after branch attribution's rules for batches 7 and 8 (in sample)
+    assert c["attribution_correct"] >= 59 and c["attribution_predicted"] - c["attribution_correct"] <= 4
+    assert c["names_found"] >= 75  # 70 of 101 before the stop-28 conventions, 68 of 96 after, 75 after this branch
+
+
+# Shapes the rules missed on batches 7 and 8 (development; batch 7 read after it was retired from
+# held-out, stop 28) and the label conventions (d), (e), (g) of tests/data/corpus/manifest.json;
+# every sentence written for this file.
+
+def _names(text: str) -> list[str]:
+    return [n for r in extract_claims(text) if r.kind != "table value" and _attributed(r) for n in r.cited_names]
+
+
+@pytest.mark.parametrize("sentence, names", [
+    # (d) a named system, model, method or paper other than the page's own as the doer of a contribution
+    ("Quickattn v1 introduced a tiled kernel for exact attention.", ["Quickattn v1"]),
+    ("Quickattn v2 improved how the work is split across warps.", ["Quickattn v2"]),
+    ("Unlike earlier detectors, GridYOLO proposes a new label assignment.", ["GridYOLO"]),
+    ("While Sparsekit proposes pruning the lower layers, DenseKV argues for the opposite.", ["Sparsekit"]),
+    ("But LoRAX, which adds trainable weights to every layer, matches full tuning.", ["LoRAX"]),
+    ("To price the houses, the CCPA created a model from past sales.", ["CCPA"]),
+    ("Nimbus Transformers recently added the Gridnet retrieval model to its hub.", ["Nimbus Transformers"]),
+    ("Recently, Nimbus partnered with Orbital AI to introduce a retrieval model.", ["Nimbus", "Orbital AI"]),
+    ("The methods in the GRID.q8 paper were folded into the library.", ["GRID.q8"]),
+    ('From @okafor: "a p-value is a probability about the data, not the hypothesis."', ["okafor"]),
+    # (e) thanks for a named piece of work, each thanked name cited
+    ("Thanks to Kestrel Labs and in particular Ana Ruiz for this contribution.", ["Kestrel Labs", "Ana Ruiz"]),
+    ("Thanks to Bo Lindqvist from Nimbus Research for this contribution.", ["Bo Lindqvist", "Nimbus Research"]),
+    ("Thanks to engineers from Orbital for this contribution.", ["Orbital"]),
+    ("Thanks to @octo and @pixelated for the port.", ["@octo", "@pixelated"]),
+    ("We would like to acknowledge the GridYOLO authors for their many contributions to detection.", ["GridYOLO"]),
+    ("Messages are encoded in about 4 microseconds (thanks fastpack!) on one core.", ["fastpack"]),
+    # (g) a credited issue number
+    ("Source write-up: #311.", ["#311"]),
+    ("Caveats from #311:", ["#311"]),
+    # authorship, lineage, a person's work
+    ("The simulator was created in 2015 by Ana Ruiz and Bo Li at the University of Lagos.", ["Ana Ruiz"]),
+    ("The Quickattn series by Ana Ruiz looks at attention as a memory problem.", ["Ana Ruiz"]),
+    ("Watch the lecture recording given by Professor Ana Ruiz to follow the argument.", ["Ana Ruiz"]),
+    ("@octo's 03/02/2025 2.9-minute tokenizer-based record.", ["@octo"]),
+    ("The target follows Ana Ruiz's GPT-2 replication in tiny.c, which took an hour.", ["Ana Ruiz"]),
+    ("The trainer descends from TinyGPT, hence the name.", ["TinyGPT"]),
+    ("Ana Ruiz (Nimbus) has an experimental implementation of Quickattn in Triton.", ["Ana Ruiz", "Nimbus"]),
+    ("Under 2 minutes on 8 GPUs (the tiny.c GPT-2 replication needed 40 minutes)", ["tiny.c"]),
+    ("Early on we were inspired by columnar append-only stores like kdb+ for their speed.", ["kdb+"]),
+    ("Okafor attributes this to three causes:", ["Okafor"]),
+    # works named by their titles
+    ("A similar design was examined in Sparse Retrieval with Learned Vocabularies to rank passages.",
+     ["Sparse Retrieval with Learned Vocabularies"]),
+    ("Gridnet Sec. 4 and Rethinking Sparse Search both found that judges favour long answers.",
+     ["Gridnet Sec. 4", "Rethinking Sparse Search"]),
+    ("Small Rerankers Suffice: the study finds that size matters little.", ["Small Rerankers Suffice"]),
+    ("The repository builds on earlier work, including Skip Vectors, Deep Contexts and ULMNet, but differs.",
+     ["Skip Vectors", "Deep Contexts", "ULMNet"]),
+    ("We will use the Gridnet-R2 tech report as a guide for the three stages.", ["Gridnet-R2"]),
+    ("This is the same multi-view benefit as utilized in FixRank, Meta Pseudo Rank, etc.", ["FixRank", "Meta Pseudo Rank"]),
+    ("As shown in the paper \"Learned Late Interactions\" from Nimbus, pooling helps.", ["Nimbus"]),
+    ("The ensemble improves recall by 2.1% (Source).", []),
+])
+def test_batch_7_and_8_shapes_of_our_own(sentence: str, names: list[str]) -> None:
+    rows = [r for r in extract_claims(sentence) if r.kind != "table value"]
+    assert any(_attributed(r) for r in rows), [(r.kind, r.cue) for r in rows]
+    got = _names(sentence)
+    assert all(any(n in g for g in got) for n in names), (sentence, got)
+
+
+def test_properties_results_self_references_and_help_are_no_credits() -> None:
+    """The other side of conventions (d) and (e): a system's property, capability or result, a
+    release, the page's own system (its title or its first-person voice), thanks for help, a
+    causal 'thanks to', a maintainer line, a noun after a named work, an unnamed paper beside 'we'."""
+    _none_credited(["GridYOLO outperforms every detector of its size.",
+                    "Quickattn supports both mobile and desktop GPUs.",
+                    "Quickattn v2 improved the state of the art on long inputs.",
+                    "Quickattn v2 improves AP by 2.2% over v1.",
+                    "Version 1.4 introduced a faster hash join.",
+                    "Thanks to Ana Ruiz for helping us track the leak down.",
+                    "Thanks to the new architecture and faster chips for large models, training got cheaper.",
+                    "Gridnet is built and maintained by researchers from the University of Lagos.",
+                    "We release the checkpoints from the paper, trained at Nimbus.",
+                    "The images from each class were relabelled by hand.",
+                    "The engine fetches the 50 most similar vectors (according to PQ) first."])
+    text = ("# Quickattn\n\nQuickattn is a fast attention kernel.\n\n## Changes\n\n"
+            "Quickattn v2 introduced a split over warps.\n\nWe added a backward pass.\n")
+    assert not any(_attributed(r) for r in extract_claims(text))
+    # the same sentence on a page whose title names another work the page credits to its authors
+    text = ("# GridYOLO: a detector\n\nWe thank the GridYOLO authors for their work.\n\n"
+            "GridYOLO introduces a new label assignment.\n")
+    rows = {r.text: r for r in extract_claims(text)}
+    assert _attributed(rows["GridYOLO introduces a new label assignment."])
+
+
+# Shapes the rules missed on batch 10 (development; scored once before any change for it:
+# precision 0.533 (8/15), recall 0.533 (8/15), cited names 0.600 (12/20)); sentences of our own.
+
+@pytest.mark.parametrize("sentence, names", [
+    ("(A big thanks to Ana Ruiz who contributed the first version of this chapter.)", ["Ana Ruiz"]),
+    ("We are grateful to the great team at Orbital for paving the way with Gridpile and for open-sourcing the code.",
+     ["Orbital"]),
+    ("The filter is based on the bloomlib3 library.", ["bloomlib3"]),
+    ("The asynchronous workers are based on Greenthreads_ (via Evlet_).", ["Greenthreads"]),
+])
+def test_batch_10_shapes_of_our_own(sentence: str, names: list[str]) -> None:
+    rows = [r for r in extract_claims(sentence) if r.kind != "table value"]
+    assert any(_attributed(r) for r in rows), [(r.kind, r.cue) for r in rows]
+    got = _names(sentence)
+    assert all(any(n in g for g in got) for n in names), (sentence, got)
+
+
+def test_eponyms_identifiers_and_a_pages_own_makers_and_paper_are_no_credits() -> None:
+    _none_credited(["Chip makers said they could no longer keep up with Okafor's law.",
+                    "Plug your fitted constants into okafor_law defined above.",
+                    "The estimate follows from Ruiz's theorem.",
+                    "As discussed in the accompanying paper, accuracy tracks the amount of data."])
+    text = ("# Model Card: Gridnet\n\nThis is the official codebase for the Gridnet models trained and "
+            "released by Nimbus.\n\nResearchers at Nimbus developed the models to study robustness.\n\n"
+            "As discussed in our paper, the models are uneven across languages.\n\n"
+            "Further analysis is provided in the paper.\n\nOkafor found that the benchmark leaks.\n")
+    rows = {r.text: r for r in extract_claims(text)}
+    assert [t for t, r in rows.items() if _attributed(r)] == ["Okafor found that the benchmark leaks."]
+    # the same credits on a page that is not Nimbus' own
+    text = "# Notes on speech models\n\nResearchers at Nimbus developed the models to study robustness.\n"
+    assert any(_attributed(r) for r in extract_claims(text))
+
+
+# Shapes of public technical writing the rules of this stop were checked on after batch 10 (our own
+# sentences, never corpus text): reused material, the source of a number or an idea, another's finding
+# as an object; and runtime operations, which a system does and its makers did not contribute.
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Credit for this trick goes to Ana Ruiz.", "Ana Ruiz"),
+    ("This section is adapted from the Gridnet docs.", "Gridnet"),
+    ("Code adapted from https://github.com/ana/grid.", "ana/grid"),
+    ("As the Gridnet README notes, the index is rebuilt nightly.", "Gridnet"),
+    ("This example is taken from the Gridnet tutorial.", "Gridnet"),
+    ("The numbers come from Nimbus' own benchmark.", "Nimbus"),
+    ("The loss comes from the Gridnet paper.", "Gridnet"),
+    ("The original idea is from Ana Ruiz.", "Ana Ruiz"),
+    ("This result matches what Nimbus found in their 2022 study.", "Nimbus"),
+    ("An earlier post by Ana Ruiz covers the same ground.", "Ana Ruiz"),
+    ("Nimbus recently open-sourced Gridnet, a sparse index.", "Nimbus"),
+])
+def test_reused_material_and_the_source_of_a_claim_are_credited(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and any(name in n for n in row.cited_names), (row.cue, row.cited_names)
+
+
+def test_operations_and_own_material_are_no_contributions() -> None:
+    _none_credited(["The CPU added overhead to every call.",
+                    "The GPU added a few milliseconds of latency.",
+                    "Then Dockyard created a new container for the job.",
+                    "The SDK adds retries by default.",
+                    "Kubelet adds a sidecar to each pod.",
+                    "Redis added the key to the set.",
+                    "Postgres created the index in 4 minutes.",
+                    "The data comes from the training set.",
+                    "The numbers come from our own benchmark.",
+                    "This example is adapted from the previous section.",
+                    "This matches what we found earlier.",
+                    "The code is based on dynamic programming.",
+                    "BM25 improved recall on every dataset.",
+                    "Thanks to caching, the second run is fast.",
+                    "We thank Nimbus for the compute."])
+
+
+def test_a_title_that_names_a_topic_makes_no_system_the_pages_own() -> None:
+    """own_names: a title that is a system's name (``# Quickattn``, ``Quickattn: …``, ``Model Card:
+    Quickattn``) makes it the page's own; one that names a topic (``Quickattn Without Regret``) does not,
+    nor does 'our blog post on X'."""
+    from claims.attribution import own_names
+
+    assert own_names([], "Quickattn (v2)") == {"Quickattn"}
+    assert own_names([], "Model Card: Quickattn") == {"Quickattn"}
+    assert own_names([], "Introducing Quickattn v2: faster attention") == {"Quickattn"}
+    assert own_names([], "Quickattn Without Regret") == set()
+    assert own_names(["Our Quickattn blog post showed how it works."], "") == set()
+    assert own_names(["We introduce Gridnet, a sparse index.", "Our Lattice library is fast."], "") == {"Gridnet", "Lattice"}
+    text = "# Quickattn Without Regret\n\nQuickattn v2 introduced a split over warps.\n"
+    assert any(_attributed(r) for r in extract_claims(text))
+
+
+@pytest.mark.parametrize("batch, gold, before, floor", [
+    # batch 7: retired from held-out this stop; at its one held-out scoring (stop 27) 0.714 (15/21), 0.300
+    # (15/50), names 0.391; after the stop-28 conventions, main's rules 15/21 of 49 gold, names 25 of 63
+    (7, (49, 63), (15, 21, 25), (44, 1, 55)),
+    # batch 10: scored once before any change for it (branch attribution at b13519f): 0.533 (8/15),
+    # 0.533 (8/15), names 0.600 (12/20); main's rules 0.500 / 0.533
+    (10, (15, 20), (8, 15, 12), (12, 0, 15)),
+    # batch 11: scored once before any change for it (branch attribution at 2fbf219): 0.600 (6/10), 0.545
+    # (6/11), names 0.636 (7/11); main's rules 0.600 / 0.545
+    (11, (11, 11), (6, 10, 7), (11, 3, 11)),
+])
+def test_batches_7_10_and_11_attribution_figures_hold(batch, gold, before, floor) -> None:
+    """Development batches 7, 10 and 11, Markdown: the floors are the figures after branch attribution's
+    rules (tuned on both: in sample; ``before`` is what they were before), so a later change cannot
+    lose them."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "bench_claims_quality.py"
+    spec = importlib.util.spec_from_file_location(f"bench_claims_quality_b{batch}", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    c = bench.score_corpus("development", "markdown", frozenset({batch}))["counts"]
+    assert (c["attribution_gold"], c["names_gold"]) == gold
+    correct, false, names = floor
+    assert c["attribution_correct"] >= correct and c["attribution_predicted"] - c["attribution_correct"] <= false
+    assert c["names_found"] >= names
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("The method of Ruiz and Li halves the cost.", "Ruiz and Li"),
+    ("The trick was discovered by @octo on a forum.", "@octo"),
+    ("Ana Ruiz showed in 2019 that the bound is tight.", "Ana Ruiz"),
+])
+def test_a_method_of_two_authors_a_handle_after_by_and_a_dated_finding(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and any(name in n for n in row.cited_names), (row.cue, row.cited_names)
+
+
+def test_unnamed_prior_work_and_a_quarto_cross_reference_are_no_sources() -> None:
+    """As the corpus labels read them: 'Some previous work does …', 'Prior studies identified …'."""
+    _none_credited(["Prior work has shown that dense retrievers overfit.",
+                    "Several papers have reported the same drift.",
+                    "The effect is shown in @fig-loss for every run.",
+                    "Results reproduced by @octo on 2021-03-02 (commit 1a2b3c4)"])
+
+
+# README and docs credits to another's code, recipe or setting (our own sentences, in the shapes of
+# public READMEs' "based on" / "borrowed from" / "follows the X recipe" lines), and their look-alikes.
+
+@pytest.mark.parametrize("sentence", [
+    'This repo is heavily based on Gridnet.',
+    'Our code is based on the Gridnet codebase.',
+    'This codebase is built upon Lattice and Gridnet.',
+    'We borrow code from Gridnet for the tokenizer.',
+    'Part of the code is borrowed from Gridnet.',
+    "Parts of this implementation are adapted from @octo's repository.",
+    'This project is a fork of Gridnet.',
+    'We build on the excellent work of the Gridnet team.',
+    'The evaluation scripts come from the Gridnet repository.',
+    "Much of this post draws on Ana Ruiz's notes.",
+    'The kernel was originally written by Ana Ruiz.',
+    'The benchmark numbers are from the Gridnet leaderboard.',
+    'The figure is from the Gridnet paper.',
+    'Table 2 is reproduced from Ruiz et al.',
+    'The definition follows the Gridnet paper.',
+    'We follow the Gridnet recipe for pretraining.',
+    'We use the same hyperparameters as Gridnet.',
+    'The setup mirrors that of Ruiz et al. (2021).',
+])
+def test_reused_code_recipes_and_settings_credit_their_source(sentence: str) -> None:
+    assert any(_attributed(r) for r in extract_claims(sentence) if r.kind != "table value"), sentence
+
+
+def test_tools_conventions_and_own_releases_are_no_sources() -> None:
+    _none_credited([
+        'This repo is built with Python and Rust.',
+        'The site is powered by Hugo.',
+        'Our code is based on numpy arrays.',
+        'The project is built on top of the standard library.',
+        'We follow the usual convention for batch sizes.',
+        'We use the same learning rate for every run.',
+        'The evaluation scripts come from our previous release.',
+    ])
+
+
+# Shapes the rules missed on batch 11 (development; scored once before any change for it:
+# precision 0.600 (6/10), recall 0.545 (6/11), cited names 0.636 (7/11)); sentences of our own.
+
+@pytest.mark.parametrize("sentence, name", [
+    ("The survey is described in detail in @okafor_river_survey_2019.", "okafor 2019"),
+    ("NIST SP 800-90B requires a health test for every entropy source.", "NIST"),
+    ("OWASP recommends a work factor of at least ten.", "OWASP"),
+    ("RFC 9110 defines the semantics of every method.", "RFC 9110"),
+    ("@octo did an excellent job on this, congratulations!", "@octo"),
+    ("Thanks to @pixelated for tackling this!", "@pixelated"),
+    ("My colleague Ana Ruiz gave a good introduction to caching in her article on warm starts:", "Ana Ruiz"),
+])
+def test_batch_11_shapes_of_our_own(sentence: str, name: str) -> None:
+    row = _row(sentence)
+    assert _attributed(row) and any(name in n for n in row.cited_names), (row.cue, row.cited_names)
+
+
+def test_an_earlier_version_of_the_post_and_a_system_requirement_are_no_sources() -> None:
+    _none_credited(["An earlier version of the blog post called the section differently.",
+                    "Kubelet requires a config file at start-up.",
+                    "Ana Ruiz did the dishes."])
+
+
+# Thanks (label convention (e)), beyond a list of work nouns: a page thanks a named person or team for
+# anything that is not help (feedback, reviews, discussions, compute, hosting, sharing, testing).
+
+@pytest.mark.parametrize("sentence", [
+    'Thanks to Ana Ruiz for the FP8 path.',
+    'Thanks to @octo for the new tokenizer!',
+    'Big thanks to Bo Li for the Windows build.',
+    'Thanks to Ana Ruiz who pointed me to the Gridnet paper.',
+    'Kudos to the Nimbus team for the speed-up.',
+    'We are grateful to Ana Ruiz for the original design of the scheduler.',
+])
+def test_thanks_for_anything_but_help_credits_the_thanked(sentence: str) -> None:
+    assert any(_attributed(r) for r in extract_claims(sentence) if r.kind != "table value"), sentence
+
+
+def test_thanks_for_help_compute_and_causal_thanks_credit_nothing() -> None:
+    _none_credited([
+        'Thanks to Ana Ruiz for the helpful feedback on this post.',
+        'Thanks to Bo Li for reviewing an early draft.',
+        'We thank Nimbus for the donation of compute.',
+        'Thanks to everyone who joined the call.',
+        'Thank you to Ana Ruiz for the insightful discussions.',
+        'Thanks to Bo Li for his patience.',
+        'Many thanks to Ana Ruiz for sharing her checkpoints.',
+        'Thanks to Nimbus for hosting the event.',
+        'Thanks for reading!',
+        'Thanks to caching, the second run is fast.',
+        'Thanks to Ana Ruiz who helped us debug the leak.',
+        'Thanks to the reviewers for their comments.',
+    ])
