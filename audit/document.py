@@ -65,6 +65,7 @@ from typing import Any, Callable, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 from audit.runin import reads_as_sentence
+from audit.titles import finite_verb, set_aside_titles
 
 # ---------------------------------------------------------------------------------------------
 # Markdown.
@@ -487,6 +488,16 @@ def _navigation(children: list[Any] | None) -> bool:
     return links > 0
 
 
+def _linked_sentence(children: list[Any] | None, content: str) -> bool:
+    """A paragraph that is one link whose text is a sentence (``["Artificial intelligence advances
+    by inventing games …" - Professor Ben Recht](…)``: six words or more with a finite verb,
+    :func:`audit.titles.finite_verb`): a quoted or linked claim, prose; a link of a title (``[Paper](…)``,
+    ``[Read the full paper](…)``) stays navigation (label convention (h))."""
+    items = _meaningful(children)
+    return (len(content.split()) >= 6 and sum(c.type == "link_open" for c in items) == 1
+            and items[0].type == "link_open" and items[-1].type == "link_close" and finite_verb(content))
+
+
 def _linked_reference(containers: list[str], content: str) -> bool:
     """A footnote whose text is one link of four words or more (``[^1]: [A. Shakir and S. Lee,
     "2D Matryoshka sentence embeddings"](url)``) is a reference, read as prose, not a link list."""
@@ -723,6 +734,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             elif not content:  # only tags and a media element's fallback text
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif ((_navigation(inline.children) and not _linked_reference(containers, content)
+                   and not _linked_sentence(inline.children, content)
                    and not (tokens[index - 1].type == "list_item_open" and _linked_item(containers, inline.children, content)
                             and not (toc_lists and toc_lists[-1])))
                   or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
@@ -835,7 +847,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         blocks.append(Block(item.kind, item.text, item.line, item.end_line, _section_at(blocks, item.line),
                             language=item.note if item.kind == "code" else "", note=item.note))
     blocks.sort(key=lambda b: (b.line, b.end_line))
-    return Document(blocks, path, "markdown")
+    return Document(set_aside_titles(blocks), path, "markdown")  # label convention (h): audit/titles.py
 
 
 def _line_holding(prepared: str, content: str, file_line: Callable[[int], int]) -> int:

@@ -178,7 +178,8 @@ import re
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
 from audit.runin import FINITE_VERBS, reads_as_sentence
-from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
+from audit.sitemarkup import CAPTION_LINE, CAPTION_START, PHOTO_CREDIT, is_navigation_line
+from audit.titles import set_aside_titles
 from audit.unwrap import join_wrapped_lines
 
 SENTENCE_OPENERS = frozenset("""
@@ -226,6 +227,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
                      if not any(i in code_lines for i in range(start, end))}
     column_end = 0
+    list_lines: set[int] = set()  # lines of a list that lost its markers: entries, never title lines
     title_seen = False  # the first line read as text (not chrome, code or a table): where a page's title is
     listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
                      and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
@@ -240,6 +242,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         if not line or number <= column_end:
             continue
         in_list, list_run = list_run, _introduces_list(line) or (list_run and len(line.split()) <= 15)
+        if in_list:
+            list_lines.add(number)
         if number - 1 in column_tables and number not in pipe_tables:
             column_end = column_tables[number - 1]
             rows = [tuple(c for c in re.split(r"\t+|\s{2,}", r.strip()) if c) for r in lines[number - 1:column_end]]
@@ -252,7 +256,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             continue
         if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
             note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
-            seam = _heading_before_code(line)
+            seam = _heading_before_code(line, comment=True)
             if seam is not None:  # "Citation @article{key," : a heading glued to the code under it
                 heading = line[:seam].strip()
                 blocks.append(Block("heading", heading, number, number, sections.enter(2, heading), recovered=True,
@@ -328,7 +332,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         if tail_block is not None:
             blocks.append(tail_block)
         previous = line
-    return Document(join_wrapped_lines(blocks), path, "flattened")  # hard-wrapped text (audit/unwrap.py)
+    return Document(set_aside_titles(join_wrapped_lines(blocks), frozenset(list_lines)), path, "flattened")  # hard-wrapped text (audit/unwrap.py)
 
 
 _API_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*(?:\(\))?(?=\s+[\"'“(]?[A-Z])|^[A-Za-z_]\w*\(\)(?=\s+[\"'“(]?[A-Z])")
@@ -482,7 +486,8 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return [Block("image", line, number, number, recovered=True, note="image markup")]
     if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
         return [Block("markup", line, number, number, recovered=True, note="chrome")]
-    if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line) or _ROMAN_CAPTION.match(line):  # "Figure 4,", "Figure 1. …"
+    if (_FIGURE_LABEL.match(line) or CAPTION_LINE.match(line) or _ROMAN_CAPTION.match(line)
+            or CAPTION_START.match(line)):  # "Figure 4,", "Figure 1. …": a <figcaption> is one line, every sentence of it
         return [Block("markup", line, number, number, recovered=True, note="caption")]
     if (_MARK_LABEL.match(line) and not any(w.lower() in FINITE_VERBS for w in line.split())
             and (re.search(r"[\"“]", line) or len(line.split()) <= 3) and not _is_opener(line.split()[0])
@@ -1064,6 +1069,8 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
+    if _unit_grid(words):
+        return True
     plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|fig|eq|no|avg|max|min|std)\.", "", line,
                    flags=re.I)  # abbreviations end no sentence
     if re.search(r"[.!?]$", plain.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", plain):
@@ -1083,6 +1090,28 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     # and no "=" (``marginal = 0.7 / r - 0.3 * redundancy`` is a formula)
     return (len(words) >= 8 and cells >= 2 and 5 * digits >= len(words) and 10 * function <= len(words)
             and "=" not in line and not any(w.endswith(":") for _, w in words))
+
+
+_UNIT_VALUE = re.compile(r"^[~≈<>]?[-+−]?\d[\d,]*(?:\.\d+)?[%×x]?$")
+
+
+def _unit_grid(words: list[tuple[int, str]]) -> bool:
+    """A table flattened into one line whose cells are values with a unit, the unit repeated down
+    the columns (``… B=128 Lq=32 0.88 ms 0.18 ms 0.31 ms …``, ``Dense ~40 TFLOPs/s OOM … Limited by
+    HBM bandwidth. Tiled ~110 TFLOPs/s …``): six values or more followed by one same unit word four
+    times or more, and at most one function word in eight. A remark cell may end in a full stop,
+    so sentence ends do not rule it out; a sentence listing timings has its ``the``, ``and``,
+    ``from``, ``to``."""
+    if len(words) < 10:
+        return False
+    texts = [w for _, w in words]
+    units = [texts[i + 1] for i in range(len(texts) - 1)
+             if _UNIT_VALUE.match(texts[i]) and re.fullmatch(r"[A-Za-z][A-Za-z/]{0,10}\.?", texts[i + 1])]
+    if len(units) < 6:
+        return False
+    common = max((units.count(u.rstrip(".")) for u in set(u.rstrip(".") for u in units)), default=0)
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return common >= 4 and 8 * function <= len(texts)
 
 
 _CELL_NUMBER = re.compile(r"^[$€£]?[-+−~]?\d[\d,]*(?:\.\d+)?(?:%|x|[KMBT]|[KMGT]i?B|ms|s)?(?:\$[\d,.]+)?$")
@@ -1362,7 +1391,8 @@ _CHROME_LINE = re.compile(
     r"By the [\w .-]{1,40} team(?: · .{1,40})?|"
     r"\d{1,3}[ -]min(?:ute)?s? read|Reading time:? \d{1,3} min(?:ute)?s?|"
     r"(?:©|Copyright ©|\(c\) \d{4}|Copyright \d{4}).{0,120}|All rights reserved\.?|"
-    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60}|(?:https?://|www\.)\S+)$")
+    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60}|(?:https?://|www\.)\S+|"
+    r"(?:Discussions?|Comments?):? .{0,80}\(\d[\d,]* points?, \d[\d,]* comments?\).{0,200})$")
 """A line of site chrome (``Edit this page``, ``Share``, ``5 min read``, ``© 2024 Acme Inc. All
 rights reserved.``, ``By Jane Doe · March 4, 2024``, a bare URL: an embed's link): the whole line, so that ``Share of queries
 rose …``, ``Previous work …``, ``Copyright law …`` and ``By default, …`` stay prose."""
@@ -1399,7 +1429,7 @@ _STRONG_CODE = re.compile(
     r"[A-Za-z_][\w.\[\]\"']*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=|:=)\s*(?:[\w.]+\(|[\"'\[{]|-?\d[\d.e+-]*$|"
     r"True$|False$|None$|await\s|new\s|lambda\b)|"
     r"[A-Za-z_][\w.$]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
-    r"[A-Za-z_][\w.$]*\s*<-\s*\S|[A-Za-z_][\w.$]*\((?:[^()]*,)?$|"
+    r"[A-Za-z_][\w.$]*\s*<-\s*\S|[A-Za-z_][\w.$]*\((?:[^()]*,)?$|[A-Za-z_]\w*::[\w.$]+(?:\(|\s*<-|;?$)|"
     r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
     r"@[A-Za-z_][\w.]*(?:\(|$)|@\w+\{[\w:.-]*,|"
     r"(?://|--|/\*|\*/)\s|"
@@ -1459,6 +1489,12 @@ _RECORD_LINE = re.compile(r"^([A-Za-z]\w{0,20})\s+(?:\d+|[a-z]+_[a-z_]+|[a-z]+\d
 """A line a program printed: a word, then a key that is a number or a ``snake_case`` name, a colon and
 a value (``sample 1: why was …``, ``Input movie_id: 1962``); two in a row opening with the same word
 are code output (rule 8)."""
+_SAMPLE_LINE = re.compile(r"^[A-Z][\w]{0,15}(?: [A-Z0-9]\w{0,3})?:\s+\S")
+"""A record's key (``Input:``, ``Labels:``, ``Sentence A:``) opening a printed example."""
+_SPACED_STOP = re.compile(r"\s[.,;!?](?=\s|$)")
+"""A full stop or comma standing alone between spaces (``the store .``): text tokenised for a model,
+an example printed in a ``<pre>``, never prose as a page sets it."""
+_PLACEHOLDER = re.compile(r"\[(?:MASK|CLS|SEP|UNK|PAD)\d*\]|<(?:mask|s|/s|pad|unk)>")
 _WORDED_ASIDE = re.compile(r"\s\((?:or|and|at|e\.g\.|i\.e\.|about|roughly)\s[a-z ]+\)$")
 """``Oversampling=2.0 (or more)``: a setting written as a list item of prose, with a worded aside."""
 _CODE_END = re.compile(r"(?:[\\,({\[=]|\b(?:and|or|&&|\|\|))$")
@@ -1493,11 +1529,12 @@ or a token holding code punctuation (``model.to(``, ``x=1``); ``from Passages �
 always_ram=True`` open with English words."""
 
 
-def _heading_before_code(line: str) -> int | None:
+def _heading_before_code(line: str, comment: bool = False) -> int | None:
     """Offset of the code after a heading glued to it (``Citation @article{key,``, ``Quick Install pip
     install tinystore``): two to six Title Case words (or one stock section title,
     :data:`STOCK_HEADINGS`), the first no sentence opener, then text that is code by its own shape
-    and no sentence."""
+    and no sentence; with ``comment`` (the line is known to stand above code) also a ``# comment``
+    (``Random Forest # Set global knitr chunk options``: a chapter's title glued to its setup chunk)."""
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line[:200])]
     for i in range(1, min(7, len(words))):
         head = [w for _, w in words[:i]]
@@ -1508,6 +1545,8 @@ def _heading_before_code(line: str) -> int | None:
         rest = line[words[i][0]:]
         install = re.match(r"(?:uvx?\s+|pipx\s+|poetry\s+)?(?:pip3?|conda|npm|yarn|pnpm|cargo|apt(?:-get)?|brew)\s+"
                            r"(?:install|add)\s+\S", rest)  # "Usage uv pip install …": an install line
+        if comment and rest.startswith("# ") and not re.search(r"[.!?]$", rest) and head[-1].lower() not in FUNCTION_WORDS:
+            return words[i][0]
         if (_STRONG_CODE.match(rest) and _CODE_FIRST_TOKEN.match(rest) and not _prose_shaped(rest)
                 and not _CHROME_LINE.match(rest) and (install or not _PROSE_RUN.search(rest))
                 and not rest[:1].isupper() and head[-1].lower() not in FUNCTION_WORDS):
@@ -1559,6 +1598,10 @@ def _code_lines(raw: list[str]) -> set[int]:
     for i, line in enumerate(lines):
         if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
             strong[i] = True
+    for i in range(len(lines) - 1):  # "Random Forest # Set global options" above "knitr::opts_chunk$set("
+        if (not strong[i] and strong[i + 1] and " # " in lines[i]
+                and _heading_before_code(lines[i].strip(), comment=True) is not None):
+            strong[i] = True
     for i, line in enumerate(lines):  # a program's output or a query by its own shape (rule 8)
         text = line.strip()
         short = _SHORT_COMMAND.match(text)
@@ -1597,6 +1640,14 @@ def _code_lines(raw: list[str]) -> set[int]:
                 and not any(re.search(r"[.!?]$", k.group(2)) for k in keys)):
             for j in range(i, i + 4):
                 strong[j] = True
+    sample = [bool(_SAMPLE_LINE.match(line.strip()) and (_SPACED_STOP.search(line) or _PLACEHOLDER.search(line)))
+              for line in lines]
+    for i, is_sample in enumerate(sample):  # "Input: the man went to the [MASK1] . he …": a tokenised example
+        if is_sample:
+            strong[i] = True
+            for j in (i - 1, i + 1):  # "Label: IsNext" beside it: the same record
+                if 0 <= j < len(lines) and _SAMPLE_LINE.match(lines[j].strip()) and not _prose_shaped(lines[j].strip()):
+                    strong[j] = True
     for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
         if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip()) and not _prose_value(line.strip())
                 and (len(line.split()) >= 2 or not line.strip().isalpha())  # "  x" alone: a tab label (markup)
