@@ -179,7 +179,7 @@ from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
 from audit.runin import FINITE_VERBS, reads_as_sentence
 from audit.sitemarkup import CAPTION_LINE, CAPTION_START, PHOTO_CREDIT, is_navigation_line
-from audit.titles import set_aside_titles
+from audit.titles import has_verb, set_aside_titles
 from audit.unwrap import join_wrapped_lines
 
 SENTENCE_OPENERS = frozenset("""
@@ -327,7 +327,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 text = _unemphasised(block.text) if block.kind in ("paragraph", "list_item") else block.text
                 block = Block(block.kind, text, number, number, sections.current,
                               recovered=block.recovered, note=block.note, marker=block.marker,
-                              lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else 0)
+                              lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else
+                              _item_lead_in(block.text) if block.kind == "list_item" else 0)
             blocks.append(block)
         if tail_block is not None:
             blocks.append(tail_block)
@@ -393,6 +394,24 @@ def flattened_lead_in(text: str) -> int:
 
 
 _ROLE_TEXT = re.compile(r":[\w-]+:`[^`]*`")
+_ITEM_LEAD_DETERMINERS = frozenset("your a an the our my their its one some".split())
+
+
+def _item_lead_in(text: str) -> int:
+    """Length of a run-in label opening a flattened list item (``Your DSPy program. This may be
+    …``, a flattened ``- Your **DSPy program**. This …``), else 0: a noun phrase of at most five
+    words opening with a determiner or possessive, with no verb (:func:`audit.titles.has_verb`),
+    closed by a full stop before a capital, and a sentence of three words or more after it. A bare
+    imperative item (``Tokenise. Lower-case the text.``) opens with no determiner: two sentences."""
+    title = _TITLE_LEAD.match(text)
+    if title is None:
+        return 0
+    label = title.group(1)
+    words = label.split()
+    if (len(words) > 5 or words[0].lower() not in _ITEM_LEAD_DETERMINERS or has_verb(label)
+            or len(text[title.end():].split()) < 3):
+        return 0
+    return len(label)
 
 
 def _recover(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:

@@ -181,9 +181,15 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
     of a flattened list that lost its markers (the short lines under a line ending in ``:``), whose
     items are a list's entries, never titles."""
     out: list[Block] = []
-    for b in blocks:
+    for index, b in enumerate(blocks):
         one_line = b.line == b.end_line and "\n" not in b.text
-        if b.kind == "paragraph" and b.line in list_lines and not LABELLED_URL.match(b.text.strip()):
+        nxt = blocks[index + 1] if index + 1 < len(blocks) else None
+        run = (nxt is not None and nxt.kind == "paragraph" and nxt.line in list_lines) or (
+            bool(out) and out[-1].kind == "paragraph" and out[-1].line in list_lines)
+        if (b.kind == "paragraph" and b.line in list_lines and not LABELLED_URL.match(b.text.strip())
+                and not b.text.rstrip().endswith(":")  # "Updates:" under "… other benchmarks:" opens its own run
+                and not (out and out[-1].kind == "list_item")  # after marked items a bare line is no item
+                and run):  # a list has two items or more ("BibTeX" over its code is a tab's label)
             out.append(b)  # under "The server offers three features:": an item of a list that lost its markers
             continue
         if b.kind in ("paragraph", "list_item") and one_line and LABELLED_URL.match(b.text.strip()):
