@@ -60,6 +60,7 @@ _PLURAL_NOUNS = frozenset("""results runs works uses needs tests changes updates
 looks plans records lists samples queries ranks releases reports requests returns searches shifts shares stores
 supports tracks views limits matches cuts""".split())
 _DETERMINERS = frozenset("the a an both all each every this these those our your its their no two three".split())
+_SUBJECTS = frozenset("i we you they who which that people users models".split())
 _OBJECT_WORDS = frozenset("it them me us up out down these those".split())
 _NOT_BEFORE_VERB = frozenset("""the a an this that these those our your its their his her my to of for with in on
 by no any each every some how""".split())
@@ -89,8 +90,11 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 def has_verb(text: str) -> bool:
     """Whether ``text`` holds a finite verb as far as the stated lexicon tells (module docstring)."""
-    words = [w.lower() for w in _TOKEN.findall(text.replace("’", "'"))]
+    text = text.replace("’", "'")
+    words = [w.lower() for w in _TOKEN.findall(text)]
     for i, word in enumerate(words):
+        if word in VERB_FORMS and i > 0 and words[i - 1].endswith("ing") and word.endswith("ed"):
+            continue  # "Getting started": a participle after a gerund, a title
         if word in VERB_FORMS or word.endswith("n't"):
             return True
         if word in _PLURAL_NOUNS and i > 0 and i + 1 < len(words) and words[i + 1] in _DETERMINERS:
@@ -100,8 +104,11 @@ def has_verb(text: str) -> bool:
             if after in _DETERMINERS or after in _OBJECT_WORDS or re.match(r"\d", text.split()[1] if len(text.split()) > 1 else ""):
                 return True  # an imperative with its object ("Install the library:", "Sample 3 questions");
             continue  # "Search performance", "Result:" are titles
-        if word in BASE_VERBS and words[i - 1] not in _NOT_BEFORE_VERB and after != "of":
-            return True  # after its subject ("… methods mainly include:")
+        before = words[i - 1]
+        if (word in BASE_VERBS and before not in _NOT_BEFORE_VERB and after != "of"
+                and (before.endswith(("s", "ly")) or before in _SUBJECTS or re.search(
+                    r"(?:^|\W)" + re.escape(before) + r"\s*[,;]\s+" + re.escape(word) + r"\b", text, re.I))):
+            return True  # after its subject ("… methods mainly include:", "…, watch the video:"); "Quick start" has none
     return len(words) >= 2 and words[0] in SUBJECT_PRONOUNS
 
 
@@ -111,6 +118,10 @@ def finite_verb(text: str) -> bool:
     return any(w in VERB_FORMS or w.endswith("n't") for w in (t.lower() for t in _TOKEN.findall(text.replace("’", "'"))))
 
 
+_LEADING_ICONS = re.compile(r"^(?:(?::[a-z][\w+-]*:(?:\{[^{}]*\})?|[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF]"
+                            r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*)\s*)+")
+"""Icons opening a line: an emoji, an icon shortcode (``:material-clock-fast:``, ``:tada:``), with its
+attribute list (``{ .lg .middle }``)."""
 COLON_TITLE_WORDS = 1
 """The most words a title ending in a colon has (``Updates:``, ``Notable runs:``); a longer one
 (``A minimal config:``, ``Build from source:``) leads into the code or list under it."""
@@ -125,7 +136,7 @@ def title_line(text: str, longest: int = 10) -> bool:
     as a title (``Notable runs:``, ``Updates``, ``Why bfloat16?``, ``Possible Output (from the last
     line):``): no final full stop, comma or semicolon, no sentence end inside, no verb
     (:func:`has_verb`) and no number after a colon (a reported value)."""
-    text = text.strip()
+    text = _LEADING_ICONS.sub("", text.strip())  # ":material-clock-fast: Quick start": an icon with its label
     if not text or "\n" in text or len(text.split()) > longest or not re.search(r"[A-Za-z]{2}", text):
         return False
     if re.search(r"[.!,;…]$", text) or re.search(r"[.!?]\s+\S", text) or _VALUE_AFTER_COLON.search(text):
