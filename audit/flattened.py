@@ -1088,7 +1088,7 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
-    if _unit_grid(words):
+    if _unit_grid(words) or _mark_grid(line, words):
         return True
     plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|fig|eq|no|avg|max|min|std)\.", "", line,
                    flags=re.I)  # abbreviations end no sentence
@@ -1131,6 +1131,20 @@ def _unit_grid(words: list[tuple[int, str]]) -> bool:
     common = max((units.count(u.rstrip(".")) for u in set(u.rstrip(".") for u in units)), default=0)
     function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
     return common >= 4 and 8 * function <= len(texts)
+
+
+_MARK_CELLS = frozenset("yes no ✓ ✗ ✔ ✘ ❌ ✅ ☑ – — - n/a y n partial".split())
+
+
+def _mark_grid(line: str, words: list[tuple[int, str]]) -> bool:
+    """A feature table flattened into one line (``Feature FAISS Milvus Weaviate GPU support Yes Yes
+    No Metadata filtering No Yes Yes …``): four cells or more of ``Yes``/``No``/✓/✗ making a sixth of
+    the words or more, no sentence punctuation, at most one function word in eight."""
+    texts = [w for _, w in words]
+    marks = sum(1 for w in texts if w.lower() in _MARK_CELLS)
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return (len(texts) >= 10 and marks >= 4 and 6 * marks >= len(texts) and 8 * function <= len(texts)
+            and not re.search(r"[.!?,;:](?:\s|$)", line))
 
 
 _CELL_NUMBER = re.compile(r"^[$€£]?[-+−~]?\d[\d,]*(?:\.\d+)?(?:%|x|[KMBT]|[KMGT]i?B|ms|s)?(?:\$[\d,.]+)?$")
@@ -1454,7 +1468,10 @@ _STRONG_CODE = re.compile(
     r"(?://|--|/\*|\*/)\s|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
     r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$|\*{3,}\s.{1,60}\s\*{3,}$|"
-    r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|)")
+    r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|"
+    r"|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|USER|VOLUME)\s+[\w\[\"'./$-]"
+    r"|\d+/\d+\s+\[[=>.\s-]{5,}\]|@@ -\d+(?:,\d+)? \+\d+|\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]\s"
+    r"|[\w.:-]+(?:,[\w.:-]*){2,}$)")
 """A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
 shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
 (``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
@@ -1462,7 +1479,9 @@ no keyword), a traceback line or an exception (``RuntimeError: …``), an option
 line of brackets only (``])``, ``}``), a JSON key (``"model": …``), an assignment (``x = …``,
 ``seed=42``; not one followed by three plain words: ``N = 40 tasks were evaluated``), a call
 (``print(vectors.shape)``, ``model.to(device)``), a decorator, a comment opener, a time stamp
-or a log level."""
+or a log level; a Dockerfile instruction (``COPY requirements.txt .``), a Keras progress line
+(``1250/1250 [=====] - 45s``), a diff hunk (``@@ -10,7 +10,7 @@``), a bracketed log level (``[INFO]
+…``), a CSV row without spaces (``q1,d17,0.91``)."""
 _YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|true$|false$|null$|None$|~$|"
                        r"[\w./@:-]+(?:\s+#.*)?$))")
 """A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
