@@ -1452,7 +1452,7 @@ _STRONG_CODE = re.compile(
     r"import|from|def|class|return|yield|raise|assert|try|except|finally|with|async|await|lambda|print|"
     r"const|let|var|function|fn|func|pub|use|impl|struct|enum|package|public|private|static|void|int|"
     r"#include|#define|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN)"
-    r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"'`|@]|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
+    r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"`|@]|(?<![A-Za-z])'|'(?![a-z])|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
     r"(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE (?:TABLE|INDEX))\s.*\b(?:FROM|WHERE|VALUES|SET|ON)\b|"
     r"-{1,2}[A-Za-z][\w-]*(?:[= ]\S|\s*\\?$)|"
     r"(?:\.{1,2}/|~/)?[\w.-]+(?:/[\w.-]+)+(?=\s+-{1,2}[A-Za-z]|\s.*\\$|$)|"
@@ -1545,9 +1545,13 @@ def _bracket_depth(text: str) -> int:
 
 def _prose_shaped(line: str) -> bool:
     """A line a sentence writes: a capital or a digit first, four words or more, a sentence end last
-    (``.``, ``!``, ``?``, ``:``), a run of three plain lower-case words."""
+    (``.``, ``!``, ``?``, ``:``; or, in a line of twelve words or more, a sentence end inside before a
+    capital: ``… leaving 15% to run in serial. This seems … is influenced by`` above a list), a run of
+    three plain lower-case words."""
     words = line.split()
-    return (len(words) >= 4 and bool(re.match(r"^[\"'“(]?[A-Z0-9]", line)) and bool(re.search(r"[.!?:][\"'”’)]*$", line))
+    ends = bool(re.search(r"[.!?:][\"'”’)]*$", line)) or (  # or a sentence inside a line a list cut short
+        len(words) >= 12 and bool(re.search(r"[a-z%][.!?]\s+[A-Z]", line)))
+    return (len(words) >= 4 and bool(re.match(r"^[\"'“(]?[A-Z0-9]", line)) and ends
             and bool(re.search(r"(?:^|\s)[A-Za-z][a-z'’]+\s+[a-z][a-z'’-]+\s+[a-z][a-z'’-]+(?:\s|[.,;:!?]|$)", line)))
 
 

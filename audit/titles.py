@@ -32,7 +32,7 @@ from audit.runin import FINITE_VERBS, SUBJECT_PRONOUNS
 BASE_VERBS = frozenset("""
 accept achieve add adopt allow apply argue ask assume avoid become begin benchmark bring build call cause
 change check choose claim clone collect combine come compare compile complete compute configure consider contain
-continue control convert copy cost create cut decide define delete depend deploy describe design detect determine
+continue control convert copy cost create cut decide define delete depend deploy describe design detect determine end
 develop differ disable discuss do download drop enable encode encourage ensure estimate evaluate examine exceed
 expect experiment explain explore export extend extract fail fall feel fetch fill find finish fit fix focus follow
 force gain generate get give go grow guarantee happen handle help hold identify ignore implement import improve
@@ -58,9 +58,15 @@ rose said saw sat shrank spent stood took thought won wrote let's lets cannot
 """.split())
 _PLURAL_NOUNS = frozenset("""results runs works uses needs tests changes updates notes scores points sets costs leads
 looks plans records lists samples queries ranks releases reports requests returns searches shifts shares stores
-supports tracks views limits matches cuts""".split())
+tracks views limits matches cuts""".split())
 _DETERMINERS = frozenset("the a an both all each every this these those our your its their no two three".split())
-_SUBJECTS = frozenset("i we you they who which that people users models".split())
+_PREPOSITIONS = frozenset("""about above across after against along among around at before behind below beneath
+beside between beyond by during for from in inside into near of off on onto outside over past through to toward
+towards under until upon via with within without what why how where when which who whose""".split())
+_SUBJECTS = frozenset("""i we you they who which that people users models please then now first also just simply
+next finally always never""".split())
+"""Words after which a base form is a finite verb: a subject, or an adverb of an instruction
+(``Please note the following points:``, ``Then load the model checkpoint:``)."""
 _OBJECT_WORDS = frozenset("it them me us up out down these those".split())
 _NOT_BEFORE_VERB = frozenset("""the a an this that these those our your its their his her my to of for with in on
 by no any each every some how""".split())
@@ -99,7 +105,12 @@ def has_verb(text: str) -> bool:
             return True
         if word in _PLURAL_NOUNS and i > 0 and i + 1 < len(words) and words[i + 1] in _DETERMINERS:
             return True  # "The config file lists both models:" (a noun would not take a determiner after it)
+        if word in _PLURAL_NOUNS and i == len(words) - 1 and i >= 2 and words[i - 2] in _DETERMINERS:
+            return True  # "The query returns:": the subject, then its verb (erring towards a verb)
         after = words[i + 1] if i + 1 < len(words) else ""
+        if i == 0 and after in ("the", "a", "an", "your", "our", "this", "these", "its", "each") and not (
+                word.endswith("ing") or word in _PREPOSITIONS):
+            return True  # "Quantize the model by running …:": an imperative, whatever its verb
         if word in BASE_VERBS and i == 0:
             if after in _DETERMINERS or after in _OBJECT_WORDS or re.match(r"\d", text.split()[1] if len(text.split()) > 1 else ""):
                 return True  # an imperative with its object ("Install the library:", "Sample 3 questions");
@@ -122,16 +133,12 @@ _LEADING_ICONS = re.compile(r"^(?:(?::[a-z][\w+-]*:(?:\{[^{}]*\})?|[\U0001F000-\
                             r"[\uFE0E\uFE0F\u200D\U0001F3FB-\U0001F3FF]*)\s*)+")
 """Icons opening a line: an emoji, an icon shortcode (``:material-clock-fast:``, ``:tada:``), with its
 attribute list (``{ .lg .middle }``)."""
-COLON_TITLE_WORDS = 1
-"""The most words a title ending in a colon has (``Updates:``, ``Notable runs:``); a longer one
-(``A minimal config:``, ``Build from source:``) leads into the code or list under it."""
-_LEAD_WORDS = frozenset("""in from for with on at by to as and or but if when which while where after before
-during via under over into""".split())
-"""Words that open an adverbial lead-in to what follows (``In JavaScript:``, ``From the paper:``), not a title."""
+_LEAD_WORDS = frozenset("and or but nor so".split())
+"""Words that open the rest of a sentence (``And several natural language inference tasks:``), not a title."""
 _VALUE_AFTER_COLON = re.compile(r":\s.*\d")
 
 
-def title_line(text: str, longest: int = 10) -> bool:
+def title_line(text: str, longest: int = 12) -> bool:
     """A paragraph of one line that is only a verbless phrase of at most ``longest`` words standing
     as a title (``Notable runs:``, ``Updates``, ``Why bfloat16?``, ``Possible Output (from the last
     line):``): no final full stop, comma or semicolon, no sentence end inside, no verb
@@ -146,11 +153,14 @@ def title_line(text: str, longest: int = 10) -> bool:
     if re.search(r"[→←»]", text) or re.search(r"\w:\s+[a-z]", text):  # a link "… →"; "Corpus encoding: a sparse encoder"
         return False
     last = re.sub(r"\W+$", "", text.split()[-1].lower())
-    if last in _LEAD_WORDS or last in ("which", "that", "who", "whom", "whose", "where", "how", "the", "a", "an", "of"):
+    if last in _LEAD_WORDS or last in ("which", "that", "who", "whom", "whose", "where", "how", "the", "a", "an", "of",
+                                       "in", "on", "for", "to", "with", "by", "from", "as", "at"):
         return False  # "Name two cases in which:": a sentence leading into a list, no title
     first = text.split()[0].lower()
-    if text.endswith(":") and (first in _LEAD_WORDS or len(text.split()) > COLON_TITLE_WORDS):
-        return False  # "From the paper:", "A minimal config:": a lead-in to what follows
+    if re.match(r"\[\d{1,3}\]\s", text):  # "[2] RL Course by Jane Doe - Lecture 9: …": a reference entry
+        return False
+    if first in _LEAD_WORDS:
+        return False  # "And several natural language inference tasks:": the rest of a sentence
     if "=" in text or "_" in text:  # "Binary Quantization with always_ram=True": a setting, read as written
         return False
     return not has_verb(text)

@@ -189,7 +189,7 @@ def test_items_after_a_label_or_a_role_are_not_a_prose_list():
     """``Table of contents:`` is a label (its items are navigation, read as headings as before) and
     ``:end_tab:`` a role: neither introduces a list of prose items."""
     text = "Table of contents:\nWhy quantize\nResults\n:begin_tab:`pytorch` It runs in 12 seconds. :end_tab:\nDiscussions"
-    assert [k for k, _ in blocks(text)] == ["paragraph", "heading", "heading", "paragraph", "heading"]
+    assert [k for k, _ in blocks(text)] == ["markup", "heading", "heading", "paragraph", "heading"]  # (h): a title
 
 
 def test_python_names_are_not_emphasis():
@@ -306,7 +306,7 @@ def test_output_under_a_command_and_a_report_between_rules_are_code():
 
 def test_settings_yaml_and_a_sentence_about_them_stay_apart():
     text = "Our config:\nwarmup=100\ndropout=0.1\nencoder:\n  size: base\n  layers: 12\nNothing else was changed.\n"
-    assert [kind for _, _, kind, _ in located(text)] == ["paragraph"] + ["code"] * 5 + ["paragraph"]
+    assert [kind for _, _, kind, _ in located(text)] == ["markup"] + ["code"] * 5 + ["paragraph"]  # (h): "Our config:"
 
 
 def test_sentences_that_open_like_code_or_chrome_stay_prose():
@@ -542,7 +542,7 @@ def test_program_output_and_queries_over_lines_are_code():
             "settings:\n  - name: fast\n    threads: 4\n"
             "That is all.")
     kinds = [k for k, _ in blocks(text)]
-    assert kinds == ["paragraph"] + ["code"] * (len(kinds) - 2) + ["paragraph"], blocks(text)
+    assert kinds == ["markup"] + ["code"] * (len(kinds) - 2) + ["paragraph"], blocks(text)  # (h): "The layout:"
 
 
 @pytest.mark.parametrize("text", [
@@ -672,7 +672,7 @@ def test_a_line_that_is_a_contents_entry_is_that_heading():
 def test_knitr_output_and_a_sentence_cut_by_display_math():
     """Branch pack-nonprose: knitr prints R output as ``## [1] 0.81`` (code, not a heading); a short
     line ending in a function word above a formula is the start of a sentence, never a heading."""
-    assert [k for k, _ in blocks("The output:\n## [1] 0.8123\n## # A tibble: 6 x 2")] == ["paragraph", "code", "code"]
+    assert [k for k, _ in blocks("The output:\n## [1] 0.8123\n## # A tibble: 6 x 2")] == ["markup", "code", "code"]
     assert blocks("The loss is defined as\n\\mathcal{L} = -\\sum_{i} y_i \\log p_i\nwhere p is the probability.") == [
         ("paragraph", "The loss is defined as"), ("math", "\\mathcal{L} = -\\sum_{i} y_i \\log p_i"),
         ("paragraph", "where p is the probability.")]
@@ -719,7 +719,7 @@ def test_the_bench_flattener_renders_colon_fences_and_alerts_as_the_site_does():
 
 def test_an_admonition_title_alone_and_a_pronoun_question_line():
     assert blocks("Some items:\n• first\nNote\nThe body of the note is prose.") == [
-        ("paragraph", "Some items:"), ("list_item", "first"), ("markup", "Note"),
+        ("markup", "Some items:"), ("list_item", "first"), ("markup", "Note"),
         ("paragraph", "The body of the note is prose.")]
     text = "We've briefly mentioned p-values, but what are they? From the paper: a p-value is a probability."
     assert blocks("First line.\n" + text)[1:] == [("paragraph", text)]
