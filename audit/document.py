@@ -402,14 +402,14 @@ def _pictured(children: list[Any] | None) -> bool:
 def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Block]) -> bool:
     """A picture's caption written in emphasis: a paragraph of one or more images followed only by
     an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
-    is only an italic run of at most 50 words right under an image block (a blog export's
+    is only an italic run of at most 90 words right under an image block (a blog export's
     caption; a bold paragraph there is prose); such a run is no claim of the text."""
     whole = _meaningful(_without_attributes(children))
     items = whole
     while items and items[0].type == "image":
         items = items[1:]
     pictured = len(items) < len(whole)
-    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 50):
+    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 90):
         return False
     opener = ("em_open", "strong_open") if pictured else ("em_open",)  # a bold paragraph alone is prose
     return (len(items) >= 3 and items[0].type in opener

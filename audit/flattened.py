@@ -501,6 +501,14 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return ([Block("heading", seam.group(1), number, number, recovered=True, level=2, note="icon-heading"),
                  Block("markup", seam.group(2), number, number, recovered=True, note="icon")]
                 + _recover_line(line[seam.end():].strip(), number, seam.group(1), nested=True))
+    if _RST_MARKUP.match(line):  # ".. _design:", ".. note::", "..": reStructuredText source left in the page
+        return [Block("markup", line, number, number, recovered=True, note="rst")]
+    if _RST_TARGET.match(line):  # "_Greenlets: https://github.com/… ..": a link target, navigation
+        return [Block("navigation", line, number, number, recovered=True, note="rst target")]
+    rule = None if nested else re.match(r"^([=~^\"'`#*+-])\1{3,}\s+(?=[A-Z])", line)
+    if rule:  # "====== Design A brief …": a title's over- or underline glued before it
+        return ([Block("markup", rule.group(0).strip(), number, number, recovered=True, note="rst")]
+                + _recover_line(line[rule.end():], number, previous, following, in_list))
     if re.fullmatch(r"!\[[^\]]{0,200}\]\([^)]{0,300}\)", line):  # "![Routing](../a b.png)": an image the page failed to draw
         return [Block("image", line, number, number, recovered=True, note="image markup")]
     if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
@@ -619,6 +627,10 @@ _INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\
 """A directive option, a kramdown attribute list (``{:.image-caption}``) or a fence of a MyST
 directive or Pandoc div (``:::{note}``, ```` ```{tab-item} ````, ``::: {.callout}``, a closing
 ``:::``) inside a line."""
+_RST_MARKUP = re.compile(r"^\.\.(?:$|\s+(?:_[\w .-]+:(?:\s+\S+)?|[\w-]+::(?:\s.*)?|\[[\w#*]+\]\s.*|\|[\w -]+\|\s.*)$)")
+"""A reStructuredText explicit markup line (``.. _design:``, ``.. note::``, ``.. [1] …``, a bare ``..``)."""
+_RST_TARGET = re.compile(r"^(?:(?:\.\.\s+)?_[\w .-]{1,40}:\s+(?:https?://|www\.)\S+\s*)+(?:\.\.)?$")
+"""reStructuredText link targets (``.. _Greenlets: https://…``), one or several on a line."""
 _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
@@ -1088,7 +1100,7 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
-    if _unit_grid(words) or _mark_grid(line, words):
+    if _unit_grid(words) or _mark_grid(line, words) or _long_cells(line, words):
         return True
     plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|fig|eq|no|avg|max|min|std)\.", "", line,
                    flags=re.I)  # abbreviations end no sentence
@@ -1131,6 +1143,16 @@ def _unit_grid(words: list[tuple[int, str]]) -> bool:
     common = max((units.count(u.rstrip(".")) for u in set(u.rstrip(".") for u in units)), default=0)
     function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
     return common >= 4 and 8 * function <= len(texts)
+
+
+def _long_cells(line: str, words: list[tuple[int, str]]) -> bool:
+    """A table flattened into one long line of cells (a leaderboard: ``Model Validation perplexity
+    Test perplexity … Mogrifier LSTM + dynamic eval (Melis et al., 2019) 44.9 44.8 24M …``): thirty
+    words or more, five of them numbers, and no sentence end anywhere, not even at the line's end
+    (a paragraph of that length always ends one)."""
+    if len(words) < 30 or re.search(r"[.!?:;][\"'”’)\]]*$", line) or re.search(r"[a-z%)\]][.!?]\s+[A-Z\"“]", line):
+        return False
+    return sum(1 for _, w in words if _CELL_NUMBER.match(w.strip("()[],;"))) >= 5
 
 
 _MARK_CELLS = frozenset("yes no ✓ ✗ ✔ ✘ ❌ ✅ ☑ – — - n/a y n partial".split())
@@ -1329,7 +1351,8 @@ _CODE_START = re.compile(
     r"(?:bash|sh|cd|tar|mkdir|source) [\w./$~-]|export [A-Z_][A-Z0-9_]*=|(?:more|cat|ls) [/~.]|\./[\w.-]+|"
     r"[\w.-]+(?:/[\w.-]+)+ -{1,2}[A-Za-z]|[a-z][\w.@]*\s+all\s+\d+\.\d+(?=\s+[a-z][\w.@]*\s+all\s|\s*$)|"
     r"[a-z]+_[\w-]*:\s+(?:\[|\"|\d)(?=.*\s[a-z]+_[\w-]*:\s)|"
-    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\])")
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\]|"
+    r"[a-z][\w.-]*_[\w.-]*\s+-{1,2}[A-Za-z][\w-]*\s+\S+\s+-{1,2}[A-Za-z])")
 _CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
 
 
@@ -1471,7 +1494,12 @@ _STRONG_CODE = re.compile(
     r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|"
     r"|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|USER|VOLUME)\s+[\w\[\"'./$-]"
     r"|\d+/\d+\s+\[[=>.\s-]{5,}\]|@@ -\d+(?:,\d+)? \+\d+|\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]\s"
-    r"|[\w.:-]+(?:,[\w.:-]*){2,}$)")
+    r"|[\w.:-]+(?:,[\w.:-]*){2,}$"
+    r"|(?!.*\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)[a-z][\w.-]*(?:\s+\S+)*?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[= ](?!-)\S+)?){2,}(?:\s+\S+)*$"
+    r"|(?=.*(?:[=(]|->))(?!.*\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)[\w*&()\[\]>.\s-]+(?:=|->).*;$"
+    r"|[A-Za-z_][\w.]*(?:\(.*\))?\s*(?:\|>|%>%)(?:\s|$)"
+    r"|[a-z_]\w*:\s*[{\[][\"'\w]"
+    r"|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*=\s*[A-Za-z_][\w.]*$)")
 """A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
 shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
 (``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
@@ -1481,7 +1509,10 @@ line of brackets only (``])``, ``}``), a JSON key (``"model": …``), an assignm
 (``print(vectors.shape)``, ``model.to(device)``), a decorator, a comment opener, a time stamp
 or a log level; a Dockerfile instruction (``COPY requirements.txt .``), a Keras progress line
 (``1250/1250 [=====] - 45s``), a diff hunk (``@@ -10,7 +10,7 @@``), a bracketed log level (``[INFO]
-…``), a CSV row without spaces (``q1,d17,0.91``)."""
+…``), a CSV row without spaces (``q1,d17,0.91``), a command with two options or more
+(``memtier_benchmark -s $HOST --ratio 0:1 -t 60``), a C statement (``p->field = 1;``), an R pipe
+(``seattle_csv |> glimpse()``), a key over a literal (``image: {"count": int}``), a tuple unpacked
+from a name (``B, A = model``)."""
 _YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|true$|false$|null$|None$|~$|"
                        r"[\w./@:-]+(?:\s+#.*)?$))")
 """A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
@@ -1682,6 +1713,18 @@ def _code_lines(raw: list[str]) -> set[int]:
                 and not any(re.search(r"[.!?]$", k.group(2)) for k in keys)):
             for j in range(i, i + 4):
                 strong[j] = True
+    shapes = [re.sub(r"\d+(?:\.\d+)?", "0", " ".join(line.split())) if 0 < len(line.split()) <= 30 and (
+        not _prose_shaped(line.strip()) or _SPACED_STOP.search(line)) else "" for line in lines]
+    where: dict[str, list[int]] = {}
+    repeated: set[int] = set()
+    for i, shape in enumerate(shapes):
+        if shape:
+            where.setdefault(shape, []).append(i)
+    for places in where.values():  # "Hello, World! I am process 3 of 8 …" over and over: a program's output
+        if len(places) >= 3 and len({" ".join(lines[i].split()) for i in places}) >= 2:  # its numbers vary
+            for k, i in enumerate(places):
+                if any(abs(i - j) <= 6 for j in places[max(0, k - 1):k] + places[k + 1:k + 2]):
+                    repeated.add(i)
     sample = [bool(_SAMPLE_LINE.match(line.strip()) and (_SPACED_STOP.search(line) or _PLACEHOLDER.search(line)))
               for line in lines]
     for i, is_sample in enumerate(sample):  # "Input: the man went to the [MASK1] . he …": a tokenised example
@@ -1716,10 +1759,14 @@ def _code_lines(raw: list[str]) -> set[int]:
             output = not re.search(r"[.!?:]$", text) and not _CONTENTS_LABEL.match(text) and (
                 bool(re.search(r"[\d/=_<>{}\[\]$\\|@#]", text)) or text[:1].islower() or indented
                 or bool(re.match(r"^[^:]{1,40}?\s*:\s*\S+$", text)))  # "Scenario : Offline", a report's line
+            if output and not indented and re.fullmatch(r"[a-z][a-z ,'’]+", text) and len(text.split()) >= 4:
+                output = False  # "and for pipelined reads we used": words only, a sentence the code interrupts
             is_code = indented or output or text.startswith("#")
         if not is_code and text.startswith("# ") and i + 1 < len(lines) and lines[i + 1].strip() and strong[i + 1]:
             is_code = True  # "# download the archive" above a command: a comment, no heading
         if (not is_code and after and not sentence and 2 <= len(text.split()) <= 12
+                and not re.search(r"[A-Za-z]:\s", text[:40])  # "Install it with: pip install x": a lead and its command
+                and not re.search(r"\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b", text)  # "and for pipelined reads we used": a lead
                 and _next_code_shaped(lines, i, strong, indented_only=text.endswith(":"))):
             is_code = True  # "MLPerf Results Summary" between two "=====" rules: a line inside the code
         if is_code:
@@ -1728,6 +1775,10 @@ def _code_lines(raw: list[str]) -> set[int]:
         else:
             depth = 0
         previous = i
+    for i in sorted(repeated):  # output under a command: the run of repeated lines right after a code line
+        before = [j for j in range(i - 1, max(-1, i - 4), -1) if lines[j].strip()][:2]
+        if any(j in code for j in before):  # (one line of the run may differ: "… all the serial 'work' …")
+            code.add(i)
     return code
 
 

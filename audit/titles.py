@@ -166,6 +166,7 @@ def title_line(text: str, longest: int = 12) -> bool:
     return not has_verb(text)
 
 
+_ATTRIBUTE_LIST = re.compile(r"^\{:[^{}]{0,80}\}$")
 LABELLED_URL = re.compile(r"^(?:[A-Z][\w .'’/()-]{0,30}:\s+)?<?(?:https?://|www\.)\S+?>?$")
 """A line that is a URL, with a short label before it (``Paper: https://arxiv.org/abs/…``, a bare
 fork link in a list): a lone link (label convention (h)), navigation."""
@@ -190,7 +191,9 @@ def formula_line(text: str) -> bool:
     a final full stop."""
     text = text.strip()
     body = text[:-1] if text.endswith(".") else text
-    return (bool(_FORMULA_RELATION.search(body)) and bool(_FORMULA_OPERATOR.search(body))
+    tex = len(re.findall(r"\\[a-zA-Z]+", body)) >= 2 and not re.search(r"(?:^|\s)[A-Za-z][a-z]+\s+[a-z]{2,}(?=\s|$)", body)
+    # "\min \sum|y_i - (A\cdot x_i + B)|^2": TeX left as text ("Choosing A, B, E, \alpha, \beta to minimize" is prose)
+    return ((bool(_FORMULA_RELATION.search(body)) and bool(_FORMULA_OPERATOR.search(body)) or tex)
             and not re.search(r"[.!?]\s", body) and not _THREE_WORDS.search(body))
 
 
@@ -215,6 +218,8 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
             continue
         if b.kind in ("paragraph", "list_item") and one_line and LABELLED_URL.match(b.text.strip()):
             b = replace(b, kind="navigation", note="link", lead_in=0)
+        elif b.kind == "paragraph" and one_line and _ATTRIBUTE_LIST.match(b.text.strip()):
+            b = replace(b, kind="markup", note="attribute list", lead_in=0)  # "{: .language-bash}" under a fence
         elif b.kind == "paragraph" and one_line and title_line(b.text):
             b = replace(b, kind="markup", note="title line", lead_in=0)
         elif b.kind == "paragraph" and one_line and bracketed_aside(b.text):
