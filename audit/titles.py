@@ -30,7 +30,7 @@ from audit.blocks import Block
 from audit.runin import FINITE_VERBS, SUBJECT_PRONOUNS
 
 BASE_VERBS = frozenset("""
-accept achieve add adopt allow apply argue ask assume avoid become begin benchmark bring build call cause
+accept achieve add adopt advance allow apply argue ask assume avoid become begin benchmark bring build call cause
 change check choose claim clone collect combine come compare compile complete compute configure consider contain
 continue control convert copy cost create cut decide define delete depend deploy describe design detect determine end
 develop differ disable discuss do download drop enable encode encourage ensure estimate evaluate examine exceed
@@ -166,6 +166,9 @@ def title_line(text: str, longest: int = 12) -> bool:
     return not has_verb(text)
 
 
+_DATED = re.compile(r"^\[?(?:\d{1,2}/\d{1,2}/\d{4}|\d{4}[/-]\d{1,2}[/-]\d{1,2})\]?:?\s+(?=\S)")
+"""A date opening a news or changelog item (``01/15/2026 BitNet CPU Inference Optimization``): the item is
+a dated title when the rest is one."""
 _ATTRIBUTE_LIST = re.compile(r"^\{:[^{}]{0,80}\}$")
 LABELLED_URL = re.compile(r"^(?:[A-Z][\w .'’/()-]{0,30}:\s+)?<?(?:https?://|www\.)\S+?>?$")
 """A line that is a URL, with a short label before it (``Paper: https://arxiv.org/abs/…``, a bare
@@ -206,7 +209,7 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
     items are a list's entries, never titles."""
     out: list[Block] = []
     for index, b in enumerate(blocks):
-        one_line = b.line == b.end_line and "\n" not in b.text
+        one_line = "\n" not in b.text and (b.line == b.end_line or len(b.text.split()) <= 12)  # (an image under it)
         nxt = blocks[index + 1] if index + 1 < len(blocks) else None
         run = (nxt is not None and nxt.kind == "paragraph" and nxt.line in list_lines) or (
             bool(out) and out[-1].kind == "paragraph" and out[-1].line in list_lines)
@@ -220,6 +223,8 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
             b = replace(b, kind="navigation", note="link", lead_in=0)
         elif b.kind == "paragraph" and one_line and _ATTRIBUTE_LIST.match(b.text.strip()):
             b = replace(b, kind="markup", note="attribute list", lead_in=0)  # "{: .language-bash}" under a fence
+        elif b.kind == "list_item" and one_line and _DATED.match(b.text) and title_line(b.text[_DATED.match(b.text).end():]):
+            b = replace(b, kind="markup", note="title line", lead_in=0)  # "01/15/2026 BitNet CPU Inference Optimization"
         elif b.kind == "paragraph" and one_line and title_line(b.text):
             b = replace(b, kind="markup", note="title line", lead_in=0)
         elif b.kind == "paragraph" and one_line and bracketed_aside(b.text):
