@@ -735,3 +735,77 @@ def test_a_first_line_opening_with_a_name_across_the_seam_is_no_page_title() -> 
     assert [(b.kind, b.text) for b in read_flattened(line).blocks] == [("paragraph", line)]
     titled = read_flattened("LoRA Without Regret Recent research from Thinking Machines shows that LoRA matches it.")
     assert [b.kind for b in titled.blocks] == ["heading", "paragraph"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Branch reader (stop 28): shapes of development batches 7, 8 and 10 and label convention (h)
+# (audit/titles.py); written after their rules, so tests rather than catalogue cases.
+
+def test_title_lines_are_structure_and_sentences_are_not():
+    from audit.titles import has_verb, title_line
+    for text in ("Updates:", "Notable runs:", "Why bfloat16?", "Search performance", "Learning curves:",
+                 "Possible Output (from the last line):", "Getting Started", ":material-clock-fast: Quick start"):
+        assert title_line(text), text
+    for text in ("The query returns:", "Then load the model checkpoint:", "Quantize the model by running the commands:",
+                 "And several natural language inference tasks:", "Baseline performance: 75.6% alignment",
+                 "Name two cases in which:", "[2] RL Course by Jane Doe - Lecture 9: Exploration",
+                 "Corpus encoding: a sparse encoder for documents", "Benchmarking the memory layer →",
+                 "The methods mainly include:", "Binary Quantization with always_ram=True"):
+        assert not title_line(text), text
+    assert has_verb("Artificial intelligence advances by inventing games") and not has_verb("Quick start")
+
+
+def test_asides_links_and_formulas_are_set_aside():
+    text = ("The talk opens with the cost.\n(Timestamp: 00:04:12)\n[training log]\nPaper: https://example.org/p.pdf\n"
+            "• https://github.com/example/fork\n(Nq, Lq, d) × (B, Ld, d) → (Nq, B).\n(Image source: Doe et al., 2020)\n")
+    assert [(k, t[:12]) for k, t in blocks(text)] == [
+        ("paragraph", "The talk ope"), ("markup", "(Timestamp: "), ("markup", "[training lo"),
+        ("navigation", "Paper: https"), ("navigation", "https://gith"), ("math", "(Nq, Lq, d) "),
+        ("paragraph", "(Image sourc")]
+
+
+def test_code_shapes_of_many_languages_are_code_lines():
+    for line in ("COPY requirements.txt .", "1250/1250 [==============================] - 45s 36ms/step - loss: 0.41",
+                 "q1,d17,0.91", "@@ -10,7 +10,7 @@ def search(q):", "[INFO] 2024-03-02 10:15:03 Loaded 1,000,000 vectors",
+                 "memtier_benchmark -s $SERVER --ratio 0:1 -t 60 -c 5", "p->someField = 1;", "seattle_csv |> glimpse()",
+                 'image: {"count": int, "width": int}', "B, A = model", "knitr::opts_chunk$set(",
+                 "Input: the man went to the [MASK1] . he bought a [MASK2] of milk."):
+        assert [k for k, _ in blocks("The setup is below.\n" + line + "\nThe run finished well.")] == [
+            "paragraph", "code", "paragraph"], line
+    for line in ("Use the --fast flag and the --threads option to speed it up.", "We set x = 1; then y = 2 follows.",
+                 "debugging tip: when you run make, modify it by replacing -O3 with -O0 and -g"):
+        assert [k for k, _ in blocks("The setup is below.\n" + line + "\nThe run finished well.")] == [
+            "paragraph", "paragraph", "paragraph"], line
+
+
+def test_flattened_tables_of_units_marks_and_long_rows_are_grids():
+    for line in ("setting baseline fused speedup batch=64 len=128 1.20 ms 0.31 ms 3.9× batch=256 len=512 9.80 ms 1.45 ms"
+                 " 6.8× batch=1024 len=512 41.3 ms 5.02 ms 8.2×",
+                 "Feature FAISS Milvus Weaviate GPU support Yes Yes No Metadata filtering No Yes Yes Managed cloud No Yes Yes",
+                 "Model Test perplexity Params Paper Transformer-XL Large (Dai et al., 2018) 18.3 0.8B Attentive Language"
+                 " Models Beyond a Fixed-Length Context Official Adaptive Input (Baevski and Auli, 2018) 18.7 1.0B Adaptive"
+                 " Input Representations for Neural Language Modeling Official"):
+        assert [(k, n) for k, n in [(b.kind, b.note) for b in read_flattened("Results:\n" + line).blocks]][1:] == [
+            ("markup", "number grid")], line
+
+
+def test_program_output_repeated_under_a_command_is_code():
+    text = ("Run it:\n$ mpirun -np 3 ./hello\n" + "".join(
+        f"Hello, World! I am process {i} of 3 on . I will do parallel 'work' for 3.1 seconds.\n" for i in range(3))
+        + "The processes print in any order.")
+    assert [k for k, _ in blocks(text)] == ["paragraph", "code", "code", "code", "code", "paragraph"]
+
+
+def test_restructuredtext_left_in_a_page_is_markup():
+    text = ".. _design:\n====== Design The server is a loop.\n.. _Gevent: http://www.gevent.org/ .. _Hey: https://x.org/hey\n"
+    assert blocks(text) == [("markup", ".. _design:"), ("markup", "======"), ("heading", "Design"),
+                            ("paragraph", "The server is a loop."),
+                            ("navigation", ".. _Gevent: http://www.gevent.org/ .. _Hey: https://x.org/hey")]
+
+
+def test_a_noun_phrase_label_of_a_list_item_stays_in_its_sentence():
+    from claims.extract import claims_from_document
+    rows = claims_from_document(read_flattened("You need three things:\n• Your metric. This scores each output.\n"
+                                               "• Tokenise. Lower-case the text."))
+    assert [r.text for r in rows] == ["You need three things:", "Your metric. This scores each output.", "Tokenise.",
+                                      "Lower-case the text."]
