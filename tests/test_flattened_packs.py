@@ -379,7 +379,7 @@ SHAPES = _shapes()
 
 
 def test_the_catalogue_parts_are_fixed_by_the_case_ids():
-    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (75, 59)
+    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (75, 59)  # 8 and 7 of branch reader
     assert [SHAPES.part_of(i) for i in ("shell-prompt-alone", "json-block", "stack-trace")] == ["check", "tune", "check"]
 
 
@@ -405,11 +405,13 @@ def test_a_json_record_with_prose_values_is_read_as_prose():
 
 CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "footnote-lines", "footnote-mark-glued",
                             "headings-alone", "heading-emoji", "heading-step-glued", "prose-import-word",
-                            "prose-question-then-answer", "client-elapsed-line"])
+                            "prose-question-then-answer", "client-elapsed-line", "caption-verbless-lines",
+                            "page-title-two-parts"])
 """The check part's failures when it was scored once (bench/data/flattened_shapes_check.log, commit
 36b4fac; the ten cases of branch pack-nonprose at commit 105e066, where ``client-elapsed-line``, a
-SQL client's result line that reads as a sentence, failed): stated limitations, kept as strict
-expected failures so that a fix shows here."""
+SQL client's result line that reads as a sentence, failed; the seven cases of branch reader, scored
+once at its end, 5 of 7: a verbless figure caption of two sentences and a two-part page title read as
+prose): stated limitations, kept as strict expected failures so that a fix shows here."""
 
 
 @pytest.mark.parametrize("case", [
