@@ -31,7 +31,7 @@ from audit.runin import FINITE_VERBS, SUBJECT_PRONOUNS
 
 BASE_VERBS = frozenset("""
 accept achieve add adopt advance allow apply argue ask assume avoid become begin benchmark bring build call cause
-change check choose claim clone collect combine come compare compile complete compute configure consider contain
+change check choose claim clone collect combine come compare compile complete compute configure consider contain contribute
 continue control convert copy cost create cut decide define delete depend deploy describe design detect determine end
 develop differ disable discuss do download drop enable encode encourage ensure estimate evaluate examine exceed
 expect experiment explain explore export extend extract fail fall feel fetch fill find finish fit fix focus follow
@@ -138,7 +138,7 @@ _LEAD_WORDS = frozenset("and or but nor so".split())
 _VALUE_AFTER_COLON = re.compile(r":\s.*\d")
 
 
-def title_line(text: str, longest: int = 12) -> bool:
+def title_line(text: str, longest: int = 14) -> bool:
     """A paragraph of one line that is only a verbless phrase of at most ``longest`` words standing
     as a title (``Notable runs:``, ``Updates``, ``Why bfloat16?``, ``Possible Output (from the last
     line):``): no final full stop, comma or semicolon, no sentence end inside, no verb
@@ -146,7 +146,7 @@ def title_line(text: str, longest: int = 12) -> bool:
     text = _LEADING_ICONS.sub("", text.strip())  # ":material-clock-fast: Quick start": an icon with its label
     if not text or "\n" in text or len(text.split()) > longest or not re.search(r"[A-Za-z]{2}", text):
         return False
-    if re.search(r"[.!,;…]$", text) or re.search(r"[.!?]\s+\S", text) or _VALUE_AFTER_COLON.search(text):
+    if re.search(r"[.!,;…][\"')\]”’]*$", text) or re.search(r"[.!?]\s+\S", text) or _VALUE_AFTER_COLON.search(text):
         return False
     if "," in re.sub(r"\([^()]*\)", "", text):  # "Contact person: N. Thakur, n@x.org": an appositive, a clause
         return False
@@ -200,6 +200,14 @@ def formula_line(text: str) -> bool:
             and not re.search(r"[.!?]\s", body) and not _THREE_WORDS.search(body))
 
 
+def _dated_title(rest: str) -> bool:
+    """The title of a dated news item (``BitNet a4.8: 4-bit Activations for 1-bit LLMs``, ``1-bit AI
+    Infra: Part 1.1, Fast and Lossless …``): at most sixteen words, no sentence end, no finite verb."""
+    rest = rest.strip()
+    return (0 < len(rest.split()) <= 16 and not re.search(r"[.!?](?:\s|$)", rest) and not finite_verb(rest)
+            and not re.match(r"(?:we|i|you|they)\b", rest, re.I))
+
+
 def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset()) -> list[Block]:
     """Lines of structure among the prose blocks (label convention (h)): a one-line paragraph that
     is a :func:`title_line` as ``markup`` (note ``title line``), a :func:`bracketed_aside` as
@@ -209,7 +217,7 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
     items are a list's entries, never titles."""
     out: list[Block] = []
     for index, b in enumerate(blocks):
-        one_line = "\n" not in b.text and (b.line == b.end_line or len(b.text.split()) <= 12)  # (an image under it)
+        one_line = "\n" not in b.text and (b.line == b.end_line or len(b.text.split()) <= 14)  # (an image under it)
         nxt = blocks[index + 1] if index + 1 < len(blocks) else None
         run = (nxt is not None and nxt.kind == "paragraph" and nxt.line in list_lines) or (
             bool(out) and out[-1].kind == "paragraph" and out[-1].line in list_lines)
@@ -223,7 +231,7 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
             b = replace(b, kind="navigation", note="link", lead_in=0)
         elif b.kind == "paragraph" and one_line and _ATTRIBUTE_LIST.match(b.text.strip()):
             b = replace(b, kind="markup", note="attribute list", lead_in=0)  # "{: .language-bash}" under a fence
-        elif b.kind == "list_item" and one_line and _DATED.match(b.text) and title_line(b.text[_DATED.match(b.text).end():]):
+        elif b.kind == "list_item" and one_line and _DATED.match(b.text) and _dated_title(b.text[_DATED.match(b.text).end():]):
             b = replace(b, kind="markup", note="title line", lead_in=0)  # "01/15/2026 BitNet CPU Inference Optimization"
         elif b.kind == "paragraph" and one_line and title_line(b.text):
             b = replace(b, kind="markup", note="title line", lead_in=0)

@@ -160,7 +160,7 @@ READER_FLOORS = {
     ((7,), "markdown"): (0, 1, 2, 3), ((7,), "pack"): (0, 1, 4, 8),
     ((8,), "markdown"): (0, 2, 0, 12), ((8,), "pack"): (0, 2, 3, 15),
     ((10,), "markdown"): (0, 6, 3, 48), ((10,), "pack"): (0, 7, 5, 57),
-    ((1, 2, 4), "pack"): (0, 2, 0, 13), ((5,), "pack"): (0, 5, 0, 49),
+    ((1, 2, 4), "pack"): (0, 2, 0, 13), ((5,), "pack"): (0, 5, 0, 44),
 }
 """Reader floors per batch and reading (main before branch reader, same labels: batch 7 pack
 non-prose 43 of 426, batch 8 41 of 694, batch 10 153 of 682; development pack 312 of 3582)."""
