@@ -65,7 +65,7 @@ from typing import Any, Callable, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 from audit.runin import reads_as_sentence
-from audit.titles import finite_verb, set_aside_titles
+from audit.titles import finite_verb, plain_run_in, set_aside_titles
 
 # ---------------------------------------------------------------------------------------------
 # Markdown.
@@ -795,7 +795,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                         marker=markers[-1] if container == "list_item" else "",
                                         math_spans=spans,
                                         lead_in=_lead_in(inline.children, content) or (
-                                            _item_lead(inline.children, content) if container == "list_item" else 0),
+                                            (_item_lead(inline.children, content) or plain_run_in(content))
+                                            if container == "list_item" else 0),
                                         atomic_spans=atomic, line_marks=marks))
                     previous_text = content
             index += 2

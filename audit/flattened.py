@@ -179,7 +179,7 @@ from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
 from audit.runin import FINITE_VERBS, reads_as_sentence
 from audit.sitemarkup import CAPTION_LINE, CAPTION_START, PHOTO_CREDIT, is_navigation_line
-from audit.titles import has_verb, set_aside_titles
+from audit.titles import has_verb, plain_run_in, set_aside_titles
 from audit.unwrap import join_wrapped_lines
 
 SENTENCE_OPENERS = frozenset("""
@@ -328,7 +328,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 block = Block(block.kind, text, number, number, sections.current,
                               recovered=block.recovered, note=block.note, marker=block.marker,
                               lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else
-                              _item_lead_in(block.text) if block.kind == "list_item" else 0)
+                              (_item_lead_in(block.text) or plain_run_in(block.text)) if block.kind == "list_item" else 0)
             blocks.append(block)
         if tail_block is not None:
             blocks.append(tail_block)

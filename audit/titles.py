@@ -200,6 +200,20 @@ def formula_line(text: str) -> bool:
             and not re.search(r"[.!?]\s", body) and not _THREE_WORDS.search(body))
 
 
+_PLAIN_LEAD = re.compile(r"^([A-Z][a-z]+(?:[ -][a-z]+){1,3}\.) (?=[A-Z])")
+
+
+def plain_run_in(text: str) -> int:
+    """Length of a plain run-in label opening a list item (``Hot runs. This is the second and third
+    run …``, ``Cold runs. This is …``: two to four words, no verb, a full stop before the sentence it
+    names), else 0; kept with that sentence as a bold one is (label convention (c)). One word
+    (``Tokenise. Lower-case the text.``) is an instruction, a sentence of its own."""
+    lead = _PLAIN_LEAD.match(text)
+    if lead is None or has_verb(lead.group(1)) or len(text[lead.end():].split()) < 3:
+        return 0
+    return len(lead.group(1))
+
+
 def _dated_title(rest: str) -> bool:
     """The title of a dated news item (``BitNet a4.8: 4-bit Activations for 1-bit LLMs``, ``1-bit AI
     Infra: Part 1.1, Fast and Lossless …``): at most sixteen words, no sentence end, no finite verb."""

@@ -159,7 +159,7 @@ READER_FLOORS = {
     # 4, 7, 5, 153 of 682)
     ((7,), "markdown"): (0, 1, 2, 3), ((7,), "pack"): (0, 1, 4, 8),
     ((8,), "markdown"): (0, 2, 0, 12), ((8,), "pack"): (0, 2, 3, 15),
-    ((10,), "markdown"): (0, 6, 3, 48), ((10,), "pack"): (0, 7, 5, 57),
+    ((10,), "markdown"): (0, 4, 3, 48), ((10,), "pack"): (0, 5, 5, 57),
     ((1, 2, 4), "pack"): (0, 2, 0, 13), ((5,), "pack"): (0, 5, 0, 44),
 }
 """Reader floors per batch and reading (main before branch reader, same labels: batch 7 pack
