@@ -65,6 +65,7 @@ from typing import Any, Callable, Iterable
 
 from audit.blocks import BLOCK_KINDS, PROSE_KINDS, Block, Document, SectionPath, Table
 from audit.runin import reads_as_sentence
+from audit.titles import finite_verb, plain_run_in, set_aside_titles
 
 # ---------------------------------------------------------------------------------------------
 # Markdown.
@@ -401,14 +402,14 @@ def _pictured(children: list[Any] | None) -> bool:
 def _emphasis_caption(children: list[Any] | None, content: str, blocks: list[Block]) -> bool:
     """A picture's caption written in emphasis: a paragraph of one or more images followed only by
     an emphasised run (``![plot](p.png)`` + ``*Throughput of each system.*``), or a paragraph that
-    is only an italic run of at most 50 words right under an image block (a blog export's
+    is only an italic run of at most 90 words right under an image block (a blog export's
     caption; a bold paragraph there is prose); such a run is no claim of the text."""
     whole = _meaningful(_without_attributes(children))
     items = whole
     while items and items[0].type == "image":
         items = items[1:]
     pictured = len(items) < len(whole)
-    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 50):
+    if not (pictured or (blocks and blocks[-1].kind == "image")) or len(content.split()) > (120 if pictured else 90):
         return False
     opener = ("em_open", "strong_open") if pictured else ("em_open",)  # a bold paragraph alone is prose
     return (len(items) >= 3 and items[0].type in opener
@@ -485,6 +486,16 @@ def _navigation(children: list[Any] | None) -> bool:
                                                             or _LINK_LABEL.match(child.content))):
             return False
     return links > 0
+
+
+def _linked_sentence(children: list[Any] | None, content: str) -> bool:
+    """A paragraph that is one link whose text is a sentence (``["Artificial intelligence advances
+    by inventing games …" - Professor Ben Recht](…)``: six words or more with a finite verb,
+    :func:`audit.titles.finite_verb`): a quoted or linked claim, prose; a link of a title (``[Paper](…)``,
+    ``[Read the full paper](…)``) stays navigation (label convention (h))."""
+    items = _meaningful(children)
+    return (len(content.split()) >= 6 and sum(c.type == "link_open" for c in items) == 1
+            and items[0].type == "link_open" and items[-1].type == "link_close" and finite_verb(content))
 
 
 def _linked_reference(containers: list[str], content: str) -> bool:
@@ -723,6 +734,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             elif not content:  # only tags and a media element's fallback text
                 blocks.append(Block("html", inline.content, span[0], span[1], path_tracker.current))
             elif ((_navigation(inline.children) and not _linked_reference(containers, content)
+                   and not _linked_sentence(inline.children, content)
                    and not (tokens[index - 1].type == "list_item_open" and _linked_item(containers, inline.children, content)
                             and not (toc_lists and toc_lists[-1])))
                   or is_navigation_line(content) or is_chrome_line(content) or _roles_only(content, atomic)
@@ -783,7 +795,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
                                         marker=markers[-1] if container == "list_item" else "",
                                         math_spans=spans,
                                         lead_in=_lead_in(inline.children, content) or (
-                                            _item_lead(inline.children, content) if container == "list_item" else 0),
+                                            (_item_lead(inline.children, content) or plain_run_in(content))
+                                            if container == "list_item" else 0),
                                         atomic_spans=atomic, line_marks=marks))
                     previous_text = content
             index += 2
@@ -835,7 +848,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
         blocks.append(Block(item.kind, item.text, item.line, item.end_line, _section_at(blocks, item.line),
                             language=item.note if item.kind == "code" else "", note=item.note))
     blocks.sort(key=lambda b: (b.line, b.end_line))
-    return Document(blocks, path, "markdown")
+    return Document(set_aside_titles(blocks), path, "markdown")  # label convention (h): audit/titles.py
 
 
 def _line_holding(prepared: str, content: str, file_line: Callable[[int], int]) -> int:

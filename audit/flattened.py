@@ -178,7 +178,8 @@ import re
 from audit.blocks import Block, Document, SectionPath, Table
 from audit.pipetable import read_pipe_table
 from audit.runin import FINITE_VERBS, reads_as_sentence
-from audit.sitemarkup import CAPTION_LINE, PHOTO_CREDIT, is_navigation_line
+from audit.sitemarkup import CAPTION_LINE, CAPTION_START, PHOTO_CREDIT, is_navigation_line
+from audit.titles import has_verb, plain_run_in, set_aside_titles
 from audit.unwrap import join_wrapped_lines
 
 SENTENCE_OPENERS = frozenset("""
@@ -226,6 +227,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
                      if not any(i in code_lines for i in range(start, end))}
     column_end = 0
+    list_lines: set[int] = set()  # lines of a list that lost its markers: entries, never title lines
     title_seen = False  # the first line read as text (not chrome, code or a table): where a page's title is
     listed = sorted({" ".join(lines[i].split()) for i, note in chrome_lines.items() if note == "contents"
                      and not _CONTENTS_LABEL.match(" ".join(lines[i].split()))}, key=len, reverse=True)
@@ -240,6 +242,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         if not line or number <= column_end:
             continue
         in_list, list_run = list_run, _introduces_list(line) or (list_run and len(line.split()) <= 15)
+        if in_list:
+            list_lines.add(number)
         if number - 1 in column_tables and number not in pipe_tables:
             column_end = column_tables[number - 1]
             rows = [tuple(c for c in re.split(r"\t+|\s{2,}", r.strip()) if c) for r in lines[number - 1:column_end]]
@@ -252,7 +256,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             continue
         if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
             note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
-            seam = _heading_before_code(line)
+            seam = _heading_before_code(line, comment=True)
             if seam is not None:  # "Citation @article{key," : a heading glued to the code under it
                 heading = line[:seam].strip()
                 blocks.append(Block("heading", heading, number, number, sections.enter(2, heading), recovered=True,
@@ -323,12 +327,13 @@ def read_flattened(text: str, path: str | None = None) -> Document:
                 text = _unemphasised(block.text) if block.kind in ("paragraph", "list_item") else block.text
                 block = Block(block.kind, text, number, number, sections.current,
                               recovered=block.recovered, note=block.note, marker=block.marker,
-                              lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else 0)
+                              lead_in=flattened_lead_in(block.text) if block.kind == "paragraph" else
+                              (_item_lead_in(block.text) or plain_run_in(block.text)) if block.kind == "list_item" else 0)
             blocks.append(block)
         if tail_block is not None:
             blocks.append(tail_block)
         previous = line
-    return Document(join_wrapped_lines(blocks), path, "flattened")  # hard-wrapped text (audit/unwrap.py)
+    return Document(set_aside_titles(join_wrapped_lines(blocks), frozenset(list_lines)), path, "flattened")  # hard-wrapped text (audit/unwrap.py)
 
 
 _API_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*(?:\(\))?(?=\s+[\"'“(]?[A-Z])|^[A-Za-z_]\w*\(\)(?=\s+[\"'“(]?[A-Z])")
@@ -389,6 +394,24 @@ def flattened_lead_in(text: str) -> int:
 
 
 _ROLE_TEXT = re.compile(r":[\w-]+:`[^`]*`")
+_ITEM_LEAD_DETERMINERS = frozenset("your a an the our my their its one some".split())
+
+
+def _item_lead_in(text: str) -> int:
+    """Length of a run-in label opening a flattened list item (``Your DSPy program. This may be
+    …``, a flattened ``- Your **DSPy program**. This …``), else 0: a noun phrase of at most five
+    words opening with a determiner or possessive, with no verb (:func:`audit.titles.has_verb`),
+    closed by a full stop before a capital, and a sentence of three words or more after it. A bare
+    imperative item (``Tokenise. Lower-case the text.``) opens with no determiner: two sentences."""
+    title = _TITLE_LEAD.match(text)
+    if title is None:
+        return 0
+    label = title.group(1)
+    words = label.split()
+    if (len(words) > 5 or words[0].lower() not in _ITEM_LEAD_DETERMINERS or has_verb(label)
+            or len(text[title.end():].split()) < 3):
+        return 0
+    return len(label)
 
 
 def _recover(line: str, number: int, previous: str, following: str = "", in_list: bool = False) -> list[Block]:
@@ -478,11 +501,20 @@ def _recover_line(line: str, number: int, previous: str, following: str = "", in
         return ([Block("heading", seam.group(1), number, number, recovered=True, level=2, note="icon-heading"),
                  Block("markup", seam.group(2), number, number, recovered=True, note="icon")]
                 + _recover_line(line[seam.end():].strip(), number, seam.group(1), nested=True))
+    if _RST_MARKUP.match(line):  # ".. _design:", ".. note::", "..": reStructuredText source left in the page
+        return [Block("markup", line, number, number, recovered=True, note="rst")]
+    if _RST_TARGET.match(line):  # "_Greenlets: https://github.com/… ..": a link target, navigation
+        return [Block("navigation", line, number, number, recovered=True, note="rst target")]
+    rule = None if nested else re.match(r"^([=~^\"'`#*+-])\1{3,}\s+(?=[A-Z])", line)
+    if rule:  # "====== Design A brief …": a title's over- or underline glued before it
+        return ([Block("markup", rule.group(0).strip(), number, number, recovered=True, note="rst")]
+                + _recover_line(line[rule.end():], number, previous, following, in_list))
     if re.fullmatch(r"!\[[^\]]{0,200}\]\([^)]{0,300}\)", line):  # "![Routing](../a b.png)": an image the page failed to draw
         return [Block("image", line, number, number, recovered=True, note="image markup")]
     if _DISCLOSURE.match(line):  # "Click to show dataset setup code.": a <details> summary's label
         return [Block("markup", line, number, number, recovered=True, note="chrome")]
-    if _FIGURE_LABEL.match(line) or CAPTION_LINE.match(line) or _ROMAN_CAPTION.match(line):  # "Figure 4,", "Figure 1. …"
+    if (_FIGURE_LABEL.match(line) or CAPTION_LINE.match(line) or _ROMAN_CAPTION.match(line)
+            or CAPTION_START.match(line)):  # "Figure 4,", "Figure 1. …": a <figcaption> is one line, every sentence of it
         return [Block("markup", line, number, number, recovered=True, note="caption")]
     if (_MARK_LABEL.match(line) and not any(w.lower() in FINITE_VERBS for w in line.split())
             and (re.search(r"[\"“]", line) or len(line.split()) <= 3) and not _is_opener(line.split()[0])
@@ -595,6 +627,10 @@ _INLINE_MARKUP = re.compile(_DIRECTIVE_OPTION.pattern + r"|(?:^|(?<=\s))\{:[^{}\
 """A directive option, a kramdown attribute list (``{:.image-caption}``) or a fence of a MyST
 directive or Pandoc div (``:::{note}``, ```` ```{tab-item} ````, ``::: {.callout}``, a closing
 ``:::``) inside a line."""
+_RST_MARKUP = re.compile(r"^\.\.(?:$|\s+(?:_[\w .-]+:(?:\s+\S+)?|[\w-]+::(?:\s.*)?|\[[\w#*]+\]\s.*|\|[\w -]+\|\s.*)$)")
+"""A reStructuredText explicit markup line (``.. _design:``, ``.. note::``, ``.. [1] …``, a bare ``..``)."""
+_RST_TARGET = re.compile(r"^(?:(?:\.\.\s+)?_[\w .-]{1,40}:\s+(?:https?://|www\.)\S+\s*)+(?:\.\.)?$")
+"""reStructuredText link targets (``.. _Greenlets: https://…``), one or several on a line."""
 _NUMBERED_AFTER_HEADING = re.compile(r"^([A-Z][a-z]+(?:[- ][A-Za-z][a-z]+){0,2}) (\d{1,2}[.)]) (?=[A-Z])")
 """A heading of one to three words glued to a numbered item (``Train 1. RetroMAE Pre-train …``)."""
 _INLINE_ITEMS = re.compile(r":\s[*•]\s\S(?=.*\s[*•]\s\S)")
@@ -1064,6 +1100,8 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     Method Top-20 (orig) … NQ DPR 79.4 79.5 86.0 …``): six or more bare numbers making at least
     a third of the words, and no sentence end anywhere (a sentence full of numbers ends in a full
     stop). Set aside as markup, not read as prose. Also a table of names and cells (below)."""
+    if _unit_grid(words) or _mark_grid(line, words) or _long_cells(line, words):
+        return True
     plain = re.sub(r"\b(?:et al|e\.g|i\.e|etc|vs|cf|approx|fig|eq|no|avg|max|min|std)\.", "", line,
                    flags=re.I)  # abbreviations end no sentence
     if re.search(r"[.!?]$", plain.rstrip()) or re.search(r"[A-Za-z\)][.!?](?:\s|$)", plain):
@@ -1083,6 +1121,52 @@ def _number_grid(line: str, words: list[tuple[int, str]]) -> bool:
     # and no "=" (``marginal = 0.7 / r - 0.3 * redundancy`` is a formula)
     return (len(words) >= 8 and cells >= 2 and 5 * digits >= len(words) and 10 * function <= len(words)
             and "=" not in line and not any(w.endswith(":") for _, w in words))
+
+
+_UNIT_VALUE = re.compile(r"^[~≈<>]?[-+−]?\d[\d,]*(?:\.\d+)?[%×x]?$")
+
+
+def _unit_grid(words: list[tuple[int, str]]) -> bool:
+    """A table flattened into one line whose cells are values with a unit, the unit repeated down
+    the columns (``… B=128 Lq=32 0.88 ms 0.18 ms 0.31 ms …``, ``Dense ~40 TFLOPs/s OOM … Limited by
+    HBM bandwidth. Tiled ~110 TFLOPs/s …``): six values or more followed by one same unit word four
+    times or more, and at most one function word in eight. A remark cell may end in a full stop,
+    so sentence ends do not rule it out; a sentence listing timings has its ``the``, ``and``,
+    ``from``, ``to``."""
+    if len(words) < 10:
+        return False
+    texts = [w for _, w in words]
+    units = [texts[i + 1] for i in range(len(texts) - 1)
+             if _UNIT_VALUE.match(texts[i]) and re.fullmatch(r"[A-Za-z][A-Za-z/]{0,10}\.?", texts[i + 1])]
+    if len(units) < 6:
+        return False
+    common = max((units.count(u.rstrip(".")) for u in set(u.rstrip(".") for u in units)), default=0)
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return common >= 4 and 8 * function <= len(texts)
+
+
+def _long_cells(line: str, words: list[tuple[int, str]]) -> bool:
+    """A table flattened into one long line of cells (a leaderboard: ``Model Validation perplexity
+    Test perplexity … Mogrifier LSTM + dynamic eval (Melis et al., 2019) 44.9 44.8 24M …``): thirty
+    words or more, five of them numbers, and no sentence end anywhere, not even at the line's end
+    (a paragraph of that length always ends one)."""
+    if len(words) < 30 or re.search(r"[.!?:;][\"'”’)\]]*$", line) or re.search(r"[a-z%)\]][.!?]\s+[A-Z\"“]", line):
+        return False
+    return sum(1 for _, w in words if _CELL_NUMBER.match(w.strip("()[],;"))) >= 5
+
+
+_MARK_CELLS = frozenset("yes no ✓ ✗ ✔ ✘ ❌ ✅ ☑ – — - n/a y n partial".split())
+
+
+def _mark_grid(line: str, words: list[tuple[int, str]]) -> bool:
+    """A feature table flattened into one line (``Feature FAISS Milvus Weaviate GPU support Yes Yes
+    No Metadata filtering No Yes Yes …``): four cells or more of ``Yes``/``No``/✓/✗ making a sixth of
+    the words or more, no sentence punctuation, at most one function word in eight."""
+    texts = [w for _, w in words]
+    marks = sum(1 for w in texts if w.lower() in _MARK_CELLS)
+    function = sum(1 for w in texts if w.lower() in FUNCTION_WORDS or w.lower() in _GLUE_WORDS)
+    return (len(texts) >= 10 and marks >= 4 and 6 * marks >= len(texts) and 8 * function <= len(texts)
+            and not re.search(r"[.!?,;:](?:\s|$)", line))
 
 
 _CELL_NUMBER = re.compile(r"^[$€£]?[-+−~]?\d[\d,]*(?:\.\d+)?(?:%|x|[KMBT]|[KMGT]i?B|ms|s)?(?:\$[\d,.]+)?$")
@@ -1267,7 +1351,8 @@ _CODE_START = re.compile(
     r"(?:bash|sh|cd|tar|mkdir|source) [\w./$~-]|export [A-Z_][A-Z0-9_]*=|(?:more|cat|ls) [/~.]|\./[\w.-]+|"
     r"[\w.-]+(?:/[\w.-]+)+ -{1,2}[A-Za-z]|[a-z][\w.@]*\s+all\s+\d+\.\d+(?=\s+[a-z][\w.@]*\s+all\s|\s*$)|"
     r"[a-z]+_[\w-]*:\s+(?:\[|\"|\d)(?=.*\s[a-z]+_[\w-]*:\s)|"
-    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\])")
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:INFO|WARNING|ERROR|DEBUG)(?::|\s+[-\[\d])|Epoch \d+/\d+|\[\d+/\d+\]|"
+    r"[a-z][\w.-]*_[\w.-]*\s+-{1,2}[A-Za-z][\w-]*\s+\S+\s+-{1,2}[A-Za-z])")
 _CODE_AFTER = re.compile(r"(?:^|(?<=[.:!?])\s+)(?=" + _CODE_START.pattern + ")")
 
 
@@ -1362,7 +1447,8 @@ _CHROME_LINE = re.compile(
     r"By the [\w .-]{1,40} team(?: · .{1,40})?|"
     r"\d{1,3}[ -]min(?:ute)?s? read|Reading time:? \d{1,3} min(?:ute)?s?|"
     r"(?:©|Copyright ©|\(c\) \d{4}|Copyright \d{4}).{0,120}|All rights reserved\.?|"
-    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60}|(?:https?://|www\.)\S+)$")
+    r"(?:Built|Made) with .{1,80}|Powered by .{1,60}|Theme by .{1,60}|(?:https?://|www\.)\S+|"
+    r"(?:Discussions?|Comments?):? .{0,80}\(\d[\d,]* points?, \d[\d,]* comments?\).{0,200})$")
 """A line of site chrome (``Edit this page``, ``Share``, ``5 min read``, ``© 2024 Acme Inc. All
 rights reserved.``, ``By Jane Doe · March 4, 2024``, a bare URL: an embed's link): the whole line, so that ``Share of queries
 rose …``, ``Previous work …``, ``Copyright law …`` and ``By default, …`` stay prose."""
@@ -1389,7 +1475,7 @@ _STRONG_CODE = re.compile(
     r"import|from|def|class|return|yield|raise|assert|try|except|finally|with|async|await|lambda|print|"
     r"const|let|var|function|fn|func|pub|use|impl|struct|enum|package|public|private|static|void|int|"
     r"#include|#define|WHERE|ORDER BY|GROUP BY|LIMIT|JOIN)"
-    r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"'`|@]|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
+    r"(?=[\s(:;{\[]|$)(?=.*(?:[=(){}\[\];:<>/\\$\"`|@]|(?<![A-Za-z])'|'(?![a-z])|\s-{1,2}\w|^\S+(?:\s+\S+){0,2}\s*$))|"
     r"(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE (?:TABLE|INDEX))\s.*\b(?:FROM|WHERE|VALUES|SET|ON)\b|"
     r"-{1,2}[A-Za-z][\w-]*(?:[= ]\S|\s*\\?$)|"
     r"(?:\.{1,2}/|~/)?[\w.-]+(?:/[\w.-]+)+(?=\s+-{1,2}[A-Za-z]|\s.*\\$|$)|"
@@ -1399,13 +1485,21 @@ _STRONG_CODE = re.compile(
     r"[A-Za-z_][\w.\[\]\"']*(?:\s*,\s*[A-Za-z_]\w*)*\s*(?:[-+*/]?=|:=)\s*(?:[\w.]+\(|[\"'\[{]|-?\d[\d.e+-]*$|"
     r"True$|False$|None$|await\s|new\s|lambda\b)|"
     r"[A-Za-z_][\w.$]*(?:\.[A-Za-z_]\w*)*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?$|"
-    r"[A-Za-z_][\w.$]*\s*<-\s*\S|[A-Za-z_][\w.$]*\((?:[^()]*,)?$|"
+    r"[A-Za-z_][\w.$]*\s*<-\s*\S|[A-Za-z_][\w.$]*\((?:[^()]*,)?$|[A-Za-z_]\w*::[\w.$]+(?:\(|\s*<-|;?$)|"
     r"[A-Za-z_][\w.]*(?:\.[A-Za-z_]\w*)+\(.*$|"
     r"@[A-Za-z_][\w.]*(?:\(|$)|@\w+\{[\w:.-]*,|"
     r"(?://|--|/\*|\*/)\s|"
     r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[\d+/\d+\]|(?:INFO|WARNING|ERROR|DEBUG|WARN)[\s:\]-]|"
     r"[#=*~_-]{7,}(?:\s.*[#=*~_-]{7,})?$|\*{3,}\s.{1,60}\s\*{3,}$|"
-    r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|)")
+    r"\{(?=.*[\"':,]).*\},?$|\[(?=.*[\"',]).*\],?$|\d{1,3}%\|"
+    r"|(?:FROM|RUN|CMD|COPY|ADD|WORKDIR|ENV|EXPOSE|ENTRYPOINT|ARG|USER|VOLUME)\s+[\w\[\"'./$-]"
+    r"|\d+/\d+\s+\[[=>.\s-]{5,}\]|@@ -\d+(?:,\d+)? \+\d+|\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]\s"
+    r"|[\w.:-]+(?:,[\w.:-]*){2,}$"
+    r"|(?!.*\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)[a-z][\w.-]*(?:\s+\S+)*?(?:\s+-{1,2}[A-Za-z][\w-]*(?:[= ](?!-)\S+)?){2,}(?:\s+\S+)*$"
+    r"|(?=.*(?:[=(]|->))(?!.*\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)[\w*&()\[\]>.\s-]+(?:=|->).*;$"
+    r"|[A-Za-z_][\w.]*(?:\(.*\))?\s*(?:\|>|%>%)(?:\s|$)"
+    r"|[a-z_]\w*:\s*[{\[][\"'\w]"
+    r"|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*=\s*[A-Za-z_][\w.]*$)")
 """A line that is code by its own shape: a prompt (``$ ``, ``>>> ``), a command or keyword of a
 shell, Python, JavaScript, Rust, Go, C or SQL at the line start followed by code punctuation
 (``for i in range(3):``, ``SELECT doc_id, score FROM results``; ``For example:`` is capitalised,
@@ -1413,7 +1507,12 @@ no keyword), a traceback line or an exception (``RuntimeError: …``), an option
 line of brackets only (``])``, ``}``), a JSON key (``"model": …``), an assignment (``x = …``,
 ``seed=42``; not one followed by three plain words: ``N = 40 tasks were evaluated``), a call
 (``print(vectors.shape)``, ``model.to(device)``), a decorator, a comment opener, a time stamp
-or a log level."""
+or a log level; a Dockerfile instruction (``COPY requirements.txt .``), a Keras progress line
+(``1250/1250 [=====] - 45s``), a diff hunk (``@@ -10,7 +10,7 @@``), a bracketed log level (``[INFO]
+…``), a CSV row without spaces (``q1,d17,0.91``), a command with two options or more
+(``memtier_benchmark -s $HOST --ratio 0:1 -t 60``), a C statement (``p->field = 1;``), an R pipe
+(``seattle_csv |> glimpse()``), a key over a literal (``image: {"count": int}``), a tuple unpacked
+from a name (``B, A = model``)."""
 _YAML_KEY = re.compile(r"^[a-z_][\w.-]*:(?:\s*$|\s+(?:[\[{\"'|>]|-?\d[\w.+-]*$|true$|false$|null$|None$|~$|"
                        r"[\w./@:-]+(?:\s+#.*)?$))")
 """A YAML setting (``max_length: 256``, ``name: mini-v2``, ``model:``): a lower-case key, a colon and
@@ -1459,6 +1558,12 @@ _RECORD_LINE = re.compile(r"^([A-Za-z]\w{0,20})\s+(?:\d+|[a-z]+_[a-z_]+|[a-z]+\d
 """A line a program printed: a word, then a key that is a number or a ``snake_case`` name, a colon and
 a value (``sample 1: why was …``, ``Input movie_id: 1962``); two in a row opening with the same word
 are code output (rule 8)."""
+_SAMPLE_LINE = re.compile(r"^[A-Z][\w]{0,15}(?: [A-Z0-9]\w{0,3})?:\s+\S")
+"""A record's key (``Input:``, ``Labels:``, ``Sentence A:``) opening a printed example."""
+_SPACED_STOP = re.compile(r"\s[.,;!?](?=\s|$)")
+"""A full stop or comma standing alone between spaces (``the store .``): text tokenised for a model,
+an example printed in a ``<pre>``, never prose as a page sets it."""
+_PLACEHOLDER = re.compile(r"\[(?:MASK|CLS|SEP|UNK|PAD)\d*\]|<(?:mask|s|/s|pad|unk)>")
 _WORDED_ASIDE = re.compile(r"\s\((?:or|and|at|e\.g\.|i\.e\.|about|roughly)\s[a-z ]+\)$")
 """``Oversampling=2.0 (or more)``: a setting written as a list item of prose, with a worded aside."""
 _CODE_END = re.compile(r"(?:[\\,({\[=]|\b(?:and|or|&&|\|\|))$")
@@ -1471,9 +1576,13 @@ def _bracket_depth(text: str) -> int:
 
 def _prose_shaped(line: str) -> bool:
     """A line a sentence writes: a capital or a digit first, four words or more, a sentence end last
-    (``.``, ``!``, ``?``, ``:``), a run of three plain lower-case words."""
+    (``.``, ``!``, ``?``, ``:``; or, in a line of twelve words or more, a sentence end inside before a
+    capital: ``… leaving 15% to run in serial. This seems … is influenced by`` above a list), a run of
+    three plain lower-case words."""
     words = line.split()
-    return (len(words) >= 4 and bool(re.match(r"^[\"'“(]?[A-Z0-9]", line)) and bool(re.search(r"[.!?:][\"'”’)]*$", line))
+    ends = bool(re.search(r"[.!?:][\"'”’)]*$", line)) or (  # or a sentence inside a line a list cut short
+        len(words) >= 12 and bool(re.search(r"[a-z%][.!?]\s+[A-Z]", line)))
+    return (len(words) >= 4 and bool(re.match(r"^[\"'“(]?[A-Z0-9]", line)) and ends
             and bool(re.search(r"(?:^|\s)[A-Za-z][a-z'’]+\s+[a-z][a-z'’-]+\s+[a-z][a-z'’-]+(?:\s|[.,;:!?]|$)", line)))
 
 
@@ -1493,11 +1602,12 @@ or a token holding code punctuation (``model.to(``, ``x=1``); ``from Passages �
 always_ram=True`` open with English words."""
 
 
-def _heading_before_code(line: str) -> int | None:
+def _heading_before_code(line: str, comment: bool = False) -> int | None:
     """Offset of the code after a heading glued to it (``Citation @article{key,``, ``Quick Install pip
     install tinystore``): two to six Title Case words (or one stock section title,
     :data:`STOCK_HEADINGS`), the first no sentence opener, then text that is code by its own shape
-    and no sentence."""
+    and no sentence; with ``comment`` (the line is known to stand above code) also a ``# comment``
+    (``Random Forest # Set global knitr chunk options``: a chapter's title glued to its setup chunk)."""
     words = [(m.start(), m.group(0)) for m in _WORD.finditer(line[:200])]
     for i in range(1, min(7, len(words))):
         head = [w for _, w in words[:i]]
@@ -1508,6 +1618,8 @@ def _heading_before_code(line: str) -> int | None:
         rest = line[words[i][0]:]
         install = re.match(r"(?:uvx?\s+|pipx\s+|poetry\s+)?(?:pip3?|conda|npm|yarn|pnpm|cargo|apt(?:-get)?|brew)\s+"
                            r"(?:install|add)\s+\S", rest)  # "Usage uv pip install …": an install line
+        if comment and rest.startswith("# ") and not re.search(r"[.!?]$", rest) and head[-1].lower() not in FUNCTION_WORDS:
+            return words[i][0]
         if (_STRONG_CODE.match(rest) and _CODE_FIRST_TOKEN.match(rest) and not _prose_shaped(rest)
                 and not _CHROME_LINE.match(rest) and (install or not _PROSE_RUN.search(rest))
                 and not rest[:1].isupper() and head[-1].lower() not in FUNCTION_WORDS):
@@ -1559,6 +1671,10 @@ def _code_lines(raw: list[str]) -> set[int]:
     for i, line in enumerate(lines):
         if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
             strong[i] = True
+    for i in range(len(lines) - 1):  # "Random Forest # Set global options" above "knitr::opts_chunk$set("
+        if (not strong[i] and strong[i + 1] and " # " in lines[i]
+                and _heading_before_code(lines[i].strip(), comment=True) is not None):
+            strong[i] = True
     for i, line in enumerate(lines):  # a program's output or a query by its own shape (rule 8)
         text = line.strip()
         short = _SHORT_COMMAND.match(text)
@@ -1597,6 +1713,26 @@ def _code_lines(raw: list[str]) -> set[int]:
                 and not any(re.search(r"[.!?]$", k.group(2)) for k in keys)):
             for j in range(i, i + 4):
                 strong[j] = True
+    shapes = [re.sub(r"\d+(?:\.\d+)?", "0", " ".join(line.split())) if 0 < len(line.split()) <= 30 and (
+        not _prose_shaped(line.strip()) or _SPACED_STOP.search(line)) else "" for line in lines]
+    where: dict[str, list[int]] = {}
+    repeated: set[int] = set()
+    for i, shape in enumerate(shapes):
+        if shape:
+            where.setdefault(shape, []).append(i)
+    for places in where.values():  # "Hello, World! I am process 3 of 8 …" over and over: a program's output
+        if len(places) >= 3 and len({" ".join(lines[i].split()) for i in places}) >= 2:  # its numbers vary
+            for k, i in enumerate(places):
+                if any(abs(i - j) <= 6 for j in places[max(0, k - 1):k] + places[k + 1:k + 2]):
+                    repeated.add(i)
+    sample = [bool(_SAMPLE_LINE.match(line.strip()) and (_SPACED_STOP.search(line) or _PLACEHOLDER.search(line)))
+              for line in lines]
+    for i, is_sample in enumerate(sample):  # "Input: the man went to the [MASK1] . he …": a tokenised example
+        if is_sample:
+            strong[i] = True
+            for j in (i - 1, i + 1):  # "Label: IsNext" beside it: the same record
+                if 0 <= j < len(lines) and _SAMPLE_LINE.match(lines[j].strip()) and not _prose_shaped(lines[j].strip()):
+                    strong[j] = True
     for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
         if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip()) and not _prose_value(line.strip())
                 and (len(line.split()) >= 2 or not line.strip().isalpha())  # "  x" alone: a tab label (markup)
@@ -1623,10 +1759,14 @@ def _code_lines(raw: list[str]) -> set[int]:
             output = not re.search(r"[.!?:]$", text) and not _CONTENTS_LABEL.match(text) and (
                 bool(re.search(r"[\d/=_<>{}\[\]$\\|@#]", text)) or text[:1].islower() or indented
                 or bool(re.match(r"^[^:]{1,40}?\s*:\s*\S+$", text)))  # "Scenario : Offline", a report's line
+            if output and not indented and re.fullmatch(r"[a-z][a-z ,'’]+", text) and len(text.split()) >= 4:
+                output = False  # "and for pipelined reads we used": words only, a sentence the code interrupts
             is_code = indented or output or text.startswith("#")
         if not is_code and text.startswith("# ") and i + 1 < len(lines) and lines[i + 1].strip() and strong[i + 1]:
             is_code = True  # "# download the archive" above a command: a comment, no heading
         if (not is_code and after and not sentence and 2 <= len(text.split()) <= 12
+                and not re.search(r"[A-Za-z]:\s", text[:40])  # "Install it with: pip install x": a lead and its command
+                and not re.search(r"\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b", text)  # "and for pipelined reads we used": a lead
                 and _next_code_shaped(lines, i, strong, indented_only=text.endswith(":"))):
             is_code = True  # "MLPerf Results Summary" between two "=====" rules: a line inside the code
         if is_code:
@@ -1635,6 +1775,10 @@ def _code_lines(raw: list[str]) -> set[int]:
         else:
             depth = 0
         previous = i
+    for i in sorted(repeated):  # output under a command: the run of repeated lines right after a code line
+        before = [j for j in range(i - 1, max(-1, i - 4), -1) if lines[j].strip()][:2]
+        if any(j in code for j in before):  # (one line of the run may differ: "… all the serial 'work' …")
+            code.add(i)
     return code
 
 

@@ -192,6 +192,10 @@ ASCIIDOC_DELIMITER = re.compile(r"^\s*={4,}\s*$")
 DEFINITION = re.compile(r"^:(?P<gap>\s{1,4})(?P<rest>\S.*)$")
 """A definition-list line (Pandoc, kramdown, PHP Markdown Extra) ``: The share of …`` under its
 term; right after a table it is a Pandoc table caption instead."""
+LIQUID_OUTPUT = re.compile(r"(?<=\S) ?\{\{ *[A-Za-z_][\w.\[\]'\"-]*(?: *\| *[\w: '\"-]+)* *\}\}(?= |[.,;:!?)]|$)")
+"""A Liquid output inside a prose line (``use the {{ site.sched.name }} status commands``): the site
+prints a configured value the source does not hold; it is removed from the sentence (the corpus
+labels read the page without it), the line kept."""
 LIQUID_IN_LINK = re.compile(r"(\]\(\s*)\{\{([^{}]*)\}\}")
 """A Liquid variable opening a link target (``]({{ site.baseurl }}/img.png)``): its spaces would
 end the target, so the link would be read as text; they are removed (same line, same length or
@@ -427,6 +431,8 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
                 continue
         if "](" in line and "{{" in line:  # ]({{ site.baseurl }}/a.png): a Liquid variable in a link target
             line = LIQUID_IN_LINK.sub(lambda m: m.group(1) + "{{" + "".join(m.group(2).split()) + "}}", line)
+        elif "{{" in line and LIQUID_OUTPUT.search(line) and LIQUID_OUTPUT.sub("", line).strip():
+            line = LIQUID_OUTPUT.sub("", line)  # "use the {{ site.sched.name }} status commands": the site's value, unknown
         if REFERENCE_DEFINITION.match(line) and out and out[-1].strip():
             emit("", number - 1)  # a link reference definition cannot interrupt a paragraph in CommonMark
         elif out and out[-1].strip() and origin[-1] == number - 1 and JSX_WRAPPED.match(line):

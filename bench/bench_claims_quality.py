@@ -205,7 +205,8 @@ def normalise(text: str) -> str:
     backticks removed, emoji removed (:data:`_EMOJI`), whitespace collapsed, a leading list marker
     (``1.``, ``-``) removed: the reader keeps a marker out of the sentence (docs/audit.md), a label
     may write it."""
-    text = _EMOJI_NAME.sub(" ", _EMOJI.sub(" ", _ROLE.sub(" ", text)))
+    text = _EMOJI_NAME.sub(" ", _EMOJI.sub(" ", _ROLE.sub(" ", text.replace("$", ""))))  # "$" first: a role
+    # pattern must end where the label's text (which drops the math's "$") ends, "{model}})" not "{model}})$"
     return _MARKER.sub("", " ".join(text.replace("`", "").replace("$", "").split()))
 
 
@@ -556,10 +557,10 @@ def corpus_document(document: dict, reading: str):
 def corpus_set_aside(doc) -> set[str]:
     """Texts, as rows and labels are compared (:func:`matchable`), of the headings and bold
     labels the reader reports as deliberately not a claim (``Document.not_claims``, ``claims FILE
-    --not-claims``): a label may count such a line (``**Notes:**``, ``Updates``) as a sentence; it
-    is set aside with its line, not lost."""
+    --not-claims``), and its title lines (audit/titles.py, label convention (h)): a label may count
+    such a line (``**Notes:**``, ``Updates``) as a sentence; it is set aside with its line, not lost."""
     return {matchable(normalise(b.text)) for b in doc.not_claims()
-            if b.kind == "heading" or (b.kind == "markup" and b.note in ("bold label", "short-line"))}
+            if b.kind == "heading" or (b.kind == "markup" and b.note in ("bold label", "short-line", "title line"))}
 
 
 def _number_spans(text: str, numbers: list[dict]) -> list[tuple[dict, tuple[int, int] | None]]:

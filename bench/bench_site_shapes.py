@@ -1,6 +1,6 @@
 """The Markdown shape catalogue, scored per case (tests/data/site_shapes/).
 
-Run: ``.venv/bin/python bench/bench_site_shapes.py [--round 1|2|3] [--check] [--show]``
+Run: ``.venv/bin/python bench/bench_site_shapes.py [--round 1|2|3|4] [--check] [--show]``
 
 Prints, for each case of the chosen round (default 2, ``catalogue2.toml``) and part (default
 ``tune``; ``--check`` scores the check part instead and appends the result, with the time and the
@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from test_reader_sites_shapes import CASES, CASES_2, CASES_3, outcome  # noqa: E402
+from test_reader_sites_shapes import CASES, CASES_2, CASES_3, CASES_4, outcome  # noqa: E402
 
 LOG = REPO / "bench" / "data" / "site_shapes_check.log"
 
@@ -37,7 +37,7 @@ def _commit() -> str:
 def main() -> int:
     round_number = int(sys.argv[sys.argv.index("--round") + 1]) if "--round" in sys.argv else 2
     part = "check" if "--check" in sys.argv else "tune"
-    cases = [c for c in {1: CASES, 2: CASES_2, 3: CASES_3}[round_number] if c["part"] == part]
+    cases = [c for c in {1: CASES, 2: CASES_2, 3: CASES_3, 4: CASES_4}[round_number] if c["part"] == part]
     passed, failed = [], []
     for case in cases:
         rows, unheld, in_prose = outcome(case)

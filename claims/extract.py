@@ -93,7 +93,7 @@ KINDS = (MEASURED, "method or definition", "attribution", "scope or limitation",
 ABBREVIATIONS = frozenset("""
 e.g. i.e. al. et. vs. cf. fig. figs. eq. eqs. ref. refs. dr. mr. mrs. ms. prof. no. nos. sec. ch.
 approx. resp. viz. pp. p. vol. st. jr. sr. inc. ltd. co. incl. ed. eds. ca. est. dept. univ.
-tab. tabs. corp. etc.
+tab. tabs. corp. etc. c.f.
 """.split())
 
 METRIC_WORDS = tuple("""

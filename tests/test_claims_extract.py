@@ -351,6 +351,7 @@ def test_flattened_list_lines_keep_their_marker_out():
     from claims.extract import claims_from_document
 
     rows = claims_from_document(read_flattened("Steps:\n1. Tokenise. Lower-case the text.\n- Index it with 3 shards.\n"))
+    # "Steps:" is a title line, structure (label convention (h), audit/titles.py)
     assert [(r.claim_id, r.block, r.text) for r in rows] == [
-        ("C-001-01", "paragraph", "Steps:"), ("C-002-01", "list_item", "Tokenise."),
-        ("C-002-02", "list_item", "Lower-case the text."), ("C-003-01", "list_item", "Index it with 3 shards.")]
+        ("C-001-01", "list_item", "Tokenise."),
+        ("C-001-02", "list_item", "Lower-case the text."), ("C-002-01", "list_item", "Index it with 3 shards.")]

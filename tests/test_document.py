@@ -59,7 +59,7 @@ def test_markdown_blocks_kinds_and_lines():
     doc = read_markdown(MARKDOWN, "post.md")
     assert kinds(doc) == [
         ("front_matter", 1, 3), ("heading", 5, 5), ("paragraph", 7, 7), ("heading", 9, 9),
-        ("list_item", 11, 11), ("list_item", 12, 12), ("blockquote", 14, 14), ("paragraph", 16, 16),
+        ("list_item", 11, 11), ("list_item", 12, 12), ("blockquote", 14, 14), ("markup", 16, 16),
         ("table", 18, 21), ("code", 23, 25), ("code", 27, 27), ("math", 29, 31), ("html", 33, 33),
         ("image", 35, 35), ("reference", 37, 37), ("footnote", 39, 39)]
     blocks = doc.blocks

@@ -189,7 +189,7 @@ def test_items_after_a_label_or_a_role_are_not_a_prose_list():
     """``Table of contents:`` is a label (its items are navigation, read as headings as before) and
     ``:end_tab:`` a role: neither introduces a list of prose items."""
     text = "Table of contents:\nWhy quantize\nResults\n:begin_tab:`pytorch` It runs in 12 seconds. :end_tab:\nDiscussions"
-    assert [k for k, _ in blocks(text)] == ["paragraph", "heading", "heading", "paragraph", "heading"]
+    assert [k for k, _ in blocks(text)] == ["markup", "heading", "heading", "paragraph", "heading"]  # (h): a title
 
 
 def test_python_names_are_not_emphasis():
@@ -235,9 +235,9 @@ def test_a_reference_item_is_no_title_line():
 def test_a_title_and_subtitle_alone_on_a_line_is_a_heading():
     assert blocks("Predicting Queries from Passages: T5 Inference with TensorFlow") == [
         ("heading", "Predicting Queries from Passages: T5 Inference with TensorFlow")]
-    # without the colon a Title Case line stays prose (a subtitle a reader may count as a sentence)
+    # without the colon a Title Case line is a verbless title too (label convention (h), audit/titles.py)
     assert blocks("Sparse Lexical Expansion Model for First Stage Ranking") == [
-        ("paragraph", "Sparse Lexical Expansion Model for First Stage Ranking")]
+        ("markup", "Sparse Lexical Expansion Model for First Stage Ranking")]
 
 
 def test_a_table_with_citations_in_its_cells_is_not_prose():
@@ -306,7 +306,7 @@ def test_output_under_a_command_and_a_report_between_rules_are_code():
 
 def test_settings_yaml_and_a_sentence_about_them_stay_apart():
     text = "Our config:\nwarmup=100\ndropout=0.1\nencoder:\n  size: base\n  layers: 12\nNothing else was changed.\n"
-    assert [kind for _, _, kind, _ in located(text)] == ["paragraph"] + ["code"] * 5 + ["paragraph"]
+    assert [kind for _, _, kind, _ in located(text)] == ["markup"] + ["code"] * 5 + ["paragraph"]  # (h): "Our config:"
 
 
 def test_sentences_that_open_like_code_or_chrome_stay_prose():
@@ -379,7 +379,7 @@ SHAPES = _shapes()
 
 
 def test_the_catalogue_parts_are_fixed_by_the_case_ids():
-    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (67, 52)
+    assert (len(SHAPES.cases("tune")), len(SHAPES.cases("check"))) == (75, 59)  # 8 and 7 of branch reader
     assert [SHAPES.part_of(i) for i in ("shell-prompt-alone", "json-block", "stack-trace")] == ["check", "tune", "check"]
 
 
@@ -405,11 +405,13 @@ def test_a_json_record_with_prose_values_is_read_as_prose():
 
 CHECK_FAILURES = frozenset(["docker-glued-after-colon", "table-words-cells", "footnote-lines", "footnote-mark-glued",
                             "headings-alone", "heading-emoji", "heading-step-glued", "prose-import-word",
-                            "prose-question-then-answer", "client-elapsed-line"])
+                            "prose-question-then-answer", "client-elapsed-line", "caption-verbless-lines",
+                            "page-title-two-parts"])
 """The check part's failures when it was scored once (bench/data/flattened_shapes_check.log, commit
 36b4fac; the ten cases of branch pack-nonprose at commit 105e066, where ``client-elapsed-line``, a
-SQL client's result line that reads as a sentence, failed): stated limitations, kept as strict
-expected failures so that a fix shows here."""
+SQL client's result line that reads as a sentence, failed; the seven cases of branch reader, scored
+once at its end, 5 of 7: a verbless figure caption of two sentences and a two-part page title read as
+prose): stated limitations, kept as strict expected failures so that a fix shows here."""
 
 
 @pytest.mark.parametrize("case", [
@@ -542,7 +544,7 @@ def test_program_output_and_queries_over_lines_are_code():
             "settings:\n  - name: fast\n    threads: 4\n"
             "That is all.")
     kinds = [k for k, _ in blocks(text)]
-    assert kinds == ["paragraph"] + ["code"] * (len(kinds) - 2) + ["paragraph"], blocks(text)
+    assert kinds == ["markup"] + ["code"] * (len(kinds) - 2) + ["paragraph"], blocks(text)  # (h): "The layout:"
 
 
 @pytest.mark.parametrize("text", [
@@ -672,7 +674,7 @@ def test_a_line_that_is_a_contents_entry_is_that_heading():
 def test_knitr_output_and_a_sentence_cut_by_display_math():
     """Branch pack-nonprose: knitr prints R output as ``## [1] 0.81`` (code, not a heading); a short
     line ending in a function word above a formula is the start of a sentence, never a heading."""
-    assert [k for k, _ in blocks("The output:\n## [1] 0.8123\n## # A tibble: 6 x 2")] == ["paragraph", "code", "code"]
+    assert [k for k, _ in blocks("The output:\n## [1] 0.8123\n## # A tibble: 6 x 2")] == ["markup", "code", "code"]
     assert blocks("The loss is defined as\n\\mathcal{L} = -\\sum_{i} y_i \\log p_i\nwhere p is the probability.") == [
         ("paragraph", "The loss is defined as"), ("math", "\\mathcal{L} = -\\sum_{i} y_i \\log p_i"),
         ("paragraph", "where p is the probability.")]
@@ -699,7 +701,7 @@ def test_a_participle_opening_the_first_line_is_no_page_title():
 
 def test_a_heading_with_its_colon_glued_to_the_first_item():
     assert blocks("What's New: • 01/15/2026 Faster CPU kernels") == [
-        ("heading", "What's New:"), ("list_item", "01/15/2026 Faster CPU kernels")]
+        ("heading", "What's New:"), ("markup", "01/15/2026 Faster CPU kernels")]  # a dated title, (h)
     assert blocks("Home • Docs • Blog") == [("navigation", "Home • Docs • Blog")]
 
 
@@ -719,7 +721,7 @@ def test_the_bench_flattener_renders_colon_fences_and_alerts_as_the_site_does():
 
 def test_an_admonition_title_alone_and_a_pronoun_question_line():
     assert blocks("Some items:\n• first\nNote\nThe body of the note is prose.") == [
-        ("paragraph", "Some items:"), ("list_item", "first"), ("markup", "Note"),
+        ("markup", "Some items:"), ("list_item", "first"), ("markup", "Note"),
         ("paragraph", "The body of the note is prose.")]
     text = "We've briefly mentioned p-values, but what are they? From the paper: a p-value is a probability."
     assert blocks("First line.\n" + text)[1:] == [("paragraph", text)]
@@ -735,3 +737,77 @@ def test_a_first_line_opening_with_a_name_across_the_seam_is_no_page_title() -> 
     assert [(b.kind, b.text) for b in read_flattened(line).blocks] == [("paragraph", line)]
     titled = read_flattened("LoRA Without Regret Recent research from Thinking Machines shows that LoRA matches it.")
     assert [b.kind for b in titled.blocks] == ["heading", "paragraph"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Branch reader (stop 28): shapes of development batches 7, 8 and 10 and label convention (h)
+# (audit/titles.py); written after their rules, so tests rather than catalogue cases.
+
+def test_title_lines_are_structure_and_sentences_are_not():
+    from audit.titles import has_verb, title_line
+    for text in ("Updates:", "Notable runs:", "Why bfloat16?", "Search performance", "Learning curves:",
+                 "Possible Output (from the last line):", "Getting Started", ":material-clock-fast: Quick start"):
+        assert title_line(text), text
+    for text in ("The query returns:", "Then load the model checkpoint:", "Quantize the model by running the commands:",
+                 "And several natural language inference tasks:", "Baseline performance: 75.6% alignment",
+                 "Name two cases in which:", "[2] RL Course by Jane Doe - Lecture 9: Exploration",
+                 "Corpus encoding: a sparse encoder for documents", "Benchmarking the memory layer →",
+                 "The methods mainly include:", "Binary Quantization with always_ram=True"):
+        assert not title_line(text), text
+    assert has_verb("Artificial intelligence advances by inventing games") and not has_verb("Quick start")
+
+
+def test_asides_links_and_formulas_are_set_aside():
+    text = ("The talk opens with the cost.\n(Timestamp: 00:04:12)\n[training log]\nPaper: https://example.org/p.pdf\n"
+            "• https://github.com/example/fork\n(Nq, Lq, d) × (B, Ld, d) → (Nq, B).\n(Image source: Doe et al., 2020)\n")
+    assert [(k, t[:12]) for k, t in blocks(text)] == [
+        ("paragraph", "The talk ope"), ("markup", "(Timestamp: "), ("markup", "[training lo"),
+        ("navigation", "Paper: https"), ("navigation", "https://gith"), ("math", "(Nq, Lq, d) "),
+        ("paragraph", "(Image sourc")]
+
+
+def test_code_shapes_of_many_languages_are_code_lines():
+    for line in ("COPY requirements.txt .", "1250/1250 [==============================] - 45s 36ms/step - loss: 0.41",
+                 "q1,d17,0.91", "@@ -10,7 +10,7 @@ def search(q):", "[INFO] 2024-03-02 10:15:03 Loaded 1,000,000 vectors",
+                 "memtier_benchmark -s $SERVER --ratio 0:1 -t 60 -c 5", "p->someField = 1;", "seattle_csv |> glimpse()",
+                 'image: {"count": int, "width": int}', "B, A = model", "knitr::opts_chunk$set(",
+                 "Input: the man went to the [MASK1] . he bought a [MASK2] of milk."):
+        assert [k for k, _ in blocks("The setup is below.\n" + line + "\nThe run finished well.")] == [
+            "paragraph", "code", "paragraph"], line
+    for line in ("Use the --fast flag and the --threads option to speed it up.", "We set x = 1; then y = 2 follows.",
+                 "debugging tip: when you run make, modify it by replacing -O3 with -O0 and -g"):
+        assert [k for k, _ in blocks("The setup is below.\n" + line + "\nThe run finished well.")] == [
+            "paragraph", "paragraph", "paragraph"], line
+
+
+def test_flattened_tables_of_units_marks_and_long_rows_are_grids():
+    for line in ("setting baseline fused speedup batch=64 len=128 1.20 ms 0.31 ms 3.9× batch=256 len=512 9.80 ms 1.45 ms"
+                 " 6.8× batch=1024 len=512 41.3 ms 5.02 ms 8.2×",
+                 "Feature FAISS Milvus Weaviate GPU support Yes Yes No Metadata filtering No Yes Yes Managed cloud No Yes Yes",
+                 "Model Test perplexity Params Paper Transformer-XL Large (Dai et al., 2018) 18.3 0.8B Attentive Language"
+                 " Models Beyond a Fixed-Length Context Official Adaptive Input (Baevski and Auli, 2018) 18.7 1.0B Adaptive"
+                 " Input Representations for Neural Language Modeling Official"):
+        assert [(k, n) for k, n in [(b.kind, b.note) for b in read_flattened("Results:\n" + line).blocks]][1:] == [
+            ("markup", "number grid")], line
+
+
+def test_program_output_repeated_under_a_command_is_code():
+    text = ("Run it:\n$ mpirun -np 3 ./hello\n" + "".join(
+        f"Hello, World! I am process {i} of 3 on . I will do parallel 'work' for 3.1 seconds.\n" for i in range(3))
+        + "The processes print in any order.")
+    assert [k for k, _ in blocks(text)] == ["paragraph", "code", "code", "code", "code", "paragraph"]
+
+
+def test_restructuredtext_left_in_a_page_is_markup():
+    text = ".. _design:\n====== Design The server is a loop.\n.. _Gevent: http://www.gevent.org/ .. _Hey: https://x.org/hey\n"
+    assert blocks(text) == [("markup", ".. _design:"), ("markup", "======"), ("heading", "Design"),
+                            ("paragraph", "The server is a loop."),
+                            ("navigation", ".. _Gevent: http://www.gevent.org/ .. _Hey: https://x.org/hey")]
+
+
+def test_a_noun_phrase_label_of_a_list_item_stays_in_its_sentence():
+    from claims.extract import claims_from_document
+    rows = claims_from_document(read_flattened("You need three things:\n• Your metric. This scores each output.\n"
+                                               "• Tokenise. Lower-case the text."))
+    assert [r.text for r in rows] == ["You need three things:", "Your metric. This scores each output.", "Tokenise.",
+                                      "Lower-case the text."]

@@ -25,6 +25,8 @@ CASES_2 = tomllib.loads(CATALOGUE_2.read_text(encoding="utf-8"))["case"]
 """The second round (branch md-shapes): shapes the first round lacked, parts fixed by the same rule."""
 CASES_3 = tomllib.loads(CATALOGUE.with_name("catalogue3.toml").read_text(encoding="utf-8"))["case"]
 """The third round (branch md-shapes): shapes written after the second round's rules, same rule for parts."""
+CASES_4 = tomllib.loads(CATALOGUE.with_name("catalogue4.toml").read_text(encoding="utf-8"))["case"]
+"""The fourth round (branch reader): label convention (h) (title lines, lone links, badges, icon labels)."""
 
 
 def part_of(case_id: str) -> str:
@@ -84,6 +86,23 @@ def test_the_third_round_is_whole_and_its_parts_follow_the_rule():
         written = {i for i, line in enumerate(lines, start=1) if line.strip()}
         assert written == {line for line, _ in case["prose"]} | set(case["aside"]) | set(case.get("continued", ())), \
             case["id"]
+
+
+def test_the_fourth_round_is_whole_and_its_parts_follow_the_rule():
+    assert len(CASES_4) == 10 and len({c["id"] for c in CASES + CASES_2 + CASES_3 + CASES_4}) == 102
+    assert [c["part"] for c in CASES_4] == [part_of(c["id"]) for c in CASES_4]
+    for case in CASES_4:
+        lines = case["text"].split("\n")
+        written = {i for i, line in enumerate(lines, start=1) if line.strip()}
+        assert written == {line for line, _ in case["prose"]} | set(case["aside"]), case["id"]
+
+
+@pytest.mark.parametrize("case", CASES_4, ids=lambda c: c["id"])
+def test_each_fourth_round_shape_reads_as_its_expected_structure(case):
+    """Tune part 6 of 6 after tuning; check part scored once (bench/data/site_shapes_check.log): 4 of 4."""
+    rows, unheld, in_prose = outcome(case)
+    assert rows == case["prose"]
+    assert unheld == [] and in_prose == []
 
 
 @pytest.mark.parametrize("case", CASES_3, ids=[c["id"] for c in CASES_3])
