@@ -279,6 +279,9 @@ _MODALS = {"will": "will", "'ll": "will", "shall": "will", "can": "can", "cannot
 _HYPOTHETICAL = re.compile(r"\b(?:if|suppose|supposing|imagine|assuming|assume|hypothetically|in\s+theory|"
                            r"theoretically)\b", re.I)
 _EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.g\.|say)\b", re.I)
+_ESTIMATE_BEFORE = re.compile(r"\b(?:expected|estimated|predicted|projected|ideal|perfect|optimal|theoretical)\b", re.I)
+_TO_TARGET_BEFORE = re.compile(r"(?:\btrain\w*\b[^.;:()]{0,50}?|\b(?:seconds?|minutes?|hours?|days?|steps?|epochs?|"
+                               r"tokens?)\s+)to\s+(?:reach\s+|hit\s+|a\s+|an\s+)?[~≈]?$", re.I)
 _DATA_WORDS = frozenset("data dataset datasets corpus corpora pre-training pretraining pre-trained pretrained "
                         "labelled labeled annotated unlabelled unlabeled transcribed training".split())
 _TRAINED_ON = re.compile(r"\b(?:(?:(?:pre-?)?train(?:ed|s)?|fine-?tun(?:ed|es)|distill(?:ed|s)|learn(?:ed|t|s))\s+"
@@ -310,7 +313,9 @@ def context_features(sentence: str, q: Quantity) -> list[str]:
     the modality that governs it — ``will``/``can`` (a run's expected duration or a capability:
     measured by the corpus conventions) against ``could``/``would``/``might``/``may``/``should``
     (speculation: not), each also with "up to" —, a hypothetical (``if``, ``suppose``) or an
-    example marker (``for example``) before it; a word of data sizes near it (``hours of
+    example marker (``for example``) before it; an estimate or ideal in its clause (``the expected
+    proportion is``, ``perfect scaling would be``); a target reached by training or in a time
+    (``training a network to 94%``, ``6.3 A100-seconds to 94%``); a word of data sizes near it (``hours of
     labelled data``) or a "trained on / scaled to" before it; a model size (``150M-parameter``)
     or a word of parameter counts and computation near it; a target or specification word
     before it (``target``, ``budget``, ``theoretical``); a settings verb right before it (``mask
@@ -338,6 +343,10 @@ def context_features(sentence: str, q: Quantity) -> list[str]:
         out.append("n:hypothetical-before")
     if _EXAMPLE.search(before):
         out.append("n:example-before")
+    if _ESTIMATE_BEFORE.search(clause):
+        out.append("n:estimate-before")
+    if _TO_TARGET_BEFORE.search(before):
+        out.append("n:to-target")
     if (set(left[-8:]) | set(right)) & _DATA_WORDS:
         out.append("n:data-near")
     if _TRAINED_ON.search(before[-60:]):

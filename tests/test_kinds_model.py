@@ -136,6 +136,10 @@ def test_shape_features_by_hand(sentence, number, expected):
     # a hypothetical and a worked example before the number
     ("If each shard held 2 GB, the index would fit.", "2 GB", ["n:hypothetical-before"]),
     ("For example, a 512-token prompt needs 4 MB.", "4 MB", ["n:example-before"]),
+    # an estimate in the number's clause; a target reached by training or in a time
+    ("The expected share of repeats is 12.5% here.", "12.5%", ["n:estimate-before"]),
+    ("It trains a small network to 94% accuracy.", "94%", ["n:to-target"]),
+    ("The record is 3.1 A100-seconds to 94%.", "94%", ["n:to-target"]),
     # data sizes: a data word near, "trained on"
     ("The model was trained on 900 hours of transcribed speech.", "900 hours",
      ["n:data-near", "n:trained-on"]),
