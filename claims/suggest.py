@@ -69,7 +69,8 @@ from typing import Any, Iterable
 
 from claims.bindings import parse_claimed
 from claims.kinds import MEASURED as MEASURED_KIND
-from claims.meaning import key_metric, meaning_conflict, named_ids, number_metric, without_measures
+from claims.meaning import (Metric, exponential_mention, key_metric, meaning_conflict, named_ids, number_metric,
+                            parameter_spans, statistic_named, without_measures)
 from engine.runs.hashing import sha256_file
 
 # A ratio's numerator and denominator restate counts the result holds on their own (a ledger
@@ -328,19 +329,9 @@ _ABSOLUTE_BEFORE = re.compile(r"(?:\b(?:to|of|at|from|is|was|are|were|with|reach
 # A key part that holds a difference of two runs (``pairs.b-minus-a``, ``macro_change_bm25_to_hybrid``)
 _DIFFERENCE_PART = re.compile(r"(?:^|[_\-])(?:difference|diff|change|delta|minus|gain|improvement)(?:$|[_\-])",
                               re.IGNORECASE)
-# The statistics of a measure a result file holds below it (``pairs.b-minus-a.P@1.randomisation_p``), each
-# with the words that name it. The letter ``p`` of ``P@1`` is a measure, never a p-value
-# (:func:`without_measures`). Any other part below a measure binds only when the sentence names its words.
-STATISTIC_NAMES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (re.compile(r"^t_test_p"), re.compile(r"(?=.*(?:\bt[- ]?test|student))(?=.*(?:(?<![\w-])p(?:[- ]?values?)?(?![\w-])"
-                                           r"|signific))", re.IGNORECASE | re.DOTALL)),
-    (re.compile(r"^t_test_df$"), re.compile(r"(?<![\w-])df(?![\w-])|degrees?\s+of\s+freedom", re.IGNORECASE)),
-    (re.compile(r"^t$"), re.compile(r"\bt[- ]?(?:statistic|value|test|stat)\b|(?<![\w-])t\s*=", re.IGNORECASE)),
-    (re.compile(r"^(?:randomi[sz]ation_p|p_value|pvalue|p$)"),
-     re.compile(r"(?<![\w-])p(?:[- ]?values?)?(?![\w-])|signific|randomi[sz]ation|permutation", re.IGNORECASE)),
-    (re.compile(r"^ci_(?:low|high)$"),
-     re.compile(r"interval|\bci\b|confidence|bootstrap|lower|upper|bound|between", re.IGNORECASE)),
-)
+# The statistics of a measure a result file holds below it (``pairs.b-minus-a.P@1.randomisation_p``) and
+# the words that name each are claims.meaning's one table (:data:`claims.meaning.STATISTICS`). Any other
+# part below a measure binds only when the sentence names its words.
 
 
 @dataclass(frozen=True)
@@ -353,7 +344,7 @@ class Reading:
     ndcg_convention: str | None    # "linear" (printed nDCG@k), "exponential" (printed ndcg@k), or None
 
 
-def read_number(sentence: str, start: int, before_start: int) -> Reading:
+def read_number(sentence: str, start: int, before_start: int, said: Metric | None = None) -> Reading:
     """The reading of the number at ``sentence[start:]`` (:func:`reading_conflict` states the rules).
 
     **Relative**: a change word (improves, gains, changes, rises, drops, …) stands before the number
@@ -368,11 +359,15 @@ def read_number(sentence: str, start: int, before_start: int) -> Reading:
     relative = bool(_CHANGE.search(before_all)) and not _ABSOLUTE_BEFORE.search(clause) and bool(
         re.search(r"\bby\s*$", clause, re.IGNORECASE) or _CHANGE.search(clause) or baseline)
     spellings = {m.group(1) for m in re.finditer(r"(?<![\w-])(ndcg|nDCG|NDCG|Ndcg)\s*@\s*\d+", sentence)}
+    if exponential_mention(sentence):   # ir_measures' nDCG(dcg='exp-log2')@k, whatever its case
+        spellings.add("ndcg")
     convention = None
     if spellings == {"nDCG"}:
         convention = "linear"
     elif spellings == {"ndcg"}:
         convention = "exponential"
+    elif said is not None and said.gain is not None:
+        convention = said.gain      # both gains in the sentence: the one the number's own metric names
     return Reading(relative, baseline.group(1).lower().rstrip(".") if baseline else None,
                    without_measures(sentence), convention)
 
@@ -402,7 +397,7 @@ def reading_conflict(value: RunValue, reading: Reading) -> str | None:
 
     * **A measure's statistic is not the measure.** A key part below a measure part
       (``pairs.b-minus-a.P@1.randomisation_p``, ``….t_test_df``, ``….ci_low``, ``….difference``)
-      binds only when the sentence names that statistic (:data:`STATISTIC_NAMES`; ``difference``: a
+      binds only when the sentence names that statistic (:data:`claims.meaning.STATISTICS`; ``difference``: a
       relative number or the word), never by an equal value: "Run b reaches a P@1 of 1.00" is a
       precision, not the pair's p-value of 1.0.
     * **A change is a difference.** A relative number binds only a key that holds a difference
@@ -429,12 +424,10 @@ def reading_conflict(value: RunValue, reading: Reading) -> str | None:
                                                       re.IGNORECASE):
                 return "a difference the sentence does not state"
         else:
-            for leaf, named in STATISTIC_NAMES:
-                if leaf.search(statistic):
-                    if not named.search(reading.statistic_text):
-                        return f"{statistic} is a statistic of {parts[at]} the sentence does not name"
-                    break
-            else:
+            named = statistic_named(statistic, reading.statistic_text)
+            if named is False:
+                return f"{statistic} is a statistic of {parts[at]} the sentence does not name"
+            if named is None:
                 if not _names(frozenset(words(statistic)), words(reading.statistic_text), True):
                     return f"{statistic} of {parts[at]} is not named"
     if reading.relative:
@@ -740,6 +733,7 @@ def printed_values(row: Any) -> list[Printed]:
     """The bindable printed values of one claim row, left to right."""
     sentence = row.text
     found: list[Printed] = []
+    parameters = parameter_spans(sentence)
     for quantity in getattr(row, "quantities", []) or []:
         text = getattr(quantity, "text", "")
         start, end = getattr(quantity, "span", (None, None))
@@ -748,6 +742,8 @@ def printed_values(row: Any) -> list[Printed]:
             end = start + len(text) if start >= 0 else 0
         if start > 0 and sentence[start - 1] == "@":
             continue
+        if any(low <= start < high for low, high in parameters):
+            continue  # the 2 of P(rel=2)@5: a measure's parameter, not a value
         if start > 1 and sentence[start - 1] == "-" and sentence[start - 2].isalpha():
             continue  # the digits of an identifier (D-005, T-03), not a quantity
         number = _PRINTED.match(text)
@@ -797,7 +793,7 @@ def suggest(rows: Iterable[Any], values: list[RunValue]) -> list[Suggestion]:
             said = number_metric(row.text, item.start, item.end, item.end + len(after_text),
                                  printed[index - 1].end if index > 0 else 0)
             quote = row.text[before_start:item.end].strip(" ,;:")
-            reading = read_number(row.text, item.start, before_start)
+            reading = read_number(row.text, item.start, before_start, said)
             if len(quote.split()) < 3:
                 quote = row.text[:item.end].strip()
             claimed = parse_claimed(item.claimed)

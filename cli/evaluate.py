@@ -25,7 +25,9 @@ def evaluate(
     measures: str = typer.Option("nDCG@10,R@100,P@10,RR@10,AP@1000", "--measures",
                                  help="Measures in ir_measures notation with ir_measures' meaning, comma "
                                       "separated (nDCG@k linear gain, nDCG(dcg='exp-log2')@k, P(rel=2)@k, R@k, "
-                                      "RR[@k], AP[@k], Rprec, Success@k, Judged@k)."),
+                                      "RR[@k], AP[@k], Rprec, Success@k, Judged@k); trec_eval's names "
+                                      "ndcg_cut_k, P_k, recall_k, map_cut_k, success_k, ndcg, map, recip_rank "
+                                      "(also NAME.k) are translated, saying so on stderr."),
     output: Path = typer.Option(..., "--output", "-o", help="Output directory (written whole or not at all)."),
     ties: str = typer.Option("trec_eval", "--ties",
                              help="Score comparison and order of equal scores: trec_eval (default: scores as "
@@ -41,7 +43,7 @@ def evaluate(
     rrf_k: int = typer.Option(60, "--rrf-k", help="RRF's k: 1/(k + rank) per run (--fuse rrf)."),
     log: Path = LogOption,
     workers: Optional[int] = typer.Option(None, "--workers",
-                                          help="Read and evaluate the runs on a Dask LocalCluster of N workers "
+                                          help="Read each run file (once) on a Dask LocalCluster of N workers "
                                                "(optional extra 'distributed'; same outputs)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler",
                                             help="Evaluate the runs on your Dask cluster (tcp://host:port; shared filesystem)."),
@@ -52,7 +54,7 @@ def evaluate(
     out = run_experiment("evaluate", dict(qrels=qrels, run=run, measures=measures, output=output, ties=ties,
                                           seed=seed, draws=draws, plot=plot, fuse=fuse,
                                           rrf_k=rrf_k), log=log, workers=workers, scheduler=scheduler)
-    for warning in out.get("warnings", []):
+    for warning in out.get("notes", []) + out.get("warnings", []):
         typer.echo(warning, err=True)
     if fmt == "json":
         return emit_json({key: value for key, value in out.items() if key != "table"})

@@ -14,6 +14,7 @@ import typer
 
 from cli.common import FormatOption, LogOption, cli_errors, emit_json, output_format
 from engine.experiments import run_experiment
+from engine.retrieval.measures import trec_eval_notes
 
 sandbox = typer.Typer(help="L03 retrieval sandbox: BM25, supplied run, hybrid, fixed-set reranker; "
                            "acquisition ledger.", no_args_is_help=True)
@@ -41,7 +42,8 @@ def sandbox_run(
                                                             "fusion still uses every candidate."),
     measures: Optional[str] = typer.Option(
         None, "--measures", help="Extra measures in ir_measures notation, e.g. 'nDCG@10,P@5,RR@10,AP@1000' "
-                                 "(recall@k and ndcg@k are always reported)."),
+                                 "(recall@k and ndcg@k are always reported); trec_eval's names (ndcg_cut_10, P_5, "
+                                 "map, …) are translated, saying so on stderr."),
     fusion: str = typer.Option("minmax", "--fusion", help="Hybrid fusion: minmax (W03: alpha-weighted min-max "
                                                           "sum), rrf, combsum or combmnz."),
     rrf_k: int = typer.Option(60, "--rrf-k", help="RRF's k: 1/(k + rank) per list (--fusion rrf)."),
@@ -61,6 +63,8 @@ def sandbox_run(
         output=output, k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
         rerank_weight=rerank_weight, k1=k1, b=b, frozen_manifest=frozen_manifest, run_depth=run_depth,
         measures=measures, fusion=fusion, rrf_k=rrf_k), log=log, workers=workers, scheduler=scheduler)
+    for note in trec_eval_notes(measures) if measures else []:   # trec_eval names: which of ours each became
+        typer.echo(note, err=True)
     if fmt == "json":
         return emit_json(summary)
     typer.echo(f"run {summary['run_id']} -> {summary['output']}")

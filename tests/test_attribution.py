@@ -377,6 +377,7 @@ def test_batch_8_attribution_figures_hold() -> None:
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     c = bench.score_corpus("development", "markdown", frozenset({8}))["counts"]
-    assert (c["attribution_gold"], c["names_gold"]) == (82, 101)
-    assert c["attribution_correct"] >= 49 and c["attribution_predicted"] - c["attribution_correct"] <= 5
-    assert c["names_found"] >= 70
+    assert (c["attribution_gold"], c["names_gold"]) == (79, 96)
+    # 48 and 6 since the stop-28 label conventions (a self-reference and a thanks for help are no credits)
+    assert c["attribution_correct"] >= 48 and c["attribution_predicted"] - c["attribution_correct"] <= 6
+    assert c["names_found"] >= 68  # 70 of 101 before the stop-28 conventions, 68 of 96 after

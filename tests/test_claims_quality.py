@@ -63,7 +63,10 @@ def test_labels_are_well_formed(bench):
                 for number in label["numbers"]:
                     assert number["text"] in label["text"], (document["id"], number)
                 assert not label["cited"] or label["attribution"], (document["id"], label["text"])
-    assert total == 3445  # development 870 + batch 5's 870 + batch 8's 642 + batch 7's 392 (retired), held-out 375 (batch 3) + 296 (batch 6)
+    # development 856 (batches 1, 2, 4) + batch 5's 847 + batch 8's 646 + batch 7's 386 (retired), held-out 369 (batch 3)
+    # + 294 (batch 6): 3445 before the stop-28 conventions pass (tests/data/corpus/REVIEW.md) removed 64 title lines
+    # and links and labelled smltar-stopwords-chapter's unlabelled section (17 sentences)
+    assert total == 4458  # 3,398 after the stop-28 conventions, + batch 10 (531) + batch 11 (490 + 39 added in review-11, REVIEW-b11-by-review-11.md), development
 
 
 def test_flattened_pack_is_one_line_per_block(bench):
@@ -101,11 +104,12 @@ def test_development_figures_hold(bench):
     """Batches 1, 2 and 4 (and batch 1's retired held-out part): the documents the rules were tuned on."""
     summary = bench.score_corpus("development", "markdown", frozenset({1, 2, 4}))["counts"]
     measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(summary)
-    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (119, 52, 870)
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (119, 56, 856)
     # after branches tune-kinds, tune-attribution, tune-packs (batch 4 was not seen by tune-kinds):
     # 0.917, 0.933, 0.980, 1.000, 0.028
     assert measured_precision >= 0.91 and measured_recall >= 0.93
-    assert attribution_precision >= 0.97 and attribution_recall >= 0.96  # 50/52 after the 2026-12-02 review
+    # 50/52 after the 2026-12-02 review; 49/56 after the stop-28 conventions made four more sentences credits
+    assert attribution_precision >= 0.97 and attribution_recall >= 0.87
     assert nonresult <= 0.03
     # split 3: the label review of 2026-12-02 joined five bold lead-ins of tevatron-bugs-and-fixes
     # to their sentences (manifest label_conventions)
@@ -119,12 +123,13 @@ def test_fifth_batch_figures_hold(bench):
     later change cannot lose them."""
     summary = bench.score_corpus("development", "markdown", frozenset({5}))["counts"]
     measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(summary)
-    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (85, 92, 870)
+    assert (summary["measured_gold"], summary["attribution_gold"], summary["gold"]) == (83, 92, 847)
     # after branches packs-gen, attribution-gen, sitemarkup-gen, kinds-minilm (which tuned on it):
     # 0.657, 0.812, 0.988, 0.913, 0.176, dropped 3 (a link list the labels call sentences), split 0, merged 3
-    assert measured_precision >= 0.65 and measured_recall >= 0.81
+    # stop-28 conventions (two measured demo titles are no sentences): 0.657, 0.807, 0.988, 0.924, 0.186
+    assert measured_precision >= 0.65 and measured_recall >= 0.80
     assert attribution_precision >= 0.98 and attribution_recall >= 0.91
-    assert nonresult <= 0.18
+    assert nonresult <= 0.19
     assert summary["dropped"] <= 3 and summary["split"] == 0 and summary["merged"] <= 3
 
 
@@ -136,13 +141,14 @@ def test_eighth_batch_figures_hold(bench):
     pack-nonprose, prose-checks tuned on it), so that a later change cannot lose them."""
     counts = bench.score_corpus("development", "markdown", frozenset({8}))["counts"]
     measured_precision, measured_recall, attribution_precision, attribution_recall, nonresult = _figures(counts)
-    assert (counts["measured_gold"], counts["attribution_gold"], counts["gold"]) == (57, 82, 642)
+    assert (counts["measured_gold"], counts["attribution_gold"], counts["gold"]) == (59, 79, 646)
     # after the merges: 0.690, 0.702, 0.907, 0.598, 0.171; dropped 0, split 2, merged 0, non-prose 24 of 666
-    assert measured_precision >= 0.68 and measured_recall >= 0.70
-    assert attribution_precision >= 0.90 and attribution_recall >= 0.59
+    # stop-28 conventions: 0.707, 0.695, 0.889, 0.608, 0.169; non-prose 17
+    assert measured_precision >= 0.68 and measured_recall >= 0.69
+    assert attribution_precision >= 0.88 and attribution_recall >= 0.60
     assert nonresult <= 0.18
     assert counts["dropped"] == 0 and counts["split"] <= 2 and counts["merged"] == 0
-    assert counts["non_prose"] <= 24
+    assert counts["non_prose"] <= 17
 
 
 def test_flattened_pack_shows_code_nested_in_an_admonition_without_its_fence(bench):

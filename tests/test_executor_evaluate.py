@@ -51,7 +51,7 @@ def check_bad_run_file_on_workers(tmp_path, scheduler: str) -> None:
     with pytest.raises(InputError, match=r"run1\.tsv:1"):
         run_evaluate_experiment(qrels=qrels, run=runs, measures="nDCG@10", ties="id_ascending", seed=1, draws=10,
                                 output=tmp_path / "out", log=tmp_path / "log", scheduler=scheduler)
-    # every run is read (for its run tag) before the run starts, on workers too: bad input, not a run
+    # every run is read on a worker (once) before the run starts: bad input, not a run
     assert not (tmp_path / "out").exists() and not (tmp_path / "log").exists()
 
 
@@ -61,3 +61,28 @@ def test_evaluate_workers_is_checked_before_anything_runs(tmp_path):
         run_evaluate_experiment(qrels=qrels, run=runs, measures="nDCG@10", ties="id_ascending", seed=1, draws=10,
                                 output=tmp_path / "out", log=tmp_path / "log", workers=0)
     assert not (tmp_path / "out").exists() and not (tmp_path / "log").exists()
+
+
+def test_with_workers_each_run_file_is_read_once(tmp_path, monkeypatch):
+    """Before, the driver read every run (for its tag) and each worker task read it again: 6
+    reads of 3 files. Now each file is read once, by its worker task (here an in-process
+    executor standing in for Dask, so the reads can be counted), and the outputs are the serial
+    bytes."""
+    import engine.retrieval.evaluate as evaluate_module
+    from engine.runs import executor as executor_module
+
+    qrels, runs = write_inputs(tmp_path)
+    common = dict(qrels=qrels, run=runs, measures="nDCG@10,R@20,AP", ties="id_ascending", seed=1, draws=200)
+    serial = run_evaluate_experiment(output=tmp_path / "serial", log=tmp_path / "a.log", **common)
+    reads: list[str] = []
+    real = evaluate_module.read_run_arrays
+    monkeypatch.setattr(evaluate_module, "read_run_arrays", lambda path: reads.append(str(path)) or real(path))
+    monkeypatch.setattr(executor_module, "make_executor", lambda workers=None, scheduler=None: executor_module.Executor())
+    monkeypatch.setattr(executor_module, "import_distributed", lambda: None)
+    workers = run_evaluate_experiment(output=tmp_path / "workers", log=tmp_path / "b.log", workers=2, **common)
+    assert sorted(reads) == sorted(str(p.resolve()) for p in runs)
+    assert workers["run_id"] == serial["run_id"]
+    for name in ("metrics.json", "comparison.json"):
+        assert (tmp_path / "serial" / name).read_bytes() == (tmp_path / "workers" / name).read_bytes()
+    manifest = json.loads((tmp_path / "workers" / "manifest.json").read_text())
+    assert [t["task"] for t in manifest["tasks"]] == ["r0", "r1", "r2"] and manifest["executor"]["kind"] == "serial"

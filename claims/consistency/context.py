@@ -116,7 +116,15 @@ class TableView:
         return self.table.rows
 
     def row_line(self, r: int) -> int:
-        return self.table.line + 2 + r
+        """The file line of body row ``r`` (0-based) of a table written one row a line (a pipe
+        table: header, delimiter, then the rows); the table's first line when its rows do not map
+        onto its lines one to one (an HTML table, a table recovered from one flattened line), as
+        ``claims.extract.table_row_line`` gives the claim rows: never another row's line."""
+        table = self.table
+        end = getattr(table, "end_line", None)
+        if not getattr(table, "recovered", False) and (end is None or end - table.line == len(table.rows) + 1):
+            return table.line + 2 + r
+        return table.line
 
     def name(self) -> str:
         return f"table {self.index} (line {self.table.line})"

@@ -4,7 +4,10 @@ the cell.
 **Which sentences and cells.** Claim rows (``claims.extract``) whose text holds no ``|`` (table
 lines are not prose). A cell is *named* by a sentence when the sentence names its row label and
 its column header (every part of a row label joined from several label columns): a label that is a metric (``nDCG@10``) is named by the same metric, cut-off
-included; any other label by its text as a whole word (case-insensitive). When the cell's metric
+included; any other label by its text as a whole word (case-insensitive). A column under a
+spanning group header (``BEIR › nDCG@10``, audit.htmltable) is named by its last label under its
+group (:func:`_column_named`): a sentence naming another group of the table, or no group where
+two groups hold that label, never names it. When the cell's metric
 comes from its group row, caption or a section heading and another table has the same pair of
 labels, the sentence must name that metric too.
 
@@ -68,6 +71,33 @@ def _label_test(label: str) -> tuple:
     if len(label_metrics) == 1 and len(plain) <= len(label_metrics[0]) + 2:
         return ("metric", label_metrics[0])
     return ("text", re.compile(rf"(?<![\w]){re.escape(plain)}(?![\w])"))
+
+
+GROUP_SEPARATOR = " › "   # a header under a spanning group header: "BEIR › nDCG@10" (audit.htmltable)
+
+
+def _group_named(text: str, metrics: list[str], group: str) -> bool:
+    """Whether the sentence names a group header (every level of ``A › B``)."""
+    return all(_names(text, metrics, _label_test(level)) for level in group.split(GROUP_SEPARATOR))
+
+
+def _column_named(text: str, metrics: list[str], view: TableView, c: int) -> bool:
+    """Whether a sentence names the column ``c`` whose header sits under a group (``BEIR ›
+    nDCG@10``): it names the column's last label (``nDCG@10``), and its group, or no group of the
+    table while no other group of it holds a column of that last label. A sentence naming another
+    group of the table and not this one ("on MS MARCO") never names this column; nor does one that
+    names no group when two groups each hold an ``nDCG@10``."""
+    group, _, last = view.header[c].rpartition(GROUP_SEPARATOR)
+    if not _names(text, metrics, _label_test(last)):
+        return False
+    if _group_named(text, metrics, group):
+        return True
+    others = {h.rpartition(GROUP_SEPARATOR)[0] for h in view.header if GROUP_SEPARATOR in h} - {group}
+    if any(_group_named(text, metrics, other) for other in others):
+        return False
+    return not any(GROUP_SEPARATOR in h and i != c and h.rpartition(GROUP_SEPARATOR)[0] != group
+                   and normalise_label(h.rpartition(GROUP_SEPARATOR)[2]) == normalise_label(last)
+                   for i, h in enumerate(view.header))
 
 
 def _names(text: str, metrics: list[str], test: tuple) -> bool:
@@ -204,7 +234,11 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
         named_labels = {label for label, test in tests.items() if _names(text, sentence_metrics, test)}
         named = []
         for (row, column), group in by_labels.items():
-            if row not in named_labels or column not in named_labels:
+            if row not in named_labels:
+                continue
+            if GROUP_SEPARATOR in column:   # "BEIR › nDCG@10": its last label, under its own group
+                group = [cell for cell in group if _column_named(text, sentence_metrics, cell.view, cell.c)]
+            elif column not in named_labels:
                 continue
             shared = len(pairs[(normalise_label(row), normalise_label(column))]) > 1
             for cell in group:

@@ -81,15 +81,22 @@ def _run_line(path: Path, topic: str, doc: str) -> int | None:
 
 
 def read_vector_ids(path: str | Path) -> list[str]:
-    """One id per line (surrounding whitespace ignored); empty lines and duplicates are errors."""
+    """The ids of ``--vector-ids``, aligned with the rows of ``--vectors``, in either form the
+    project writes them: one id per line (``encode``'s ``.ids.txt``; surrounding whitespace
+    ignored) or a JSON list of strings (R03's ``vectors/document_ids.json``). Anything else is an
+    InputError naming FILE:LINE: an empty line, an id holding whitespace (no TREC id does), a
+    duplicate, a JSON object, a list element that is not a non-empty string, invalid JSON, no id."""
     path = Path(path)
     text = read_text_file(path)
+    head = text.lstrip()
+    first_line = text.count("\n", 0, len(text) - len(head)) + 1
+    if head.startswith("{"):
+        raise InputError("a JSON object; --vector-ids takes one id per line or a JSON list of ids "
+                         '(["d1", "d2", ...])', path=path, line=first_line)
+    entries = _json_ids(text, path) if head.startswith("[") else _line_ids(text, path)
     ids: list[str] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        doc = line.strip()
-        if not doc:
-            raise InputError("empty line: one vector id per line expected", path=path, line=number)
+    for doc, number in entries:
         if doc in seen:
             raise InputError(f"duplicate vector id {doc!r} (first on line {seen[doc]})", path=path, line=number)
         seen[doc] = number
@@ -99,9 +106,53 @@ def read_vector_ids(path: str | Path) -> list[str]:
     return ids
 
 
+def _line_ids(text: str, path: Path) -> list[tuple[str, int]]:
+    """One id per line: (id, line number)."""
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        doc = line.strip()
+        if not doc:
+            raise InputError("empty line: one vector id per line expected", path=path, line=number)
+        if len(doc.split()) > 1:
+            raise InputError(f"{len(doc.split())} fields on one line: one vector id per line expected "
+                             "(or a JSON list of ids)", path=path, line=number)
+        out.append((doc, number))
+    return out
+
+
+def _json_ids(text: str, path: Path) -> list[tuple[str, int]]:
+    """A JSON list of strings: (id, line of the element)."""
+    import json
+
+    from engine.runs.jsonl import loads_json
+
+    value = loads_json(text, path)   # syntax errors, huge integers, deep nesting: FILE:LINE
+    if not isinstance(value, list):  # pragma: no cover - a text starting with '[' that parses is a list
+        raise InputError("expected a JSON list of ids", path=path, line=1)
+    decoder, lines, position = json.JSONDecoder(), [], text.index("[") + 1
+    for element in value:             # each element's line, decoded again from its position
+        while text[position] in " \t\r\n,":
+            position += 1
+        lines.append(text.count("\n", 0, position) + 1)
+        try:
+            _, position = decoder.raw_decode(text, position)
+        except (ValueError, RecursionError):  # pragma: no cover - the whole text decoded above
+            break
+    out = []
+    for element, number in zip(value, lines):
+        if not isinstance(element, str) or not element.strip():
+            raise InputError(f"vector id {element!r} is not a non-empty string", path=path, line=number)
+        if element != element.strip() or len(element.split()) > 1:
+            raise InputError(f"vector id {element!r} holds whitespace (no TREC id does)", path=path, line=number)
+        out.append((element, number))
+    return out
+
+
 def read_vectors(vectors_path: str | Path, ids_path: str | Path) -> tuple[dict[str, int], np.ndarray, int]:
     """``({id: row}, normalised float32 matrix, rows that were not unit length)`` from a ``.npy``
     file and its ids file (the caller warns about the last figure once input is fully valid)."""
+    from engine.runs.opener import display_name
+
     vectors_path, ids_path = Path(vectors_path), Path(ids_path)
     ids = read_vector_ids(ids_path)
     matrix = read_npy(vectors_path)
@@ -114,7 +165,7 @@ def read_vectors(vectors_path: str | Path, ids_path: str | Path) -> tuple[dict[s
     if matrix.shape[1] < 1:
         raise InputError(f"vectors have dimension 0 (shape {matrix.shape})", path=vectors_path)
     if matrix.shape[0] != len(ids):
-        raise InputError(f"holds {matrix.shape[0]} vectors but {ids_path} lists {len(ids)} ids",
+        raise InputError(f"holds {matrix.shape[0]} vectors but {display_name(ids_path)} lists {len(ids)} ids",
                          path=vectors_path)
     try:
         normalised, off = normalise_rows(matrix)
@@ -236,8 +287,19 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
                log: str | Path | None = None, warn: Callable[[str], None] | None = None,
                encoder_factory: Callable[[], Any] | None = None) -> dict[str, Any]:
     """Validate, select with all three selectors, write the output directory; return the summary."""
+    from engine.runs.opener import display_name, is_stdin, resolve_input
+
     warn = warn or (lambda message: print(message, file=sys.stderr))
-    corpus, run, qrels, output = Path(corpus), Path(run), Path(qrels), Path(output)
+    # '-' is standard input for any one of the inputs (copied once, hashed by content, named '-')
+    given = {"--corpus": corpus, "--run": run, "--qrels": qrels, "--vectors": vectors, "--vector-ids": vector_ids}
+    dashes = [option for option, path in given.items() if is_stdin(path)]
+    if len(dashes) > 1:
+        raise InputError(f"only one input can be read from stdin ('-'); {' and '.join(dashes)} both ask for it",
+                         field=dashes[1])
+    corpus, run, qrels = resolve_input(corpus), resolve_input(run), resolve_input(qrels)
+    vectors = resolve_input(vectors) if vectors is not None else None
+    vector_ids = resolve_input(vector_ids) if vector_ids is not None else None
+    output = Path(output)
     # 1. parameters and inputs, fully, before anything is computed or written
     params.validate()
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
@@ -251,7 +313,7 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
     for query in queries:
         for doc, _ in ranked[query][:depth]:
             if doc not in units:
-                raise InputError(f"candidate {doc!r} of query {query!r} is not in the corpus {corpus}",
+                raise InputError(f"candidate {doc!r} of query {query!r} is not in the corpus {display_name(corpus)}",
                                  path=run, line=_run_line(run, query, doc))
     judgments = read_qrels(qrels)
     positives = {q: {d for d, g in docs.items() if g > 0} for q, docs in judgments.items()}
@@ -263,10 +325,11 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
         for query in queries:
             for cand in candidates[query]:
                 if cand.doc not in index:
-                    raise InputError(f"candidate {cand.doc!r} of query {query!r} has no vector in {vector_ids}",
+                    raise InputError(f"candidate {cand.doc!r} of query {query!r} has no vector in "
+                                     f"{display_name(vector_ids)}",
                                      path=run, line=_run_line(run, query, cand.doc))
         if off:
-            warn(f"warning: {off} of {len(index)} vectors in {vectors} were not unit length; "
+            warn(f"warning: {off} of {len(index)} vectors in {display_name(vectors)} were not unit length; "
                  "L2-normalised before computing cosines")
         vector_source: dict[str, Any] = {"source": "file", "normalisation": NORMALISATION}
     else:
@@ -287,6 +350,8 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
                   "positive_rule": POSITIVE_RULE, "tie_rule": TIE_RULE, "vectors": vector_source}
     inputs = input_hashes({"corpus": corpus, "run": run, "qrels": qrels,
                            "vectors": vectors, "vector_ids": vector_ids})
+    for entry in inputs.values():
+        entry["path"] = display_name(entry["path"])
     extra: dict[str, Any] = {"outputs": ["selections.tsv", "summary.json", "explanations.md"]}
     if encoder is not None:
         extra["encoder"] = described
@@ -295,7 +360,7 @@ def run_budget(*, corpus: str | Path, run: str | Path, qrels: str | Path, output
     # 3. the run
     with recorded_run(log, COMMAND, parameters) as rec:
         rec.run_id = manifest["run_id"]
-        rec.add_inputs(corpus, run, qrels, vectors, vector_ids)
+        rec.inputs.update({entry["path"]: entry["sha256"] for entry in inputs.values()})   # '-' for stdin
         if encoder is not None:
             docs = sorted(needed)
             matrix = _encode([units[d] for d in docs], encoder)

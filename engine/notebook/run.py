@@ -92,7 +92,13 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
     """Execute ``notebook`` once, log the run and publish its outputs; returns outputs.json's content."""
     import nbformat
 
-    notebook, output = Path(notebook), Path(output)
+    from engine.runs.opener import display_name, is_stdin, resolve_input
+
+    if any(is_stdin(p) for p in inputs or []):
+        raise InputError("the notebook opens its --input files by path; stdin ('-') cannot be one (the "
+                         "notebook itself can be: notebook run -)", field="--input")
+    from_stdin = is_stdin(notebook)
+    notebook, output = resolve_input(notebook), Path(output)   # '-': copied once, hashed by content, named '-'
     nb = read_notebook(notebook)
     if timeout < 1:
         raise InputError("must be at least 1 second", field="--timeout")
@@ -104,13 +110,17 @@ def run_notebook_experiment(notebook: str | Path, output: str | Path, *, timeout
     roles: dict[str, str | Path | None] = {"notebook": notebook}
     roles.update({f"input {i}": path for i, path in enumerate(extra, start=1)})
     parameters = {"timeout": timeout, "kernel": kernel, "cell_index_base": 0}
-    manifest = build_manifest(COMMAND, input_hashes(roles), parameters)
+    hashes = input_hashes(roles)
+    hashes["notebook"]["path"] = display_name(notebook)
+    manifest = build_manifest(COMMAND, hashes, parameters)
     check_target(output, MANIFEST_NAME, manifest["run_id"])
     before = file_states(output)  # empty, or an earlier copy of this same run (check_target)
     with recorded_run(log, COMMAND, parameters) as rec:
         rec.run_id = manifest["run_id"]
-        rec.add_inputs(notebook, *extra)
-        execute(nb, kernel=kernel, timeout=timeout, workdir=notebook.resolve().parent)
+        rec.inputs[display_name(notebook)] = hashes["notebook"]["sha256"]
+        rec.add_inputs(*extra)
+        # a notebook read from stdin runs in the current directory (a file's, in its own folder)
+        execute(nb, kernel=kernel, timeout=timeout, workdir=Path.cwd() if from_stdin else notebook.resolve().parent)
         outputs = notebook_outputs(nb, kernel=kernel)
         with staged_directory(output) as staging:
             (staging / EXECUTED_FILE).write_text(nbformat.writes(nb), encoding="utf-8")

@@ -34,6 +34,7 @@ Conventions:
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,8 @@ from typing import Any
 import numpy as np
 
 from engine.retrieval.ranking import within_topic_ranks
-from engine.retrieval.measures import JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments
+from engine.retrieval.measures import (JudgedHits, Measure, evaluate_hits, macro, parse_measures, topic_judgments,
+                                      trec_eval_notes)
 from engine.retrieval.trec import Qrels, read_qrels
 from engine.retrieval.trec_arrays import RunArrays, read_run_arrays
 from engine.retrieval.fuse_runs import FUSED_METHODS, fuse_runs
@@ -196,22 +198,25 @@ def evaluate_runs(qrels: Qrels, runs: dict[str, RunArrays], measures: tuple[Meas
     return topic_ids, out
 
 
-_WORKER_QRELS: dict[tuple[str, int, int], Qrels] = {}   # each worker reads the qrels once
+def read_run_file(path: str) -> tuple[RunArrays, str]:
+    """The task of ``evaluate --workers/--scheduler`` (engine.runs.executor): one run file read on
+    a worker, before the run starts, with the chunked reader of the serial path; its coded arrays
+    (sent back to the driver, which evaluates them as it evaluates a run it read itself) and their
+    digest (:func:`arrays_digest`). Each file is read once."""
+    arrays = read_run_arrays(path)
+    return arrays, arrays_digest(arrays)
 
 
-def evaluate_run_file(task: tuple[str, str, str, str, str]) -> RunEvaluation:
-    """``(qrels, run file, run name, measures, ties)`` → that run's evaluation: the task of
-    ``evaluate --workers/--scheduler`` (engine.runs.executor); the same computation as
-    :func:`evaluate_runs` on one run, so the results are the serial ones."""
-    qrels_path, run_path, name, measures, ties = task
-    stat = Path(qrels_path).stat()
-    key = (qrels_path, stat.st_size, stat.st_mtime_ns)
-    if key not in _WORKER_QRELS:
-        _WORKER_QRELS.clear()
-        _WORKER_QRELS[key] = read_qrels(qrels_path)
-    _, (evaluation,) = evaluate_runs(_WORKER_QRELS[key], {name: read_run_arrays(run_path)},
-                                     parse_measures(measures, "--measures"), ties)
-    return evaluation
+def arrays_digest(arrays: RunArrays) -> str:
+    """sha256 of a run's coded arrays (ids, codes, scores, tags): what a read task produced."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for values in (arrays.topics, arrays.docs, arrays.tags):
+        digest.update(json.dumps(values, ensure_ascii=False).encode("utf-8"))
+    for array in (arrays.topic_code, arrays.doc_code, arrays.score):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
 
 
 def compare(evaluations: list[RunEvaluation], measures: tuple[Measure, ...], draws: int,
@@ -336,10 +341,13 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                             workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """Entry point of the registered ``evaluate`` experiment (engine.experiments).
 
-    ``workers`` / ``scheduler`` (extra ``[distributed]``, engine.runs.executor) evaluate each run
-    on a Dask worker (:func:`evaluate_run_file`; the workers must see the files at the same paths,
-    so neither stdin nor ``--fuse`` can be distributed). The outputs are the serial bytes; the
-    manifest adds ``executor`` and ``tasks`` (each run's input and output sha256).
+    ``workers`` / ``scheduler`` (extra ``[distributed]``, engine.runs.executor) read each run file
+    on a Dask worker, once and before the run starts (:func:`read_run_file`; the workers must see
+    the files at the same paths, so neither stdin nor ``--fuse`` can be distributed); the driver
+    evaluates the arrays they send back as it evaluates runs it read itself, so the outputs are the
+    serial bytes and a defect in a run file is bad input, not a run. The manifest adds
+    ``executor`` and ``tasks`` (each read task's input: the run file's sha256; output: the
+    arrays' digest).
     """
     from engine.runs.executor import check_workers, import_distributed
 
@@ -384,7 +392,15 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
     run_paths = [resolve_input(p) for p in given_paths]
     qrels_path = resolve_input(qrels)
     judged = read_qrels(qrels_path)
-    loaded_list = [read_run_arrays(path) for path in run_paths]
+    if distributed:   # each run file read once, on a worker, before the run starts (bad input: not a run)
+        from engine.runs.executor import make_executor, task_record
+
+        with make_executor(workers, scheduler) as executor:
+            read = list(executor.imap(read_run_file, [str(path.resolve()) for path in run_paths]))
+            described = executor.describe()
+        loaded_list = [arrays for arrays, _ in read]
+    else:
+        loaded_list = [read_run_arrays(path) for path in run_paths]
     names = [explicit or run_name(given, arrays.tags)
              for (explicit, given), arrays in zip(arguments, loaded_list)]
     for i, name in enumerate(names):
@@ -409,6 +425,11 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
         parameters["fuse"] = fuse if fuse != "rrf" else f"rrf (k={rrf_k})"
     manifest = build_manifest(COMMAND, hashes, parameters,
                               outputs=sorted([MANIFEST_NAME, "metrics.json", "comparison.json"]))
+    if distributed:
+        manifest["executor"] = described
+        manifest["tasks"] = [task_record(name, {"run": name, "run_sha256": hashes_by_path(hashes, shown[path])},
+                                         {"arrays_sha256": digest})
+                             for name, path, (_, digest) in zip(names, run_paths, read)]
     run_id = manifest["run_id"]
     check_target(output, MANIFEST_NAME, run_id)
     with recorded_run(log, COMMAND, {"qrels": str(qrels), "run": [str(p) for p in run],
@@ -416,21 +437,7 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
         record.run_id = run_id
         for path in (qrels_path, *run_paths):
             record.inputs[shown[path]] = hashes_by_path(hashes, shown[path])
-        if distributed:
-            from engine.runs.executor import make_executor, task_record
-
-            tasks = [(str(Path(qrels_path).resolve()), str(path.resolve()), name, measures, ties)
-                     for name, path in zip(names, run_paths)]
-            with make_executor(workers, scheduler) as executor:
-                evaluations = list(executor.imap(evaluate_run_file, tasks))
-                manifest["executor"] = executor.describe()
-            topic_ids = sorted(judged)
-            manifest["tasks"] = [task_record(ev.name, {"qrels_sha256": record.inputs.get(shown[qrels_path]),
-                                                       "run": t[2], "run_sha256": record.inputs.get(shown[path])},
-                                             {k: v.tolist() for k, v in sorted(ev.per_topic.items())})
-                                 for t, ev, path in zip(tasks, evaluations, run_paths)]
-        else:
-            topic_ids, evaluations = evaluate_runs(judged, loaded, parsed, ties)
+        topic_ids, evaluations = evaluate_runs(judged, loaded, parsed, ties)
         metrics = metrics_document(topic_ids, evaluations, parsed, ties)
         comparison = compare(evaluations, parsed, draws, seed)
         files = {MANIFEST_NAME: dump_json(manifest), "metrics.json": dump_json(metrics),
@@ -448,5 +455,9 @@ def run_evaluate_experiment(*, qrels: Path, run: list[Path], measures: str, outp
                           "manifest": str(root / MANIFEST_NAME)}
     run_files = {name: str(given) for name, given in zip(names, given_paths)}
     return {"run_id": run_id, "output": str(output), "metrics": metrics, "comparison": comparison,
+            "notes": trec_eval_notes(measures, "--measures") + (
+                ["note: --ties ours: the trec_eval names are ranked by our tie rule (score as read, document id "
+                 "ascending), not trec_eval's, so tied scores may give other values than trec_eval prints"]
+                if ties != "trec_eval" and trec_eval_notes(measures, "--measures") else []),
             "warnings": measure_warnings(metrics) + coverage_warnings(metrics, run_files),
             "table": render_table(metrics, comparison)}

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -68,6 +69,30 @@ SANDBOX_FAMILIES = ("recall", "ndcg")
 DCG_KINDS = ("log2", "exp-log2")
 KNOWN = ("nDCG@k, nDCG(dcg='exp-log2')@k, P[(rel=r)]@k, R[(rel=r)]@k, RR[@k], AP[@k], Rprec, "
          "Success@k, Judged@k, recall@k, ndcg@k")
+# trec_eval's measure names (usnistgov/trec_eval 9/10, ``m_*.c``) whose definition is one of ours
+# exactly, in its ``-m NAME.K`` and its printed ``NAME_K`` spelling: the cutoff ones, then the plain.
+TREC_EVAL_CUT = {"ndcg_cut": "nDCG", "P": "P", "recall": "R", "map_cut": "AP", "success": "Success"}
+TREC_EVAL_PLAIN = {"ndcg": "nDCG", "map": "AP", "recip_rank": "RR"}
+TREC_EVAL_CONVENTIONS = {
+    "nDCG": "gain = the relevance value, discount log2(rank + 1), ideal over all judged documents",
+    "P": "relevant in the top k / k; unretrieved ranks count as non-relevant",
+    "R": "relevant in the top k / relevant judged",
+    "AP": "precision at each relevant document retrieved, / relevant judged",
+    "Success": "1 when a relevant document is in the top k",
+    "RR": "1 / rank of the first relevant document",
+}
+# trec_eval measures we do not compute, each with the nearest measure we have
+TREC_EVAL_NOT_IMPLEMENTED = {
+    "bpref": "AP", "gm_bpref": "AP", "infAP": "AP", "gm_map": "AP (per topic; macro is the arithmetic mean)",
+    "map_avgjg": "AP", "set_map": "AP", "11pt_avg": "AP", "iprec_at_recall": "AP", "yaap": "AP",
+    "set_P": "P@k", "P_avgjg": "P@k", "relative_P": "P@k", "set_relative_P": "P@k", "set_F": "P@k and R@k",
+    "set_recall": "R@k", "num_rel_ret": "R@k", "num_rel": "R@k", "num_ret": "Judged@k",
+    "num_nonrel_judged_ret": "Judged@k", "unj": "Judged@k (judged, not unjudged, documents)",
+    "ndcg_rel": "nDCG", "Rndcg": "nDCG", "ndcg_p": "nDCG", "dcg": "nDCG", "ideal_dcg": "nDCG", "G": "nDCG",
+    "binG": "nDCG", "rbp": "nDCG", "rbp_resid": "nDCG", "Rprec_mult": "Rprec", "Rprec_mult_avgjg": "Rprec",
+    "num_q": None, "relstring": None, "runid": None, "utility": None,
+}
+_TREC_EVAL_FORM = re.compile(r"^([A-Za-z0-9]+(?:_[A-Za-z]+)*?)(?:[._](\d+(?:\.\d+)?))?$")
 # above these largest grades of a topic its gains are computed scaled (module docstring)
 EXP_SCALE_ABOVE = 900.0
 LINEAR_SCALE_ABOVE = 1e290
@@ -129,10 +154,55 @@ def _literal(node: ast.AST, text: str, option: str):
         raise InputError(f"measure {text!r}: parameter values must be literals", field=option) from None
 
 
+def trec_eval_name(text: str, option: str = "--measures") -> str | None:
+    """A trec_eval measure name → our spelling of the same measure, or None when ``text`` is no
+    trec_eval name (ir_measures notation is read as before).
+
+    Translated, as trec_eval defines them (``m_ndcg_cut.c``, ``m_P.c``, ``m_recall.c``,
+    ``m_map_cut.c``, ``m_success.c``, ``m_ndcg.c``, ``m_map.c``, ``m_recip_rank.c``), in its
+    ``-m`` spelling ``NAME.K`` and its printed ``NAME_K``: ``ndcg_cut_k`` → ``nDCG@k`` (gain = the
+    relevance value, ``log2(rank + 1)``, ideal over all judged), ``P_k`` → ``P@k`` (unretrieved
+    ranks non-relevant), ``recall_k`` → ``R@k``, ``map_cut_k`` → ``AP@k``, ``success_k`` →
+    ``Success@k``, ``ndcg`` → ``nDCG``, ``map`` → ``AP``, ``recip_rank`` → ``RR``; relevant = grade >=
+    1, trec_eval's default ``-l 1``. ``Rprec`` is spelled alike. A trec_eval measure we do not
+    compute (``bpref``, ``infAP``, ``set_P``, …) is an InputError naming the nearest we have; a
+    cutoff measure without its cutoff (``ndcg_cut``) is one too: its default list is not expanded.
+    """
+    form = _TREC_EVAL_FORM.match(text.strip())
+    if not form:
+        return None
+    name, cutoff = form.group(1), form.group(2)
+    if name in TREC_EVAL_CUT and cutoff is not None:
+        return f"{TREC_EVAL_CUT[name]}@{int(cutoff) if cutoff.isdigit() else cutoff}"
+    if name in TREC_EVAL_CUT and name in ("ndcg_cut", "map_cut", "success"):
+        raise InputError(f"trec_eval's {name} needs one cutoff here ({name}_10 or {name}.10; its default "
+                         f"list of cutoffs is not expanded)", field=option)
+    if name in TREC_EVAL_PLAIN and cutoff is None:
+        return TREC_EVAL_PLAIN[name]
+    if name in TREC_EVAL_NOT_IMPLEMENTED:
+        nearest = TREC_EVAL_NOT_IMPLEMENTED[name]
+        hint = f"; the nearest we have is {nearest}" if nearest else "; we have no measure like it"
+        raise InputError(f"trec_eval's {text.strip()} is not implemented{hint} (known: {KNOWN})", field=option)
+    return None
+
+
+def trec_eval_notes(text: str | Sequence[str], option: str = "--measures") -> list[str]:
+    """One ``note:`` line per trec_eval name in a measures list, saying which of our measures it
+    became and under which convention (evaluate prints them on stderr)."""
+    notes = []
+    for name in _expanded_names(text):
+        ours = trec_eval_name(name, option)
+        if ours is not None:
+            family = parse_measure(ours, option).family
+            notes.append(f"note: {option}: trec_eval's {name} is {ours} ({TREC_EVAL_CONVENTIONS[family]})")
+    return notes
+
+
 def parse_measure(text: str, option: str = "--measures") -> Measure:
     """ir_measures notation → Measure, parsed as ``ir_measures.parse_measure`` parses it (a
-    Python expression ``Name(param=value)@cutoff``); InputError naming the option otherwise."""
-    source = text.strip()
+    Python expression ``Name(param=value)@cutoff``), or a trec_eval name of the same measure
+    (:func:`trec_eval_name`); InputError naming the option otherwise."""
+    source = trec_eval_name(text, option) or text.strip()
     unknown = InputError(f"unknown measure {text!r} (known: {KNOWN})", field=option)
     if not source or len(source) > 200:
         raise unknown
@@ -207,11 +277,22 @@ def _split_names(text: str) -> list[str]:
     return glued
 
 
+def _expanded_names(text: str | Sequence[str]) -> list[str]:
+    """The names of a measures list; trec_eval's ``P.5,10`` is ``P.5`` and ``P.10``."""
+    parts = [text] if isinstance(text, str) else list(text)
+    names: list[str] = []
+    for name in (name for part in parts for name in _split_names(part)):
+        dotted = re.match(r"^([A-Za-z_]+)\.\d+$", names[-1]) if names else None
+        if name.isdigit() and dotted and dotted.group(1) in TREC_EVAL_CUT:
+            name = f"{dotted.group(1)}.{name}"
+        names.append(name)
+    return names
+
+
 def parse_measures(text: str | Sequence[str], option: str = "--measures") -> tuple[Measure, ...]:
     """A comma- or space-separated list (or a sequence of such strings) → measures, first
     occurrence order, duplicates (same key) dropped; an empty list is an InputError."""
-    parts = [text] if isinstance(text, str) else list(text)
-    names = [name for part in parts for name in _split_names(part)]
+    names = _expanded_names(text)
     if not names:
         raise InputError("no measure given", field=option)
     out: list[Measure] = []

@@ -47,6 +47,7 @@ from engine.retrieval.fusion import DEFAULT_RRF_K, FUSION_METHODS, fuse_arrays
 from engine.retrieval.ranking import order_by_written_score
 from engine.retrieval.rerank import rerank
 from engine.runs.runlog import DEFAULT_LOG, InvalidRun, recorded_run
+from engine.runs.opener import display_name
 from engine.retrieval.text import TOKEN_PATTERN, tokenizer_description
 from engine.retrieval.trec import Qrels, Run, read_qrels, read_run, write_run
 from engine.runs.jsonl import read_json_file
@@ -168,7 +169,7 @@ def load_inputs(inputs: SandboxInputs) -> LoadedInputs:
     qrels = read_qrels(inputs.qrels, topics=topic_ids, docs=doc_ids)
     for topic in topics:
         if not relevant_set(qrels.get(topic.topic_id, {})):
-            raise InputError(f"topic {topic.topic_id!r} has no positive judgment in {inputs.qrels}",
+            raise InputError(f"topic {topic.topic_id!r} has no positive judgment in {display_name(inputs.qrels)}",
                              path=inputs.topics, line=topic.line)
     supplied = read_run(inputs.supplied_run, topics=topic_ids, docs=doc_ids)
     metadata = read_metadata(inputs.supplied_metadata)
@@ -687,14 +688,17 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
     loaded = load_inputs(inputs)
     frozen = _read_frozen(Path(frozen_manifest)) if frozen_manifest is not None else None
     parameters = params.as_dict()
+    hashes = input_hashes(inputs.roles())
+    for entry in hashes.values():
+        entry["path"] = display_name(entry["path"])     # the stdin copy is '-'
     manifest = build_manifest(
-        COMMAND, input_hashes(inputs.roles()), parameters,
+        COMMAND, hashes, parameters,
         tokenizer=tokenizer_description(),
         methods=method_labels(loaded.metadata, params.fusion, params.rrf_k),
         supplied_run_metadata=loaded.metadata,
         outputs=sorted([MANIFEST_NAME, "metrics.json", "topic_error_analysis.csv",
                         "stage_boundary.json", "index_summary.json", "rankings.json", *RUN_FILES.values()]),
-        frozen_manifest=str(frozen_manifest) if frozen_manifest is not None else None,
+        frozen_manifest=display_name(frozen_manifest) if frozen_manifest is not None else None,
     )
     run_id = manifest["run_id"]
     input_paths = [*inputs.roles().values()] + ([Path(frozen_manifest)] if frozen_manifest else [])
@@ -703,12 +707,13 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
         if differences:
             with recorded_run(log, COMMAND, parameters) as record:
                 record.run_id = run_id
-                record.add_inputs(*input_paths)
-                raise InvalidRun(f"differs from frozen manifest {frozen_manifest}: " + "; ".join(differences))
+                _add_inputs(record, input_paths)
+                raise InvalidRun(f"differs from frozen manifest {display_name(frozen_manifest)}: "
+                                 + "; ".join(differences))
     check_target(output, MANIFEST_NAME, run_id)
     with recorded_run(log, COMMAND, parameters) as record:
         record.run_id = run_id
-        record.add_inputs(*input_paths)
+        _add_inputs(record, input_paths)
         result = _compute_on(loaded, params, run_id, inputs.corpus, manifest, workers, scheduler, executor, shards)
         with staged_directory(output) as staging:
             write_outputs(result, manifest, staging)
@@ -723,6 +728,15 @@ def run_sandbox(inputs: SandboxInputs, output: str | Path, params: SandboxParame
             "legend": f"ndcg@{params.k} = nDCG(dcg='exp-log2')@{params.k} (gain 2**g - 1), recall@{params.k} = "
                       f"R@{params.k} (relevant = grade > 0); ties: score as written desc, doc id asc "
                       "(the sandbox's rule; metrics.json measure_definitions)"}
+
+
+def _add_inputs(record: Any, paths: list[Path]) -> None:
+    """Each input's sha256 in the log record, the stdin copy named ``-`` (engine.runs.opener)."""
+    from engine.runs.hashing import sha256_file
+
+    for path in paths:
+        if path is not None and Path(path).is_file():
+            record.inputs[display_name(path)] = sha256_file(path)
 
 
 def _compute_on(loaded: LoadedInputs, params: SandboxParameters, run_id: str, corpus: Path,
@@ -758,5 +772,16 @@ def run_sandbox_experiment(*, corpus: Path, topics: Path, qrels: Path, dense_run
     params = SandboxParameters(k=k, candidate_depth=candidate_depth, hybrid_alpha=hybrid_alpha,
                                rerank_weight=rerank_weight, k1=k1, b=b, run_depth=run_depth,
                                measures=measures or "", fusion=fusion, rrf_k=rrf_k)
-    return run_sandbox(SandboxInputs(corpus, topics, qrels, dense_run, dense_metadata), output, params,
-                       frozen_manifest=frozen_manifest, log=log, workers=workers, scheduler=scheduler)
+    from engine.runs.opener import is_stdin, resolve_input
+
+    given = {"--corpus": corpus, "--topics": topics, "--qrels": qrels, "--dense-run": dense_run,
+             "--dense-metadata": dense_metadata, "--frozen-manifest": frozen_manifest}
+    dashes = [option for option, path in given.items() if is_stdin(path)]   # '-': standard input, once
+    if len(dashes) > 1:
+        raise InputError(f"only one input can be read from stdin ('-'); {' and '.join(dashes)} both ask for it",
+                         field=dashes[1])
+    if dashes and (workers is not None or scheduler is not None):
+        raise InputError("stdin ('-') cannot be read by workers; give a file", field="--workers")
+    return run_sandbox(SandboxInputs(*(resolve_input(p) for p in (corpus, topics, qrels, dense_run, dense_metadata))),
+                       output, params, frozen_manifest=resolve_input(frozen_manifest) if frozen_manifest else None,
+                       log=log, workers=workers, scheduler=scheduler)

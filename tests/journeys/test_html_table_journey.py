@@ -30,8 +30,10 @@ The sparse baseline stays competitive on recall.
 def test_claims_and_consistency_read_an_html_table(tmp_path: Path) -> None:
     """Four numeric cells (lines 11–12) are table-value rows named ``BEIR › nDCG@10`` and
     ``BEIR › Recall@100``; ``consistency`` reads the one table (line 5) and checks both columns'
-    ranges (two cells each in [0, 1]), exit 0. (The sentence's 0.474 against e5's 0.447 is not
-    compared: the prose check does not yet match ``nDCG@10`` to the column ``BEIR › nDCG@10``.)"""
+    ranges (two cells each in [0, 1]). The sentence names e5, BEIR and nDCG@10, so it is
+    compared with the column ``BEIR › nDCG@10`` (its last label under its group): its 0.474
+    against e5's 0.447 fails (|Δ| 0.027), exit 1. (Before, the prose check did not match a
+    grouped column and the page passed.)"""
     (tmp_path / "chapter.md").write_text(CHAPTER, encoding="utf-8")
     done = run_cli("claims", "chapter.md", "--format", "json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -46,5 +48,7 @@ def test_claims_and_consistency_read_an_html_table(tmp_path: Path) -> None:
     done = run_cli("consistency", "chapter.md", cwd=tmp_path)
     assert "tables read: 1" in done.stdout, done.stdout + done.stderr
     assert ("PASS range: table 1 (line 5) column 'BEIR › nDCG@10': 2 cell(s), each a ndcg@10 in [0, 1]"
-            in done.stdout) and done.returncode == 0
+            in done.stdout) and done.returncode == 1
+    assert ("FAIL prose: [C-001-01] paragraph 1, sentence 1 (line 3): '0.474' vs 0.447 at table 1 (line 5) in "
+            "§ Dense retrieval, row 'e5' × column 'BEIR › nDCG@10', line 5 ✗ (|Δ| 0.027000 > 0.001000)") in done.stdout
     assert sorted(tmp_path.iterdir()) == [tmp_path / "chapter.md"]
