@@ -157,7 +157,8 @@ def candidates(documents: list[dict], sentences: list[dict], numbers: list[dict]
         design = kc.DESIGNS[name]
         started = time.perf_counter()
         material, design_numbers = _material(design, problem, numbers, documents, cache)
-        k, _ = kc.design_kernel(design, design_numbers, dense)
+        k = kc.design_primal(design, design_numbers) if not design.minilm else \
+            kc.design_kernel(design, design_numbers, dense)[0]
         called, choices = kc.nested_loo(material, k, design.gate, design.weightings, design.recall_within)
         common = Counter((lam, w, t) for _, lam, w, t in choices).most_common(1)[0]
         note = " [uses the rules: optimistic]" if design.uses_rules else ""
@@ -184,7 +185,8 @@ def fresh(documents: list[dict], sentences: list[dict], numbers: list[dict], nam
     for name in names:
         design = kc.DESIGNS[name]
         material, design_numbers = _material(design, problem, numbers, documents, cache)
-        k, _ = kc.design_kernel(design, design_numbers, dense)
+        k = kc.design_primal(design, design_numbers) if not design.minilm else \
+            kc.design_kernel(design, design_numbers, dense)[0]
         scores, (lam, weighting, t) = kc.fresh_scores(material, k, train, design.gate, design.weightings,
                                                      design.recall_within)
         print(f"  {name:<40} {kc.describe(material.figures(scores >= t, design.gate, documents=test))}; "
@@ -207,7 +209,8 @@ def by_batch(documents: list[dict], sentences: list[dict], numbers: list[dict], 
     for name in names:
         design = kc.DESIGNS[name]
         material, design_numbers = _material(design, problem, numbers, documents, cache)
-        k, _ = kc.design_kernel(design, design_numbers, dense)
+        k = kc.design_primal(design, design_numbers) if not design.minilm else \
+            kc.design_kernel(design, design_numbers, dense)[0]
         for inner in ("document", "batch"):
             started = time.perf_counter()
             called, choices = kc.leave_one_batch_out(material, k, batch_of, inner, design.gate, design.weightings,

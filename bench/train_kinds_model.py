@@ -14,7 +14,9 @@ outer-fold figures the comparison reports), fits the model on all of them, write
 ``claims/kinds_model.json`` (sorted keys, weights rounded to 10 decimals; for a MiniLM block its
 384 weights w_b = s_b² M_bᵀα) and rewrites the ``WEIGHTS_SHA256 = "…"`` line of
 ``claims/kinds_model.py`` with the new file's hash. ``--output FILE --no-pin`` writes elsewhere
-and leaves the code alone; ``--documents N`` uses the first N development documents and
+and leaves the code alone; ``--without-batch N`` leaves a development batch out (to score it
+once out of sample through the reader before the final retrain on everything: stop 28's batch 10);
+``--documents N`` uses the first N development documents and
 ``--no-cv`` skips the selection (with ``--lam/--weighting/--threshold``): the determinism test.
 
 Training cases: every quantity the reader finds in a labelled sentence (its gold text, so the
@@ -223,12 +225,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--documents", type=int, default=None, help="first N development documents only")
     parser.add_argument("--design", default=kc.SHIPPED, choices=sorted(kc.DESIGNS),
                         help="the candidate of bench/kinds_candidates.py to train (default: the shipped one)")
+    parser.add_argument("--without-batch", type=int, action="append", default=[], metavar="BATCH",
+                        help="leave this development batch out of the training (to score it once out of "
+                             "sample before the final retrain on everything); repeatable")
     parser.add_argument("--no-cv", action="store_true", help="skip the selection; use --lam/--weighting/--threshold")
     parser.add_argument("--lam", type=float, default=1.0)
     parser.add_argument("--weighting", default="none", choices=kc.WEIGHTINGS)
     parser.add_argument("--threshold", type=float, default=0.5)
     args = parser.parse_args(argv)
     documents = quality.corpus_documents("development")  # never the held-out part
+    documents = [d for d in documents if d.get("batch") not in args.without_batch]
     if args.documents is not None:
         documents = documents[: args.documents]
     model = train(documents, not args.no_cv, args.design, args.lam, args.weighting, args.threshold)

@@ -189,9 +189,12 @@ _HEDGE = re.compile(r"\b(?:may|might|sometimes)\b[^.;]*?\bup to\b", re.I)
 """A possibility bounded from above (``savings …, sometimes up to 90%``, ``may be up to 3x``): a
 claim of what may happen, not a number measured (``can reach up to 34% better latency`` reports
 a benchmark and stays a result)."""
-_ILLUSTRATION = re.compile(r"^\W*(?:for example|for instance|e\.g\.),?\s+(?:if|using|suppose|say)\b|"
+_ILLUSTRATION = re.compile(r"^\W*(?:for example|for instance|e\.g\.),?\s+(?:if|using|suppose|say|"
+                           r"an?\s+(?:[\w-]+\s+){0,2}?(?:system|sequence|model|prompt|query|request|document|"
+                           r"index|user|machine|server|job|engine)\s+(?:\w+ing|that|with|of)\b)|"
                            r"\btranslates\s+to\b", re.I)
-"""A worked illustration (``For example, using 768 dimensions instead of 384 doubles …``) or a
+"""A worked illustration (``For example, using 768 dimensions instead of 384 doubles …``, ``For
+instance, a system ingesting a constant 10RPS …``: an indefinite, generic thing described) or a
 derived requirement (``this translates to streaming 76 objects per second``): arithmetic on a
 setting, not a number measured."""
 _ALTERNATIVE_AFTER = re.compile(r"^\s+(?:[A-Za-z]+\s+)?instead\s+of\b", re.I)

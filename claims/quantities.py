@@ -80,17 +80,25 @@ reference chapter claim test file character-budget
 _SIGN = "+\\-\u2212\u00b1"
 _DIGITS = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
 GLUED_UNITS = ("KiB", "MiB", "GiB", "TiB", "kB", "KB", "MB", "GB", "TB", "PB", "Gb", "Mb", "GHz", "MHz",
-               "ms", "µs", "us", "ns", "px", "M", "K", "k", "B", "G")
-"""Unit symbols and magnitude suffixes glued to a number (``5.2GB``, ``41M``, ``10k``, ``250ms``):
-the unit is the suffix as printed and the value stays as printed (``41M`` → 41, unit ``M``)."""
+               "ms", "µs", "us", "ns", "px", "M", "K", "k", "B", "G",
+               "KBs", "MBs", "GBs", "TBs", "mins", "min", "secs", "sec", "hrs", "hr", "s", "h",
+               "RPS", "QPS", "rps", "qps", "fps", "FPS")
+"""Unit symbols and magnitude suffixes glued to a number (``5.2GB``, ``41M``, ``10k``, ``250ms``),
+plural memory symbols (``78MBs``), glued rates (``10RPS``, ``60fps``) and glued durations (``27.5s``, ``3h``, ``5min``, ``2hrs``): the
+unit is the suffix as printed and the value stays as printed (``41M`` → 41, unit ``M``). A decade
+(``1990s``, ``'80s``) is no duration and no quantity (:data:`_NOT_A_QUANTITY`)."""
 _GLUED = "|".join(sorted(GLUED_UNITS, key=len, reverse=True))
 ORDINAL = re.compile(r"(?<![\w.,/@])(?<![A-Za-z0-9]{2}-)(?P<n>\d+)(?P<suffix>st|nd|rd|th)(?!\w)")
 _SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
 """Superscript digits 0-9 (``10⁴``, ``10⁻⁴``: ⁺ U+207A, ⁻ U+207B)."""
 _NOT_A_QUANTITY = re.compile(
-    r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?!\s*(?:hours?|h)\b))(?!\d)")
-"""Dates and clock times (``2020-09-14``, ``08/02/2023``, ``22:40:00,334``) are not quantities
-(``3:50 hours`` is a duration: its numbers stay)."""
+    r"(?<!\d)(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|(?<![\d/])(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/\d{2}(?![\d/])"
+    r"|\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d+)?(?!\s*(?:hours?|h)\b)"
+    r"|(?<![\w.,])\d{4}s(?!\w)|(?<=['’])\d0s(?!\w)|(?<=\bthe\s)[2-9]0s(?!\w)|(?<![\w.,])\d0s(?=\s+of\b))(?!\d)")
+"""Dates, clock times and decades (``2020-09-14``, ``08/02/2023``, ``10/18/24``, ``22:40:00,334``,
+``the 1990s``, ``the '80s``, ``in the 60s``) are not quantities, nor is a plural of four digits
+(``4090s``, a GPU model) or ``10s of`` ("tens of"): a glued ``s`` is a duration otherwise
+(``27.5s``); ``3:50 hours`` is a duration: its numbers stay."""
 _PAPER_ID = re.compile(r"(?i:\barxiv)(?::\s*|\s+|\.org/(?:abs|pdf)/)\d{4}\.\d{4,5}(?:v\d+)?|\b10\.\d{4,9}/[^\s,;]+")
 """An arXiv identifier (``arXiv:1508.07909``, ``arXiv 2104.08663v2``, ``arxiv.org/abs/…``) and a DOI
 (``10.1145/290941.291025``) are names of papers, not quantities."""
@@ -274,7 +282,7 @@ DURATION_WORDS = dict(NUMBER_WORDS, eleven=11, twelve=12, fifteen=15, twenty=20,
                       fifty=50, sixty=60, ninety=90)
 _DURATION_NUMBERS = "|".join(sorted((w for w in DURATION_WORDS if not w.startswith("a ")), key=len, reverse=True))
 _SPELLED_DURATION = re.compile(
-    rf"\b(?:about|around|roughly|approximately|only|just|under|over|in|takes?|took)\s"
+    rf"(?:\b(?:about|around|roughly|approximately|only|just|under|over|in|takes?|took|for|within|after)\s|\()"
     rf"(?P<q>(?P<n>{_DURATION_NUMBERS}|half\s+an?|an?)\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?))\b", re.I)
 
 

@@ -128,6 +128,49 @@ def test_shape_features_by_hand(sentence, number, expected):
     assert shaped == km.number_features(sentence, q, shared, "plain") + expected
 
 
+@pytest.mark.parametrize("sentence, number, expected", [
+    # the modality that governs the number: a run's expected duration, a capability, speculation
+    ("The nightly build will take about 35min.", "35min", ["n:modal:will"]),
+    ("The kernel can reach up to 4000 steps per second.", "4000 steps", ["n:modal:can", "n:modal:can+up-to"]),
+    ("A bigger cache could cut latency by 30%.", "30%", ["n:modal:speculative"]),
+    # a hypothetical and a worked example before the number
+    ("If each shard held 2 GB, the index would fit.", "2 GB", ["n:hypothetical-before"]),
+    ("For example, a 512-token prompt needs 4 MB.", "4 MB", ["n:example-before"]),
+    # an estimate in the number's clause; a target reached by training or in a time
+    ("The expected share of repeats is 12.5% here.", "12.5%", ["n:estimate-before"]),
+    ("It trains a small network to 94% accuracy.", "94%", ["n:to-target"]),
+    ("The record is 3.1 A100-seconds to 94%.", "94%", ["n:to-target"]),
+    # data sizes: a data word near, "trained on"
+    ("The model was trained on 900 hours of transcribed speech.", "900 hours",
+     ["n:data-near", "n:trained-on"]),
+    # a model size and a parameter count
+    ("A 350M-parameter model follows.", "350M", ["n:parameters-near"]),
+    # a target word, a settings verb, a claim, a comparative after, "than" before
+    ("The target for this track is a loss of 3.1.", "3.1", ["n:after-target-word"]),
+    ("We mask 20% of the tokens.", "20%", ["n:after-setting-verb"]),
+    ("Vendors claim to handle 2M tokens.", "2M", ["n:after-claim-verb"]),
+    ("The new decoder is 12 fps faster.", "12", ["n:comparative-after"]),
+    ("It took longer than 9 hours.", "9 hours", ["n:after-than"]),
+    # a time unit within the two words after the number (not a rate "per second")
+    ("The sweep used 6 GPU hours.", "6", ["n:unit-near:time", "n:hardware-near"]),
+    # a version's context, a hardware word near, a code-like key with an imperative after it
+    ("It requires Python 3.10 or higher.", "3.10", ["n:comparative-after", "n:version-context"]),
+    ("We ran it on 4 GPUs.", "4", ["n:hardware-near"]),
+    ("max_len: raise it to 512 for long pages", "512", ["s:key-prefix", "s:label-imperative"]),
+])
+def test_context_features_by_hand(sentence, number, expected):
+    """The ``context`` feature set's features (claims.kinds_model.context_features), each read off
+    the sentence by hand; ``context`` is ``shapes`` plus them."""
+    from claims.quantities import find_quantities
+
+    quantities = find_quantities(sentence)
+    (q,) = [q for q in quantities if q.text == number]
+    assert km.context_features(sentence, q) == expected
+    shared = km.sentence_features(sentence, quantities)
+    assert km.number_features(sentence, q, shared, "context") == km.number_features(
+        sentence, q, shared, "shapes") + expected
+
+
 def test_the_vector_without_ngrams_and_with_kept_prefixes():
     """Features ``w:a``, ``L1:b``, ``n:x``, ``s:y``: with n-grams two groups of 2 (each 1/√2);
     without, only the structural group (1/√2 each) and the bias; keeping ``L1:`` the n-gram group

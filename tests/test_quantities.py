@@ -112,3 +112,37 @@ def test_arxiv_ids_and_dois_are_no_quantities() -> None:
                  "doi:10.1145/290941.291025", "https://doi.org/10.1561/1500000019"):
         assert find_quantities(text) == [], text
     assert [q.text for q in find_quantities("It reached 0.41 (arXiv:2104.08663) on 2104 runs.")] == ["0.41", "2104 runs"]
+
+
+@pytest.mark.parametrize("text, printed, value, unit", [
+    ("the suite will take approximately 20min", "20min", 20.0, "min"),
+    ("replies take 27.5s in one engine", "27.5s", 27.5, "s"),
+    ("it saves ~3h of compilation", "3h", 3.0, "h"),
+    ("a nightly job of 45mins", "45mins", 45.0, "mins"),
+    ("after 2hrs on one node", "2hrs", 2.0, "hrs"),
+    ("a request at -0.1s before the end", "-0.1s", -0.1, "s"),
+    ("the app takes up 78MBs of space", "78MBs", 78.0, "MBs"),
+    ("a constant 10RPS of traffic", "10RPS", 10.0, "RPS"),
+])
+def test_glued_durations_rates_and_plural_sizes(text, printed, value, unit):
+    """A duration, rate or plural size glued to its number is one quantity with the suffix as
+    its unit (the corpus labels them: "It will take approximately 20min", "0.3s than 15s")."""
+    q = one(text)
+    assert (q.text, q.value, q.unit) == (printed, value, unit)
+    assert text[q.span[0]:q.span[1]] == printed
+
+
+@pytest.mark.parametrize("text", [
+    "music of the 1990s", "in the '80s", "as in the 60s", "GPUs such as 4090s", "10s of milliseconds",
+    "the speedrun (10/18/24 version)",
+])
+def test_decades_plurals_and_short_dates_are_not_durations(text):
+    """A decade, a plural of a four-digit model number, "10s of" (tens of) and a date written
+    m/d/yy are no quantities, although a glued ``s`` is a duration elsewhere."""
+    assert find_quantities(text) == []
+
+
+def test_a_spelled_duration_in_parentheses_or_after_for():
+    assert [(q.text, q.value, q.unit) for q in find_quantities("expensive (four days on 16 TPUs)")] == [
+        ("four days", 4.0, "day"), ("16", 16.0, None)]
+    assert [q.text for q in find_quantities("we waited for two hours")] == ["two hours"]
