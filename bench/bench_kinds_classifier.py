@@ -4,7 +4,8 @@ classifiers by nested leave-one-document-out (``--candidates``) and the first Mi
 
 Run: ``.venv/bin/python bench/bench_kinds_classifier.py [--candidates [NAMES|all]] [--minilm]``
 (about 30 s without options; ``--candidates`` alone compares ``plain`` and the shipped design,
-2–4 min; ``--candidates all`` every design of ``bench/kinds_candidates.py``, 15–30 min on a
+4–10 min on 130 documents (each design without MiniLM is fitted in the primal,
+``kinds_candidates.fit_primal``); ``--candidates all`` every design of ``bench/kinds_candidates.py``, 15–30 min on a
 shared 2-core machine). The MiniLM vectors of the development sentences and windows are
 encoded once per run and kept in memory (never written to disk).
 

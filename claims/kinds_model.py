@@ -27,10 +27,12 @@ two kinds of input of one number in its sentence:
      the digits), inside parentheses, order of magnitude, position in the sentence, number of
      numbers; a question, a modal or hedge word, an imperative start, a list marker, a
      comparative, first and second person;
-   * with ``features`` = ``"shapes"`` (shipped), also the shapes of :func:`shape_features`, which
+   * with ``features`` = ``"shapes"``, also the shapes of :func:`shape_features`, which
      generalise over words: the unit's class (time, rate, memory, K/M/B scale), "k of N",
      approximate, a result verb or a settings word before, assigned with ``=``, a metric name
-     near, a confidence level, arXiv-like, spelled out;
+     near, a confidence level, arXiv-like, spelled out; with ``"context"`` (shipped) also
+     :func:`context_features` (modality, hypotheticals, data and model sizes, targets,
+     specifications, settings verbs, versions, hardware);
    * optionally (``features`` = ``"roles"`` or ``"rules"``) the rules' role of the number
      (:func:`claims.kinds.refine_roles`) and, for ``"rules"``, the rules' decision for the
      sentence, their call on this number and their veto (:func:`claims.kinds.not_measured`) — the
@@ -44,11 +46,12 @@ two kinds of input of one number in its sentence:
    of its sentence. :meth:`KindsModel.scores` takes them precomputed; :func:`relabel` encodes
    every row's texts in one batched call.
 
-**Shipped** (``claims/kinds_model.json``, design ``shapes+own`` of ``bench/kinds_candidates.py``):
-both hashed groups with the ``shapes`` features, no MiniLM, no rule output, trained on the
-development part of the corpus and our own labelled sentences
-(``tests/data/kinds_training/own.labels.toml``); it replaced ``plain`` (the same without the shapes
-and our sentences) after winning out of sample (docs/audit.md). The candidates with MiniLM blocks
+**Shipped** (``claims/kinds_model.json``, design ``context+own`` of ``bench/kinds_candidates.py``,
+stop 28): both hashed groups with the ``context`` features (``shapes`` plus
+:func:`context_features`), no MiniLM, no rule output, trained on the development part of the
+corpus and our own labelled sentences (``tests/data/kinds_training/own.labels.toml``); it
+replaced ``shapes+own`` (stop 27), which had replaced ``plain``, each after winning out of sample
+(docs/audit.md). The candidates with MiniLM blocks
 (best: ``structure+window``, the structural group plus the window vector) tied with ``plain`` out
 of sample and cost an encoder call per number. A weights file with a
 MiniLM block makes ``--kinds model`` need the model package (as ``encode`` does; without it one

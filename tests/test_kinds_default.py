@@ -62,7 +62,7 @@ CASES = [
      "tokens present in the document, with a weight of 0.25 on that feature.", NOT_MEASURED),
     ("tests/data/book/02-bm25-baseline.txt", "The first method of the book is BM25 over title-plus-text tokens, "
      "with k1 = 1.2 and b = 0.75 as popularised by Robertson and Zaragoza.", "attribution"),
-    # The model is wrong (weights fd6430259fd4):
+    # The model is wrong (weights fd6430259fd4, and still with the context+own weights 02058c2b4ce3):
     pytest.param(B01, "A method that finds every relevant document on all three topics reaches a macro Recall@3 "
                  "of 1.0.", NOT_MEASURED, marks=WRONG),      # true by definition (the rules are wrong too)
     pytest.param("000_6e3ecf25d835ddc8.txt", "Its small coverage gain across all 48 tasks did not persist in the "
