@@ -415,7 +415,6 @@ def _names(text: str) -> list[str]:
     ("Messages are encoded in about 4 microseconds (thanks fastpack!) on one core.", ["fastpack"]),
     # (g) a credited issue number
     ("Source write-up: #311.", ["#311"]),
-    ("Caveats from #311:", ["#311"]),
     # authorship, lineage, a person's work
     ("The simulator was created in 2015 by Ana Ruiz and Bo Li at the University of Lagos.", ["Ana Ruiz"]),
     ("The Quickattn series by Ana Ruiz looks at attention as a memory problem.", ["Ana Ruiz"]),
