@@ -67,7 +67,8 @@ def test_a_wrong_number_directly_under_a_table_fails_consistency(tmp_path, cli):
     page.write_text(PAGE.format(value="0.484"), encoding="utf-8")
     result = cli("consistency", page)   # before issue 19 the sentence was a table row: exit 0
     assert result.exit_code == 1
-    assert ("FAIL prose: [C-002-01] paragraph 2, sentence 1 (line 10): '0.484' vs 0.474 at table 1 (line 5) "
+    # 'Retrieval quality on NQ:' is a title line (label convention (h)), so the sentence is paragraph 1
+    assert ("FAIL prose: [C-001-01] paragraph 1, sentence 1 (line 10): '0.484' vs 0.474 at table 1 (line 5) "
             "in § Results, row 'Dense' × column 'nDCG@10', line 8") in result.output
     page.write_text(PAGE.format(value="0.474"), encoding="utf-8")
     result = cli("consistency", page)
