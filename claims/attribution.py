@@ -1417,9 +1417,9 @@ _SYSTEM_DOER = re.compile(
     rf"(?:^|(?<=[,;:(—–])|(?<=[,;:(—–]\s)|(?<=\s))(?P<sys>(?:(?i:the)\s+)?{_ORG}(?:\s+[vV]\d+(?:\.\d+)*\b|-\d+(?:\.\d+)*\b)?)"
     rf"(?:\s*\([^()]{{1,40}}\))?,?\s+(?:(?:which|that|who)\s+)?{_ADVERB}(?P<verb>{_CONTRIBUTING})\b"
     rf"(?!\s+(?:in|by|on|at|with|to|for|from|as|into|under|and|or|but|it|itself|them|this|that)\b)"
-    rf"(?!\s+(?:(?:the|its|their|our)\s+)?(?:[\w\-]+\s+)?(?i:state[\s-]of[\s-]the[\s-]art|sota|accuracy|"
+    rf"(?!\s+(?:(?:the|its|their|our|some|all|most|many|several)\s+)?(?:[\w\-]+\s+){{0,2}}(?i:state[\s-]of[\s-]the[\s-]art|sota|accuracy|"
     rf"performance|results?|scores?|a?p\b|map\b|recall|precision|throughput|latency|speed|efficiency|quality|f1|"
-    rf"bleu|perplexity|loss|benchmarks?)\b)(?!\s+[^.;]{{0,12}}\d)")
+    rf"bleu|perplexity|loss|benchmarks?|rankings?|aggregates?|metrics?)\b)(?!\s+[^.;]{{0,12}}\d)")
 """A named system, model, method or paper as the doer of a contribution (``Quickattn v2 improved
 how work is split``, ``While Gridnet proposes …``, ``LoRAX, which adds trainable weights …``):
 not a result (``improved the state of the art``, ``improves AP by 2%``), nor a passive
