@@ -59,7 +59,7 @@ rose said saw sat shrank spent stood took thought won wrote let's lets cannot
 _PLURAL_NOUNS = frozenset("""results runs works uses needs tests changes updates notes scores points sets costs leads
 looks plans records lists samples queries ranks releases reports requests returns searches shifts shares stores
 tracks views limits matches cuts""".split())
-_DETERMINERS = frozenset("the a an both all each every this these those our your its their no two three".split())
+_DETERMINERS = frozenset("the a an both all each every this these those our your its their no one two three".split())
 _PREPOSITIONS = frozenset("""about above across after against along among around at before behind below beneath
 beside between beyond by during for from in inside into near of off on onto outside over past through to toward
 towards under until upon via with within without what why how where when which who whose""".split())
