@@ -48,7 +48,11 @@ from sources.names import fold  # noqa: E402
 LABELLED = REPO / "tests" / "data" / "labelled"
 KINDS_OPTION = "model" if "--kinds=model" in sys.argv or "--kinds model" in " ".join(sys.argv) else "rules"
 """``--kinds model``: score claims/kinds_model.py instead of the rules (branch kinds-model)."""
-SEEDS = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR", REPO.parent.parent / "shared" / "seeds"))
+SEEDS = Path(os.environ.get("CHAPTER_AUDIT_SEEDS_DIR", next(
+    (p for p in (REPO.parent / "shared" / "seeds", REPO.parent.parent / "shared" / "seeds") if p.is_dir()),
+    REPO.parent / "shared" / "seeds")))
+"""The specification's seeds: ``../shared/seeds`` beside the checkout (or two levels up, for a worktree
+under ``/work/wt/NAME``); ``CHAPTER_AUDIT_SEEDS_DIR`` overrides."""
 
 
 def labelled_documents() -> list[tuple[Path, list[dict]]]:
