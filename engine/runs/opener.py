@@ -7,6 +7,11 @@ Files as the field ships them (issue 21):
   ``corpus.jsonl.gz``). No UTF-8 text starts with those bytes (``8b`` cannot follow ``1f``),
   so the test cannot mistake a text file for gzip. A damaged or truncated gzip stream is an
   InputError naming the file;
+* **bzip2 and xz** (campaign p): ``.bz2`` and ``.xz`` runs and qrels are decompressed alike, by
+  their magic bytes: xz's ``fd 37 7a 58 5a 00`` (``fd`` is no UTF-8 lead byte) and bzip2's
+  ``BZh`` + a block size digit + the block magic ``31 41 59 26 53 59`` (or the end-of-stream
+  magic of an empty stream), ten bytes no real text starts with; before, they were refused as
+  "not valid UTF-8", which sent users looking for an encoding problem;
 * **byte-order mark**: a UTF-8 BOM at the start of the (decompressed) text is removed with one
   warning on stderr (``warning: FILE: UTF-8 byte-order mark removed``), so that Notepad's or
   PowerShell's files do not turn the first topic id into ``\\ufeff301``;
@@ -21,6 +26,7 @@ Line ends are universal (``\\r\\n`` and ``\\r`` read as ``\\n``), as ``open(...,
 from __future__ import annotations
 
 import atexit
+import bz2
 import gzip
 import io
 import os
@@ -28,11 +34,14 @@ import shutil
 import stat
 import sys
 import tempfile
+import lzma
 import zlib
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
 GZIP_MAGIC = b"\x1f\x8b"
+XZ_MAGIC = b"\xfd7zXZ\x00"
+BZIP2_BLOCK_MAGICS = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
 UTF8_BOM = b"\xef\xbb\xbf"
 STDIN = "-"
 
@@ -112,19 +121,35 @@ def _input_error(message: str, path: str | Path):
 
 def is_gzip(path: str | Path) -> bool:
     """True when the file starts with gzip's magic number."""
+    return compression(path) == "gzip"
+
+
+def compression(path: str | Path) -> str | None:
+    """``gzip``, ``bzip2`` or ``xz`` by the file's magic bytes, else None (plain, or unreadable)."""
     try:
         with open(path, "rb") as handle:
-            return handle.read(2) == GZIP_MAGIC
+            head = handle.read(10)
     except OSError:
-        return False
+        return None
+    if head[:2] == GZIP_MAGIC:
+        return "gzip"
+    if head[:6] == XZ_MAGIC:
+        return "xz"
+    if head[:3] == b"BZh" and head[3:4].isdigit() and head[3:4] != b"0" and head[4:10] in BZIP2_BLOCK_MAGICS:
+        return "bzip2"
+    return None
 
 
-class _CheckedGzip(io.RawIOBase):
-    """A gzip stream whose damage surfaces as an InputError naming the file."""
+_DECOMPRESSORS = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 
-    def __init__(self, path: str | Path) -> None:
+
+class _CheckedStream(io.RawIOBase):
+    """A compressed stream whose damage surfaces as an InputError naming the file and the format."""
+
+    def __init__(self, path: str | Path, kind: str) -> None:
         self.path = path
-        self.inner = gzip.open(path, "rb")
+        self.kind = kind
+        self.inner = _DECOMPRESSORS[kind](path, "rb")
 
     def readable(self) -> bool:
         return True
@@ -132,8 +157,8 @@ class _CheckedGzip(io.RawIOBase):
     def readinto(self, buffer) -> int:  # type: ignore[override]
         try:
             return self.inner.readinto(buffer)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise _input_error(f"not a valid gzip file ({' '.join(str(exc).split()) or 'truncated'})",
+        except (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError) as exc:
+            raise _input_error(f"not a valid {self.kind} file ({' '.join(str(exc).split()) or 'truncated'})",
                                self.path) from None
 
     def close(self) -> None:
@@ -142,11 +167,12 @@ class _CheckedGzip(io.RawIOBase):
 
 
 def open_binary(path: str | Path) -> BinaryIO:
-    """The file's bytes, decompressed when it is gzip (buffered, with ``peek``)."""
+    """The file's bytes, decompressed when it is gzip, bzip2 or xz (buffered, with ``peek``)."""
     require_regular_file(path)
     try:
-        if is_gzip(path):
-            return io.BufferedReader(_CheckedGzip(path), buffer_size=1 << 16)  # type: ignore[return-value]
+        kind = compression(path)
+        if kind is not None:
+            return io.BufferedReader(_CheckedStream(path, kind), buffer_size=1 << 16)  # type: ignore[return-value]
         return open(path, "rb")
     except OSError as exc:
         raise _input_error(f"cannot read file ({exc.strerror or exc})", path) from None
