@@ -1654,6 +1654,45 @@ def _prose_value(line: str) -> bool:
             and any(_prose_shaped(inner.group(1)) for inner in _JSON_INNER_STRING.finditer(line)))
 
 
+_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})\s*(\{?[\w.+-]*\}?[^`]*)$")
+_CELL_OPTION = re.compile(r"^#\|\s*[\w.-]+\s*:")
+"""A Quarto / knitr cell option (``#| echo: false``, ``#| fig-cap: "Polar plot"``): code, never a heading."""
+
+
+def _fenced_lines(lines: list[str]) -> set[int]:
+    """0-based indexes of the lines from a fence line (````` ```python `````, ``~~~``) to the next
+    fence line of the same character and at least its length, both included: a page that shows a
+    Markdown or Quarto source in its code block shows its fences as text, and a pack pasted from
+    Markdown without blank lines keeps them; either way every line between is code. An opener
+    with no closer is left to the other rules (a lone ````` ``` ````` line proves nothing)."""
+    out: set[int] = set()
+    index = 0
+    while index < len(lines):
+        opener = _FENCE_LINE.match(lines[index])
+        if opener is None:
+            index += 1
+            continue
+        marker = opener.group(1)
+        close = next((j for j in range(index + 1, len(lines)) if re.match(
+            r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j])), None)
+        if close is None:
+            index += 1
+            continue
+        out.update(range(index, close + 1))
+        index = close + 1
+    return out
+
+
+def _neighbour(lines: list[str], index: int, step: int) -> int | None:
+    """The index of the nearest non-blank line before (``step`` -1) or after (+1) ``index``."""
+    j = index + step
+    while 0 <= j < len(lines):
+        if lines[j].strip():
+            return j
+        j += step
+    return None
+
+
 def _code_lines(raw: list[str]) -> set[int]:
     """0-based indexes of the lines that are code (rule 8): a line of its own code shape
     (:data:`_STRONG_CODE`, two or more YAML settings in a row: :data:`_YAML_KEY`), and with its
@@ -1741,6 +1780,11 @@ def _code_lines(raw: list[str]) -> set[int]:
     for i, is_yaml in enumerate(yaml):
         if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
             strong[i] = True
+    for i in _fenced_lines(lines):  # "```{python}" … "```": the page shows a source file's fences in its code
+        strong[i] = True
+    for i, line in enumerate(lines):
+        if _CELL_OPTION.match(line.strip()):
+            strong[i] = True  # "#| echo: false": a Quarto / knitr cell option, a comment of the cell's code
     code: set[int] = set()
     depth = 0
     previous: int | None = None
@@ -1775,6 +1819,11 @@ def _code_lines(raw: list[str]) -> set[int]:
         else:
             depth = 0
         previous = i
+    for i, line in enumerate(lines):  # "---" over "title: …" and under "jupyter: python3": YAML front matter in code
+        if line.strip() == "---":
+            near = [j for j in (_neighbour(lines, i, -1), _neighbour(lines, i, 1)) if j is not None]
+            if any(j in code for j in near):
+                code.add(i)
     for i in sorted(repeated):  # output under a command: the run of repeated lines right after a code line
         before = [j for j in range(i - 1, max(-1, i - 4), -1) if lines[j].strip()][:2]
         if any(j in code for j in before):  # (one line of the run may differ: "… all the serial 'work' …")

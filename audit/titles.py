@@ -163,7 +163,17 @@ def title_line(text: str, longest: int = 14) -> bool:
         return False  # "And several natural language inference tasks:": the rest of a sentence
     if "=" in text or "_" in text:  # "Binary Quantization with always_ram=True": a setting, read as written
         return False
-    return not has_verb(text)
+    if re.fullmatch(r"[A-Za-z][\w'’-]*:", text):
+        return True  # "Benchmarks:", "Updates:": one word and a colon is no sentence, whatever its form
+    return not has_verb(_without_asides(text))
+
+
+def _without_asides(text: str) -> str:
+    """The text with its parenthesised asides removed (``Reference env (the stack these notes
+    assume):`` → ``Reference env :``): a verb inside an aside does not make the phrase around it a
+    sentence; a text that is all aside is kept as it is."""
+    bare = re.sub(r"\s*\([^()]*\)", " ", text)
+    return bare if re.search(r"[A-Za-z]{2}", bare) else text
 
 
 _DATED = re.compile(r"^\[?(?:\d{1,2}/\d{1,2}/\d{4}|\d{4}[/-]\d{1,2}[/-]\d{1,2})\]?:?\s+(?=\S)")

@@ -301,11 +301,19 @@ def _render_containers(text: str) -> str:
     return "\n".join(out)
 
 
+_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\n.*?^\+\+\+[ \t]*$\n?", re.S | re.M)
+"""TOML front matter (Hugo, Zola: ``+++`` … ``+++``): read by the site, never shown."""
+_FRANKLIN_DEF = re.compile(r'^@def\s+[A-Za-z_]\w*\s*=(?:[^\n]*?"""[^\n]*"""|[^\n]*?"""(?:.|\n)*?"""|[^\n]*)[ \t]*\n?', re.M)
+"""A Franklin.jl page variable (``@def title = "…"``, a triple-quoted value over lines): never shown."""
+
+
 def _rendered_source(text: str) -> str:
-    """The Markdown as the site's renderer sees it after its own pre-processing: Liquid tags on
+    """The Markdown as the site's renderer sees it after its own pre-processing: TOML front matter
+    and Franklin.jl ``@def`` page variables removed (the site reads them, never shows them), Liquid tags on
     lines of their own as empty comments, other template tags removed (Jekyll runs Liquid before
     Markdown), kramdown attribute lists and Pandoc attributes removed, emoji shortcodes as emoji
     (outside code spans and fences these never reach the page as written)."""
+    text = _FRANKLIN_DEF.sub("", _TOML_FRONT_MATTER.sub("", text))
     text = _render_containers(_TEMPLATE_TAG_LINE.sub("<!-- -->", text))
     text = _TEMPLATE_TAG.sub("", text)
     parts = re.split(r"(^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$|`[^`\n]+`)", text, flags=re.M | re.S)
