@@ -222,6 +222,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         if lines[index].strip():
             upcoming = lines[index].strip()
     code_lines = _code_lines(lines)
+    underlines = section_underlines(lines)
     chrome_lines = _chrome_lines(lines, code_lines)
     code_lines -= {i for i, note in chrome_lines.items() if note == "contents"}  # "tinystore.Index.search()" listed
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
@@ -253,6 +254,17 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             blocks.append(Block("table", " | ".join(header), number, column_end, sections.current, recovered=True,
                                 table=table, note="column-table"))
             previous = lines[column_end - 1]
+            continue
+        if number in underlines and number - 2 not in underlines and not _ADORNMENT.match(line):
+            # "Request/Response Rate (TCP_RR)" over "=====": a section's title
+            text = " ".join(line.split())
+            blocks.append(Block("heading", text, number, number, sections.enter(2, text), recovered=True, level=2,
+                                note="underlined"))
+            previous = line
+            continue
+        if number - 1 in underlines:  # "============" under "Introduction": a section title's adornment
+            blocks.append(Block("markup", line, number, number, sections.current, recovered=True, note="underline"))
+            previous = line
             continue
         if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
             note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
@@ -1460,10 +1472,13 @@ _CONTENTS_LABEL = re.compile(r"^(?:Table of contents|Contents|On this page|In th
                              r"Related (?:posts|articles|reading|pages)|Read next|Recommended(?: posts| articles)?"
                              r"|More (?:posts|articles|from [\w .-]{1,40}))$", re.I)
 """A line that opens a run of links: a table of contents, related posts."""
-_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Figure|Table)\s+[IVXLC]{1,6}[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$")
+_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Figure|Table)\s+[IVXLC]{1,6}[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$"
+                          r"|^[—–]\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}\s+\(@\w{1,30}\)"
+                          r"(?:\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{4})?$")
 """A caption or credit alone on its line (``Fig. 2. Recall at each depth.``, ``Source: MTEB
 leaderboard, June 2024.``, ``Table I: …``), beside ``Figure 1: …`` and ``Table 1: …``
-(:data:`CAPTION_LINE`)."""
+(:data:`CAPTION_LINE`); an embedded post's credit (``— Jane Doe (@janedoe) January 13, 2021``, the
+last line a quoted tweet shows)."""
 
 _STRONG_CODE = re.compile(
     r"^(?:\$ |>>> |\.\.\. |#!|Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
@@ -1683,6 +1698,69 @@ def _fenced_lines(lines: list[str]) -> set[int]:
     return out
 
 
+_ADORNMENT = re.compile(r"^([=\-~*^#+`:'\"_.])\1{2,}$")
+
+
+def section_underlines(lines: list[str]) -> set[int]:
+    """0-based indexes of reStructuredText (and Setext) section adornments: a line of one punctuation
+    character repeated, right under a title line (text, no blank line between) at most as long as it,
+    with an overline of the same character above the title or a blank line (or nothing) above it
+    (``Introduction`` / ``============``; ``*****`` / ``CNI Benchmark`` / ``*****``). Such a line
+    marks the title above it as a heading; it is no code banner, and the code it would start does
+    not run on into the section's text."""
+    out: set[int] = set()
+    for i in range(1, len(lines)):
+        mark = _ADORNMENT.match(lines[i].strip())
+        title = lines[i - 1].strip()
+        if (mark is None or not title or _ADORNMENT.match(title) or lines[i - 1][:1].isspace()
+                or len(title) > len(lines[i].strip()) or not re.search(r"[A-Za-z]{2}", title)):
+            continue
+        above = lines[i - 2].strip() if i >= 2 else ""
+        if not above or (_ADORNMENT.match(above) and above[0] == mark.group(1)):
+            out.add(i)
+            if above:
+                out.add(i - 2)
+    return out
+
+
+def _indented_prose(lines: list[str], strong: list[bool]) -> set[int]:
+    """0-based indexes of indented runs that are wrapped prose, not a ``<pre>``'s lines: a run of
+    lines with one indentation, not under a code line, each but the last of four words or more, none
+    with code punctuation, the first opening with a capital (or bold) and holding three plain
+    lower-case words in a row, the run ending a sentence (a reStructuredText definition's body: ``Throughput`` over ``  Maximum
+    transfer rate via a single TCP connection …``)."""
+    out: set[int] = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        indent = len(line) - len(line.lstrip())
+        if not (indent and line.strip()):
+            i += 1
+            continue
+        end = i
+        while end + 1 < len(lines) and lines[end + 1].strip() and len(lines[end + 1]) - len(lines[end + 1].lstrip()) == indent:
+            end += 1
+        run = [lines[j].strip() for j in range(i, end + 1)]
+        before = _neighbour(lines, i, -1)
+        joined = " ".join(run)
+        if ((before is None or not strong[before]) and re.match(r"(?:\*\*)?[A-Z]", run[0])
+                and _prose_shaped(re.sub(r"^\*\*", "", joined))
+                and re.search(r"\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b", run[0])
+                and all(len(r.split()) >= 4 for r in run[:-1])  # a wrap's last line may be short
+                and not any(re.search(r"[=;{}()\[\]<>$\\|#@]", r) for r in run)):
+            out.update(range(i, end + 1))
+        i = end + 1
+    return out
+
+
+_WORDED_KEYWORD_LINE = re.compile(r"^(?:for|while|if|with|from|then|do|use|time|export|source|print|return)\s"
+                                  r"(?=(?:\S+\s+){6})(?=.*\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)"
+                                  r"[A-Za-z0-9 ,'’%.-]+[:,.]?$")
+"""A wrapped line of prose that opens with a word code also opens with (``while running the
+benchmark, normalized to a 50Gbit throughput:``): seven words or more, three plain lower-case words
+in a row, letters, digits and commas only; ``for doc in docs:`` and ``with open(p) as f:`` stay code."""
+
+
 def _neighbour(lines: list[str], index: int, step: int) -> int | None:
     """The index of the nearest non-blank line before (``step`` -1) or after (+1) ``index``."""
     j = index + step
@@ -1706,6 +1784,7 @@ def _code_lines(raw: list[str]) -> set[int]:
               and _api_heading(line.strip()) is None
               and not _prose_value(line.strip())
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
+              and not _WORDED_KEYWORD_LINE.match(line.strip())
               and not _glued_prose(line.strip()) for line in lines]
     for i, line in enumerate(lines):
         if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
@@ -1772,7 +1851,13 @@ def _code_lines(raw: list[str]) -> set[int]:
             for j in (i - 1, i + 1):  # "Label: IsNext" beside it: the same record
                 if 0 <= j < len(lines) and _SAMPLE_LINE.match(lines[j].strip()) and not _prose_shaped(lines[j].strip()):
                     strong[j] = True
+    wrapped = _indented_prose(lines, strong)
+    underlines = section_underlines(lines)
+    for i in underlines:
+        strong[i] = False
     for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
+        if i in wrapped:
+            continue
         if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip()) and not _prose_value(line.strip())
                 and (len(line.split()) >= 2 or not line.strip().isalpha())  # "  x" alone: a tab label (markup)
                 and not re.match(r"^\s*(?:\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s", line) and not _CHROME_LINE.match(line.strip())):
@@ -1791,6 +1876,9 @@ def _code_lines(raw: list[str]) -> set[int]:
     for i, line in enumerate(lines):
         text = line.strip()
         if not text:
+            continue
+        if i in underlines or i in wrapped:
+            previous = i  # a title's underline or a definition's wrapped text: no code, and the code ends
             continue
         sentence = _prose_shaped(text) or _prose_value(text)
         after = previous is not None and previous in code
