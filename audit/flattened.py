@@ -1704,8 +1704,10 @@ _ADORNMENT = re.compile(r"^([=\-~*^#+`:'\"_.])\1{2,}$")
 def section_underlines(lines: list[str]) -> set[int]:
     """0-based indexes of reStructuredText (and Setext) section adornments: a line of one punctuation
     character repeated, right under a title line (text, no blank line between) at most as long as it,
-    with an overline of the same character above the title or a blank line (or nothing) above it
-    (``Introduction`` / ``============``; ``*****`` / ``CNI Benchmark`` / ``*****``). Such a line
+    with an overline of the same character above the title or a blank line (or nothing) above it,
+    and a blank line (or nothing) below and above the whole, as reStructuredText requires
+    (``Introduction`` / ``============``; ``*****`` / ``CNI Benchmark`` / ``*****``); a program's
+    banner (``=====`` / ``MLPerf Results Summary`` / ``=====`` between its output lines) has none. Such a line
     marks the title above it as a heading; it is no code banner, and the code it would start does
     not run on into the section's text."""
     out: set[int] = set()
@@ -1716,9 +1718,12 @@ def section_underlines(lines: list[str]) -> set[int]:
                 or len(title) > len(lines[i].strip()) or not re.search(r"[A-Za-z]{2}", title)):
             continue
         above = lines[i - 2].strip() if i >= 2 else ""
-        if not above or (_ADORNMENT.match(above) and above[0] == mark.group(1)):
+        below = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        overline = bool(above) and bool(_ADORNMENT.match(above)) and above[0] == mark.group(1)
+        outside = lines[i - 3].strip() if overline and i >= 3 else ""
+        if not below and not outside and (not above or overline):
             out.add(i)
-            if above:
+            if overline:
                 out.add(i - 2)
     return out
 

@@ -367,8 +367,9 @@ def page_chrome(document: dict, markdown: str) -> tuple[list[str], list[str]]:
     of a kind (deterministic, from the manifest entry and the excerpt's headings): above, a
     breadcrumb (``owner › repo › Docs``), for a blog post a byline with a reading time
     (``By the vllm team · 4 min read``, 200 words a minute) and ``Share``, for pages with three
-    or more section headings a table of contents (``On this page`` or ``Table of contents`` and
-    one line per heading); below, ``Edit this page`` (docs, READMEs), previous/next links
+    or more section headings (level 2 and 3, ATX ``## x`` or Setext ``x`` over ``---``, as the site
+    renders them) a table of contents (``On this page`` or ``Table of contents`` and one line per
+    heading); below, ``Edit this page`` (docs, READMEs), previous/next links
     (``Previous`` / ``Next``) and a copyright line. Shapes of real sites (Docusaurus, MkDocs
     Material, Sphinx/Furo, Jekyll and Hugo blogs, GitHub), written by us."""
     from audit.document import _parser
@@ -378,8 +379,9 @@ def page_chrome(document: dict, markdown: str) -> tuple[list[str], list[str]]:
     owner, _, repo = site.partition("/")
     repo = repo or owner
     kind = document.get("kind", "")
-    headings = [m.group(1).strip() for m in re.finditer(r"^#{2,3}\s+(.+?)\s*#*$", markdown, re.M)]
-    headings = [" ".join(_inline_flat(_parser().parseInline(h, {})[0].children).split()) for h in headings]
+    tokens = _parser().parse(_rendered_source(markdown), {})
+    headings = [" ".join(_inline_flat(tokens[i + 1].children).split()) for i, t in enumerate(tokens)
+                if t.type == "heading_open" and t.tag in ("h2", "h3")]  # ATX and Setext ("Setup" over "-----") alike
     words = len(markdown.split())
     top, bottom = [], []
     if kind == "blog post":
