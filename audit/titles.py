@@ -295,7 +295,7 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
             b = replace(b, kind="markup", note="aside", lead_in=0)
         elif b.kind == "paragraph" and one_line and formula_line(b.text):
             b = replace(b, kind="math", note="formula", lead_in=0)
-        elif b.kind in ("list_item", "footnote", "paragraph") and reference_entry(b.text):
+        elif b.kind in ("list_item", "footnote") and reference_entry(b.text):  # an entry of a list (convention (i))
             b = replace(b, atomic_spans=b.atomic_spans + ((0, len(b.text)),))  # one sentence, never split
         out.append(b)
     return out
