@@ -1537,6 +1537,7 @@ _OUTPUT_LINE = re.compile(
     r"\+[-=+]{3,}\+|-{2,}(?:\+-{2,})+|"  # ASCII grid rules, psql's header rule
     r"\(\d+ rows?\)|\d+ rows? in set\b.*|Elapsed: \d.*|Query id: [\w-]+|Ok\.|"  # SQL clients' result lines
     r"(?:In|Out)\s?\[\d*\]:.*|"  # notebook prompts
+    r"test [\w:]+\s+\.\.\.\s+(?:bench:|ok\b|FAILED\b|ignored\b).*|Running \d+(?:\.\d+)?[smh] test @ \S+|"  # cargo bench, wrk
     r"[!%]{1,2}(?:pip|conda|apt-get|apt|wget|git|curl|python|time|timeit|matplotlib|load_ext|env|cd|ls|sh|bash)\b.*|"  # notebook magics
     r"[A-Za-z_][\w.]*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?\s+#\s.*|"  # a call and its comment
     r"[a-z][\w.-]*(?:\s+-{1,2}[A-Za-z][\w-]*(?:=(?:\"[^\"]*\"|'[^']*'|\S+))?)+(?:\s+[<>|]+\s+\S+)?(?:\s+\\)?|"  # a command and its options
@@ -1549,7 +1550,8 @@ _OUTPUT_LINE = re.compile(
 """A line a program printed or a query, by its own shape: box-drawing tables and directory trees
 (``│ alpha │ 12 │``, ``├── src/``), ASCII grid rules (``+-----+-----+``, psql's ``----+----``), SQL
 clients' result lines (``(1 row)``, ``1 row in set. Elapsed: 0.002 sec.``), notebook prompts
-(``In [1]:``, ``Out[2]:``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
+(``In [1]:``, ``Out[2]:``), Rust's test harness (``test spawn_many ... bench: 7,320,737 ns/iter``) and
+wrk's first line (``Running 10s test @ http://127.0.0.1:3000``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
 words), a TOML table header, a directory alone (``project/``), an installer's output (``Collecting
 x``, ``Successfully installed x-1.0``)."""
 _SHORT_COMMAND = re.compile(
@@ -1830,6 +1832,14 @@ def _code_lines(raw: list[str]) -> set[int]:
         if all(keys) and keys[0].group(1) == keys[1].group(1) and not any(
                 re.search(r"[.!?]$", lines[j].strip()) for j in (i, i + 1)):
             strong[i] = strong[i + 1] = True
+    for i in range(len(lines) - 2):  # "Using Long Clipping Sequence: 'GTCT…'" three times: a program's log
+        keys = [re.match(r"^([A-Z][\w ]{2,40}?):\s+\S", lines[j].strip()) for j in range(i, i + 3)]
+        if (all(keys) and len({k.group(1) for k in keys}) == 1
+                and not any(re.search(r"[.!?]$", lines[j].strip()) for j in range(i, i + 3))):
+            for j in range(i, i + 3):
+                strong[j] = True
+            if i > 0 and re.match(r"^[A-Z][\w ]{2,40}?:\s+[^\s.]\S*$", lines[i - 1].strip()):
+                strong[i - 1] = True  # "Loading index: refs/genome.idx" over the run: the log's first line
     for i in range(len(lines) - 3):  # "Input: g, c, b" / "Output: g, c, b" / "Input: …": records
         keys = [re.match(r"^([A-Z]?[a-z_]\w{0,20}):\s+(\S.{0,60})$", lines[j].strip()) for j in range(i, i + 4)]
         if (all(keys) and keys[0].group(1) == keys[2].group(1) and keys[1].group(1) == keys[3].group(1)
