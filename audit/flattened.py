@@ -1834,7 +1834,8 @@ def _code_lines(raw: list[str]) -> set[int]:
             strong[i] = strong[i + 1] = True
     for i in range(len(lines) - 2):  # "Using Long Clipping Sequence: 'GTCT…'" three times: a program's log
         keys = [re.match(r"^([A-Z][\w ]{2,40}?):\s+\S", lines[j].strip()) for j in range(i, i + 3)]
-        if (all(keys) and len({k.group(1) for k in keys}) == 1
+        if (all(keys) and len({k.group(1) for k in keys}) == 1 and not has_verb(keys[0].group(1))
+                and keys[0].group(1).split()[-1].lower() not in FUNCTION_WORDS  # "Install it with: pip …" leads code
                 and not any(re.search(r"[.!?]$", lines[j].strip()) for j in range(i, i + 3))):
             for j in range(i, i + 3):
                 strong[j] = True
