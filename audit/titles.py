@@ -232,9 +232,9 @@ def _dated_title(rest: str) -> bool:
             and not re.match(r"(?:we|i|you|they)\b", rest, re.I))
 
 
-_NAME = r"[A-Z][\w'’-]+(?:\s[A-Z]\.)*(?:\s(?:de|van|von|der)?\s?[A-Z][\w'’-]+)+"
+_NAME = r"[A-Z][\w'’-]+(?:\s[A-Z]\.)*(?:\s(?:(?:de|van|von|der)\s)?[A-Z][\w'’-]+)+"
 _AUTHORS = re.compile(
-    r"^(?:\[\d{1,3}\]\s*)?(?:[A-Z][\w'’-]+,\s(?:[A-Z][\w.'’-]*\s?)+(?:,\s(?:and\s)?[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*)*"
+    r"^(?:\[\d{1,3}\]\s*)?(?:[A-Z][\w'’-]+,\s[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*(?:,\s(?:and\s)?[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*)*"
     rf"|{_NAME}(?:(?:,|,?\s+and)\s+{_NAME})*(?:,?\s+et\s+al)?)\.\s+(?=\S)")
 """The authors opening a reference entry: ``Agarwal, Rishabh, Max Schwarzer, …, and Marc G.
 Bellemare.``, ``Rodrigo Nogueira and Jimmy Lin.``, ``[3] Lin, J. et al.``."""
