@@ -931,7 +931,8 @@ def document_from_pack(pack: Any) -> Document:
     one paragraph per line (:func:`audit.flattened.read_flattened`, which reads pipe tables too, so
     a line under a table is prose: seed 000). Flattened text with code fences but no blank line
     between blocks is parsed as Markdown with each line a paragraph of its own
-    (``line_paragraphs``).
+    (``line_paragraphs``) when it opens with front matter or holds ``$$`` math; when its only
+    Markdown sign is fence lines (:func:`_fences_only`) it is flattened text.
     """
     from audit.flattened import read_flattened
 
@@ -939,9 +940,19 @@ def document_from_pack(pack: Any) -> Document:
     offset = pack.chapter_text_line - 1
     if getattr(pack, "paragraph_rule", "line") == "block":
         return read_markdown(text, pack.source_path).shifted(offset)
-    if looks_like_markdown(text):
+    if looks_like_markdown(text) and (_blank_between(text) or not _fences_only(text)):
         return read_markdown(text, pack.source_path, line_paragraphs=not _blank_between(text)).shifted(offset)
     return read_flattened(text, pack.source_path).shifted(offset)
+
+
+def _fences_only(text: str) -> bool:
+    """Text with no blank line whose only Markdown sign is a code-fence line (no front matter, no
+    ``$$``): a flattened page that shows a source file in its code (a Quarto page showing
+    ```` ```{python} ```` cells), whose prose and unfenced code the flattened reader reads, and which
+    holds the fenced lines as code (:func:`audit.flattened._fenced_lines`)."""
+    lines = text.split("\n")
+    return not (lines and lines[0].strip() in ("---", "+++")) and not any(
+        re.match(r"^\s{0,3}\$\$", line) for line in lines)
 
 
 def describe_block(block: Block) -> str:

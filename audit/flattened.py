@@ -222,6 +222,7 @@ def read_flattened(text: str, path: str | None = None) -> Document:
         if lines[index].strip():
             upcoming = lines[index].strip()
     code_lines = _code_lines(lines)
+    underlines = section_underlines(lines)
     chrome_lines = _chrome_lines(lines, code_lines)
     code_lines -= {i for i, note in chrome_lines.items() if note == "contents"}  # "tinystore.Index.search()" listed
     column_tables = {start: end for start, end in _column_tables(lines, code_lines).items()
@@ -253,6 +254,17 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             blocks.append(Block("table", " | ".join(header), number, column_end, sections.current, recovered=True,
                                 table=table, note="column-table"))
             previous = lines[column_end - 1]
+            continue
+        if number in underlines and number - 2 not in underlines and not _ADORNMENT.match(line):
+            # "Request/Response Rate (TCP_RR)" over "=====": a section's title
+            text = " ".join(line.split())
+            blocks.append(Block("heading", text, number, number, sections.enter(2, text), recovered=True, level=2,
+                                note="underlined"))
+            previous = line
+            continue
+        if number - 1 in underlines:  # "============" under "Introduction": a section title's adornment
+            blocks.append(Block("markup", line, number, number, sections.current, recovered=True, note="underline"))
+            previous = line
             continue
         if number - 1 in code_lines and number not in pipe_tables:  # one code block per line: lines stay exact
             note = "banner" if re.match(r"^(?:#{7,}|={7,}|\*{7,})(?:\s|$)", line) else "code line"
@@ -1460,10 +1472,13 @@ _CONTENTS_LABEL = re.compile(r"^(?:Table of contents|Contents|On this page|In th
                              r"Related (?:posts|articles|reading|pages)|Read next|Recommended(?: posts| articles)?"
                              r"|More (?:posts|articles|from [\w .-]{1,40}))$", re.I)
 """A line that opens a run of links: a table of contents, related posts."""
-_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Figure|Table)\s+[IVXLC]{1,6}[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$")
+_CREDIT_LINE = re.compile(r"^(?:Fig\.\s*\d+(?:\.\d+)*[.:]|(?:Figure|Table)\s+[IVXLC]{1,6}[.:]|(?:Image|Photo|Figure) (?:credit|source)s?:|Source:)\s+\S.{0,160}$"
+                          r"|^[—–]\s*[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}\s+\(@\w{1,30}\)"
+                          r"(?:\s+[A-Z][a-z]{2,8}\.?\s+\d{1,2},\s+\d{4})?$")
 """A caption or credit alone on its line (``Fig. 2. Recall at each depth.``, ``Source: MTEB
 leaderboard, June 2024.``, ``Table I: …``), beside ``Figure 1: …`` and ``Table 1: …``
-(:data:`CAPTION_LINE`)."""
+(:data:`CAPTION_LINE`); an embedded post's credit (``— Jane Doe (@janedoe) January 13, 2021``, the
+last line a quoted tweet shows)."""
 
 _STRONG_CODE = re.compile(
     r"^(?:\$ |>>> |\.\.\. |#!|Traceback \(most recent call last\):|File \"[^\"]+\", line \d+|"
@@ -1522,6 +1537,7 @@ _OUTPUT_LINE = re.compile(
     r"\+[-=+]{3,}\+|-{2,}(?:\+-{2,})+|"  # ASCII grid rules, psql's header rule
     r"\(\d+ rows?\)|\d+ rows? in set\b.*|Elapsed: \d.*|Query id: [\w-]+|Ok\.|"  # SQL clients' result lines
     r"(?:In|Out)\s?\[\d*\]:.*|"  # notebook prompts
+    r"test [\w:]+\s+\.\.\.\s+(?:bench:|ok\b|FAILED\b|ignored\b).*|Running \d+(?:\.\d+)?[smh] test @ \S+|"  # cargo bench, wrk
     r"[!%]{1,2}(?:pip|conda|apt-get|apt|wget|git|curl|python|time|timeit|matplotlib|load_ext|env|cd|ls|sh|bash)\b.*|"  # notebook magics
     r"[A-Za-z_][\w.]*\([^()]*(?:\([^()]*\)[^()]*)*\)[;,]?\s+#\s.*|"  # a call and its comment
     r"[a-z][\w.-]*(?:\s+-{1,2}[A-Za-z][\w-]*(?:=(?:\"[^\"]*\"|'[^']*'|\S+))?)+(?:\s+[<>|]+\s+\S+)?(?:\s+\\)?|"  # a command and its options
@@ -1534,7 +1550,8 @@ _OUTPUT_LINE = re.compile(
 """A line a program printed or a query, by its own shape: box-drawing tables and directory trees
 (``│ alpha │ 12 │``, ``├── src/``), ASCII grid rules (``+-----+-----+``, psql's ``----+----``), SQL
 clients' result lines (``(1 row)``, ``1 row in set. Elapsed: 0.002 sec.``), notebook prompts
-(``In [1]:``, ``Out[2]:``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
+(``In [1]:``, ``Out[2]:``), Rust's test harness (``test spawn_many ... bench: 7,320,737 ns/iter``) and
+wrk's first line (``Running 10s test @ http://127.0.0.1:3000``), an R console's ``[1] 0.5 0.7`` (a reference ``[1] A. Author, …`` has
 words), a TOML table header, a directory alone (``project/``), an installer's output (``Collecting
 x``, ``Successfully installed x-1.0``)."""
 _SHORT_COMMAND = re.compile(
@@ -1654,6 +1671,113 @@ def _prose_value(line: str) -> bool:
             and any(_prose_shaped(inner.group(1)) for inner in _JSON_INNER_STRING.finditer(line)))
 
 
+_FENCE_LINE = re.compile(r"^\s*(`{3,}|~{3,})\s*(\{?[\w.+-]*\}?[^`]*)$")
+_CELL_OPTION = re.compile(r"^#\|\s*[\w.-]+\s*:")
+"""A Quarto / knitr cell option (``#| echo: false``, ``#| fig-cap: "Polar plot"``): code, never a heading."""
+
+
+def _fenced_lines(lines: list[str]) -> set[int]:
+    """0-based indexes of the lines from a fence line (````` ```python `````, ``~~~``) to the next
+    fence line of the same character and at least its length, both included: a page that shows a
+    Markdown or Quarto source in its code block shows its fences as text, and a pack pasted from
+    Markdown without blank lines keeps them; either way every line between is code. An opener
+    with no closer is left to the other rules (a lone ````` ``` ````` line proves nothing)."""
+    out: set[int] = set()
+    index = 0
+    while index < len(lines):
+        opener = _FENCE_LINE.match(lines[index])
+        if opener is None:
+            index += 1
+            continue
+        marker = opener.group(1)
+        close = next((j for j in range(index + 1, len(lines)) if re.match(
+            r"^\s*" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}\s*$", lines[j])), None)
+        if close is None:
+            index += 1
+            continue
+        out.update(range(index, close + 1))
+        index = close + 1
+    return out
+
+
+_ADORNMENT = re.compile(r"^([=\-~*^#+`:'\"_.])\1{2,}$")
+
+
+def section_underlines(lines: list[str]) -> set[int]:
+    """0-based indexes of reStructuredText (and Setext) section adornments: a line of one punctuation
+    character repeated, right under a title line (text, no blank line between) at most as long as it,
+    with an overline of the same character above the title or a blank line (or nothing) above it,
+    and a blank line (or nothing) below and above the whole, as reStructuredText requires
+    (``Introduction`` / ``============``; ``*****`` / ``CNI Benchmark`` / ``*****``); a program's
+    banner (``=====`` / ``MLPerf Results Summary`` / ``=====`` between its output lines) has none. Such a line
+    marks the title above it as a heading; it is no code banner, and the code it would start does
+    not run on into the section's text."""
+    out: set[int] = set()
+    for i in range(1, len(lines)):
+        mark = _ADORNMENT.match(lines[i].strip())
+        title = lines[i - 1].strip()
+        if (mark is None or not title or _ADORNMENT.match(title) or lines[i - 1][:1].isspace()
+                or len(title) > len(lines[i].strip()) or not re.search(r"[A-Za-z]{2}", title)):
+            continue
+        above = lines[i - 2].strip() if i >= 2 else ""
+        below = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        overline = bool(above) and bool(_ADORNMENT.match(above)) and above[0] == mark.group(1)
+        outside = lines[i - 3].strip() if overline and i >= 3 else ""
+        if not below and not outside and (not above or overline):
+            out.add(i)
+            if overline:
+                out.add(i - 2)
+    return out
+
+
+def _indented_prose(lines: list[str], strong: list[bool]) -> set[int]:
+    """0-based indexes of indented runs that are wrapped prose, not a ``<pre>``'s lines: a run of
+    lines with one indentation, not under a code line, each but the last of four words or more, none
+    with code punctuation, the first opening with a capital (or bold) and holding three plain
+    lower-case words in a row, the run ending a sentence (a reStructuredText definition's body: ``Throughput`` over ``  Maximum
+    transfer rate via a single TCP connection …``)."""
+    out: set[int] = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        indent = len(line) - len(line.lstrip())
+        if not (indent and line.strip()):
+            i += 1
+            continue
+        end = i
+        while end + 1 < len(lines) and lines[end + 1].strip() and len(lines[end + 1]) - len(lines[end + 1].lstrip()) == indent:
+            end += 1
+        run = [lines[j].strip() for j in range(i, end + 1)]
+        before = _neighbour(lines, i, -1)
+        joined = " ".join(run)
+        if ((before is None or not strong[before]) and re.match(r"(?:\*\*)?[A-Z]", run[0])
+                and _prose_shaped(re.sub(r"^\*\*", "", joined))
+                and re.search(r"\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b", run[0])
+                and all(len(r.split()) >= 4 for r in run[:-1])  # a wrap's last line may be short
+                and not any(re.search(r"[=;{}()\[\]<>$\\|#@]", r) for r in run)):
+            out.update(range(i, end + 1))
+        i = end + 1
+    return out
+
+
+_WORDED_KEYWORD_LINE = re.compile(r"^(?:for|while|if|with|from|then|do|use|time|export|source|print|return)\s"
+                                  r"(?=(?:\S+\s+){6})(?=.*\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b)"
+                                  r"[A-Za-z0-9 ,'’%.-]+[:,.]?$")
+"""A wrapped line of prose that opens with a word code also opens with (``while running the
+benchmark, normalized to a 50Gbit throughput:``): seven words or more, three plain lower-case words
+in a row, letters, digits and commas only; ``for doc in docs:`` and ``with open(p) as f:`` stay code."""
+
+
+def _neighbour(lines: list[str], index: int, step: int) -> int | None:
+    """The index of the nearest non-blank line before (``step`` -1) or after (+1) ``index``."""
+    j = index + step
+    while 0 <= j < len(lines):
+        if lines[j].strip():
+            return j
+        j += step
+    return None
+
+
 def _code_lines(raw: list[str]) -> set[int]:
     """0-based indexes of the lines that are code (rule 8): a line of its own code shape
     (:data:`_STRONG_CODE`, two or more YAML settings in a row: :data:`_YAML_KEY`), and with its
@@ -1667,6 +1791,7 @@ def _code_lines(raw: list[str]) -> set[int]:
               and _api_heading(line.strip()) is None
               and not _prose_value(line.strip())
               and not _CHROME_LINE.match(line.strip()) and not _WORDED_ASIDE.search(line)
+              and not _WORDED_KEYWORD_LINE.match(line.strip())
               and not _glued_prose(line.strip()) for line in lines]
     for i, line in enumerate(lines):
         if not strong[i] and line.strip() and _heading_before_code(line.strip()) is not None:
@@ -1707,6 +1832,15 @@ def _code_lines(raw: list[str]) -> set[int]:
         if all(keys) and keys[0].group(1) == keys[1].group(1) and not any(
                 re.search(r"[.!?]$", lines[j].strip()) for j in (i, i + 1)):
             strong[i] = strong[i + 1] = True
+    for i in range(len(lines) - 2):  # "Using Long Clipping Sequence: 'GTCT…'" three times: a program's log
+        keys = [re.match(r"^([A-Z][\w ]{2,40}?):\s+\S", lines[j].strip()) for j in range(i, i + 3)]
+        if (all(keys) and len({k.group(1) for k in keys}) == 1 and not has_verb(keys[0].group(1))
+                and keys[0].group(1).split()[-1].lower() not in FUNCTION_WORDS  # "Install it with: pip …" leads code
+                and not any(re.search(r"[.!?]$", lines[j].strip()) for j in range(i, i + 3))):
+            for j in range(i, i + 3):
+                strong[j] = True
+            if i > 0 and re.match(r"^[A-Z][\w ]{2,40}?:\s+[^\s.]\S*$", lines[i - 1].strip()):
+                strong[i - 1] = True  # "Loading index: refs/genome.idx" over the run: the log's first line
     for i in range(len(lines) - 3):  # "Input: g, c, b" / "Output: g, c, b" / "Input: …": records
         keys = [re.match(r"^([A-Z]?[a-z_]\w{0,20}):\s+(\S.{0,60})$", lines[j].strip()) for j in range(i, i + 4)]
         if (all(keys) and keys[0].group(1) == keys[2].group(1) and keys[1].group(1) == keys[3].group(1)
@@ -1733,7 +1867,13 @@ def _code_lines(raw: list[str]) -> set[int]:
             for j in (i - 1, i + 1):  # "Label: IsNext" beside it: the same record
                 if 0 <= j < len(lines) and _SAMPLE_LINE.match(lines[j].strip()) and not _prose_shaped(lines[j].strip()):
                     strong[j] = True
+    wrapped = _indented_prose(lines, strong)
+    underlines = section_underlines(lines)
+    for i in underlines:
+        strong[i] = False
     for i, line in enumerate(lines):  # an indented line that is no sentence and no list item: a <pre>'s line
+        if i in wrapped:
+            continue
         if (line[:1].isspace() and line.strip() and not _prose_shaped(line.strip()) and not _prose_value(line.strip())
                 and (len(line.split()) >= 2 or not line.strip().isalpha())  # "  x" alone: a tab label (markup)
                 and not re.match(r"^\s*(?:\d{1,3}[.)]|[-*•–—✓✔✅▪◦‣►])\s", line) and not _CHROME_LINE.match(line.strip())):
@@ -1741,12 +1881,20 @@ def _code_lines(raw: list[str]) -> set[int]:
     for i, is_yaml in enumerate(yaml):
         if is_yaml and ((i > 0 and yaml[i - 1]) or (i + 1 < len(yaml) and yaml[i + 1])):
             strong[i] = True
+    for i in _fenced_lines(lines):  # "```{python}" … "```": the page shows a source file's fences in its code
+        strong[i] = True
+    for i, line in enumerate(lines):
+        if _CELL_OPTION.match(line.strip()):
+            strong[i] = True  # "#| echo: false": a Quarto / knitr cell option, a comment of the cell's code
     code: set[int] = set()
     depth = 0
     previous: int | None = None
     for i, line in enumerate(lines):
         text = line.strip()
         if not text:
+            continue
+        if i in underlines or i in wrapped:
+            previous = i  # a title's underline or a definition's wrapped text: no code, and the code ends
             continue
         sentence = _prose_shaped(text) or _prose_value(text)
         after = previous is not None and previous in code
@@ -1775,6 +1923,11 @@ def _code_lines(raw: list[str]) -> set[int]:
         else:
             depth = 0
         previous = i
+    for i, line in enumerate(lines):  # "---" over "title: …" and under "jupyter: python3": YAML front matter in code
+        if line.strip() == "---":
+            near = [j for j in (_neighbour(lines, i, -1), _neighbour(lines, i, 1)) if j is not None]
+            if any(j in code for j in near):
+                code.add(i)
     for i in sorted(repeated):  # output under a command: the run of repeated lines right after a code line
         before = [j for j in range(i - 1, max(-1, i - 4), -1) if lines[j].strip()][:2]
         if any(j in code for j in before):  # (one line of the run may differ: "… all the serial 'work' …")

@@ -138,6 +138,12 @@ ATTRIBUTE_LINE = re.compile(r"^\s*\{:[^}]*\}\s*$|^\s*\^{3,}\s*$|^\s*\{\s*[.#][\w
 """A kramdown/Python-Markdown attribute list on its own line (``{: .note }``, attr_list's
 ``{ .annotate }``), a sphinx-design card's header rule ``^^^``, a pymdownx
 snippet include (``--8<-- "file.md"``) or a MyST notebook cell break (``+++``, ``+++ {"k": 1}``)."""
+PAGE_VARIABLE = re.compile(r"^@def\s+[A-Za-z_]\w*\s*=")
+"""A Franklin.jl page variable (``@def title = "…"``, ``@def rss_pubdate = Date(2021, 12, 08)``), the
+Julia blogs' front matter: read by the site, never shown."""
+QUOTED_ATTRIBUTES = re.compile(r"^(?P<quote>\s{0,3}(?:>[ \t]?)+)(?P<attributes>\{:[^{}]*\})\s*$")
+"""A kramdown attribute list inside a block quote (``> {: .output}``): Jekyll lessons (the
+Carpentries) put their code and its output in quoted boxes, each fence followed by its class."""
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 # Site generators' template and component lines (the shape catalogue,
@@ -408,6 +414,19 @@ def prepare_markdown(text: str, line_paragraphs: bool = False) -> tuple[str, lis
             continue
         if ATTRIBUTE_LINE.match(line):
             aside("markup", line.strip(), number, number, "attributes")
+            index += 1
+            continue
+        if PAGE_VARIABLE.match(line):  # Franklin.jl "@def title = \"\"\"…\"\"\"": the page's variables, never shown
+            last = index
+            if line.count('"""') == 1:  # a triple-quoted value running over lines
+                last = next((j for j in range(index + 1, len(lines)) if '"""' in lines[j]), index)
+            aside("markup", "\n".join(lines[index:last + 1]).strip(), number, last + 1, "page variable")
+            index = last + 1
+            continue
+        quoted = QUOTED_ATTRIBUTES.match(line)
+        if quoted:  # "> {: .language-bash}" under a fence in a quote (a Carpentries lesson's challenge box)
+            markup.append(Markup("markup", quoted.group("attributes"), number, number, "attributes"))
+            emit(quoted.group("quote").rstrip(), number)  # the quote goes on, as an empty quote line
             index += 1
             continue
         if TABLE_CAPTION.match(line) and not (out and out[-1].strip()) and _table_follows(lines, index + 1, width):

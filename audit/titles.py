@@ -163,7 +163,17 @@ def title_line(text: str, longest: int = 14) -> bool:
         return False  # "And several natural language inference tasks:": the rest of a sentence
     if "=" in text or "_" in text:  # "Binary Quantization with always_ram=True": a setting, read as written
         return False
-    return not has_verb(text)
+    if re.fullmatch(r"[A-Za-z][\w'’-]*:", text):
+        return True  # "Benchmarks:", "Updates:": one word and a colon is no sentence, whatever its form
+    return not has_verb(_without_asides(text))
+
+
+def _without_asides(text: str) -> str:
+    """The text with its parenthesised asides removed (``Reference env (the stack these notes
+    assume):`` → ``Reference env :``): a verb inside an aside does not make the phrase around it a
+    sentence; a text that is all aside is kept as it is."""
+    bare = re.sub(r"\s*\([^()]*\)", " ", text)
+    return bare if re.search(r"[A-Za-z]{2}", bare) else text
 
 
 _DATED = re.compile(r"^\[?(?:\d{1,2}/\d{1,2}/\d{4}|\d{4}[/-]\d{1,2}[/-]\d{1,2})\]?:?\s+(?=\S)")
@@ -222,11 +232,43 @@ def _dated_title(rest: str) -> bool:
             and not re.match(r"(?:we|i|you|they)\b", rest, re.I))
 
 
+_NAME = r"[A-Z][\w'’-]+(?:\s[A-Z]\.)*(?:\s(?:(?:de|van|von|der)\s)?[A-Z][\w'’-]+)+"
+_AUTHORS = re.compile(
+    r"^(?:\[\d{1,3}\]\s*)?(?:[A-Z][\w'’-]+,\s[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*(?:,\s(?:and\s)?[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*)*)*"
+    rf"|{_NAME}(?:(?:,|,?\s+and)\s+{_NAME})*(?:,?\s+et\s+al)?)\.\s+(?=\S)")
+"""The authors opening a reference entry: ``Agarwal, Rishabh, Max Schwarzer, …, and Marc G.
+Bellemare.``, ``Rodrigo Nogueira and Jimmy Lin.``, ``[3] Lin, J. et al.``."""
+_QUOTED_TITLE = re.compile(r'^(?:\[\d{1,3}\]\s*)?["“][^"“”]{3,200}["”]\s*')
+_QUOTED = re.compile(r'["“][^"“”]*["”]')
+_VENUE = re.compile(r"\b(?:1[89]|20)\d\d\b|\barXiv\b|\bAccessed\b|\bProceedings\b|\bpp\.\s*\d|\bdoi\b|https?://", re.I)
+
+
+def reference_entry(text: str) -> bool:
+    """A bibliography entry, one sentence by label convention (i) however many full stops it holds
+    (``Courtland, Rachel. "Gordon Moore: …" IEEE Spectrum. 30 Mar. 2015.``, ``"Moore's Law."
+    Wikipedia article. Accessed Oct. 1, 2020.``, ``Rodrigo Nogueira and Jimmy Lin. From doc2query to
+    docTTTTTquery.``): authors (:data:`_AUTHORS`) or a quoted title first, then, quoted titles
+    aside, no finite verb among its lower-case words (a venue's or title's capitalised words and
+    ``Accessed`` are no predicate), at most forty words; an entry opened by a quoted title also names a
+    year, a venue, an access date or a link (:data:`_VENUE`)."""
+    text = text.strip()
+    if len(text.split()) > 40 or not re.search(r"[.!?][\"'”’)]*\s+\S", text):
+        return False  # an entry of one segment is split into nothing anyway
+    authors = _AUTHORS.match(text)
+    quoted = _QUOTED_TITLE.match(text)
+    if authors is None and (quoted is None or not _VENUE.search(text)):
+        return False
+    rest = _QUOTED.sub(" ", text[(authors or quoted).end():])
+    lower = " ".join(w for w in rest.split() if not w[:1].isupper())  # "Search Review", "Accessed": a title's, a date's words
+    return not finite_verb(lower) and not re.search(r"\b(?:is|are|was|were|we|our|this|it)\b", rest, re.I)
+
+
 def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset()) -> list[Block]:
     """Lines of structure among the prose blocks (label convention (h)): a one-line paragraph that
     is a :func:`title_line` as ``markup`` (note ``title line``), a :func:`bracketed_aside` as
     ``markup`` (note ``aside``), a :func:`formula_line` as ``math``, a paragraph or list item that is
-    a :data:`LABELLED_URL` as ``navigation``; the other blocks as they are. ``list_lines``: lines
+    a :data:`LABELLED_URL` as ``navigation``; a :func:`reference_entry` kept whole (an atomic span
+    over its text, so the splitter makes it one row); the other blocks as they are. ``list_lines``: lines
     of a flattened list that lost its markers (the short lines under a line ending in ``:``), whose
     items are a list's entries, never titles."""
     out: list[Block] = []
@@ -253,5 +295,7 @@ def set_aside_titles(blocks: list[Block], list_lines: frozenset[int] = frozenset
             b = replace(b, kind="markup", note="aside", lead_in=0)
         elif b.kind == "paragraph" and one_line and formula_line(b.text):
             b = replace(b, kind="math", note="formula", lead_in=0)
+        elif b.kind in ("list_item", "footnote") and reference_entry(b.text):  # an entry of a list (convention (i))
+            b = replace(b, atomic_spans=b.atomic_spans + ((0, len(b.text)),))  # one sentence, never split
         out.append(b)
     return out

@@ -30,9 +30,15 @@ from audit.blocks import Block
 
 _ENDS_SENTENCE = re.compile(r"[.!?:;][\"'”’)\]]*$")
 _LOWER_WORD_END = re.compile(r"\b[a-z][a-z0-9'’-]*,?$")
-_OPEN_END = re.compile(r"(?:[A-Za-z0-9%-]|[A-Za-z0-9],)$")
-"""How a wrapped line ends inside a sentence: a word, a number or a hyphen, maybe a comma after it
-(a line of JSON, ``"key": "value",``, or of code ends otherwise)."""
+_OPEN_END = re.compile(r"(?:[A-Za-z0-9%-]|[A-Za-z0-9],|`_{0,2},?)$")
+"""How a wrapped line ends inside a sentence: a word, a number or a hyphen, maybe a comma after it,
+or a reStructuredText role or link (``… see :ref:`setup```, ``… `netperf <https://…>`_``) (a line
+of JSON, ``"key": "value",``, or of code ends otherwise)."""
+
+
+_ROLE_START = re.compile(r"^:[\w.-]+(?::[\w.-]+)*:`")
+"""A reStructuredText / Sphinx role opening a line (``:ref:`x```, ``:py:func:`f```): a word of the
+sentence, wrapped onto the next line like a lower-case one."""
 
 
 def wrap_width(blocks: list[Block]) -> int:
@@ -62,6 +68,8 @@ def continues(previous: Block, block: Block, width: int, wrapped: bool = False) 
     if len(last_line.split()) < 6 or len(last_line) < 0.7 * width:
         return False
     first = block.text[0]
+    if _ROLE_START.match(block.text):
+        first = "r"  # ":ref:`test_hardware`. For more …" under "… configuration, see": a role the wrap put first
     if wrapped:
         return bool(_OPEN_END.search(previous.text)) and (first.isalnum() or first == "(")
     if numbered or first.isdigit():  # "… recall at 1000 was" / "0.857." or "was" / "3. The next …"

@@ -305,11 +305,19 @@ def _render_containers(text: str) -> str:
     return "\n".join(out)
 
 
+_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\n.*?^\+\+\+[ \t]*$\n?", re.S | re.M)
+"""TOML front matter (Hugo, Zola: ``+++`` … ``+++``): read by the site, never shown."""
+_FRANKLIN_DEF = re.compile(r'^@def\s+[A-Za-z_]\w*\s*=(?:[^\n]*?"""[^\n]*"""|[^\n]*?"""(?:.|\n)*?"""|[^\n]*)[ \t]*\n?', re.M)
+"""A Franklin.jl page variable (``@def title = "…"``, a triple-quoted value over lines): never shown."""
+
+
 def _rendered_source(text: str) -> str:
-    """The Markdown as the site's renderer sees it after its own pre-processing: Liquid tags on
+    """The Markdown as the site's renderer sees it after its own pre-processing: TOML front matter
+    and Franklin.jl ``@def`` page variables removed (the site reads them, never shows them), Liquid tags on
     lines of their own as empty comments, other template tags removed (Jekyll runs Liquid before
     Markdown), kramdown attribute lists and Pandoc attributes removed, emoji shortcodes as emoji
     (outside code spans and fences these never reach the page as written)."""
+    text = _FRANKLIN_DEF.sub("", _TOML_FRONT_MATTER.sub("", text))
     text = _render_containers(_TEMPLATE_TAG_LINE.sub("<!-- -->", text))
     text = _TEMPLATE_TAG.sub("", text)
     parts = re.split(r"(^[ \t]*(?:```|~~~).*?^[ \t]*(?:```|~~~)[ \t]*$|`[^`\n]+`)", text, flags=re.M | re.S)
@@ -363,8 +371,9 @@ def page_chrome(document: dict, markdown: str) -> tuple[list[str], list[str]]:
     of a kind (deterministic, from the manifest entry and the excerpt's headings): above, a
     breadcrumb (``owner › repo › Docs``), for a blog post a byline with a reading time
     (``By the vllm team · 4 min read``, 200 words a minute) and ``Share``, for pages with three
-    or more section headings a table of contents (``On this page`` or ``Table of contents`` and
-    one line per heading); below, ``Edit this page`` (docs, READMEs), previous/next links
+    or more section headings (level 2 and 3, ATX ``## x`` or Setext ``x`` over ``---``, as the site
+    renders them) a table of contents (``On this page`` or ``Table of contents`` and one line per
+    heading); below, ``Edit this page`` (docs, READMEs), previous/next links
     (``Previous`` / ``Next``) and a copyright line. Shapes of real sites (Docusaurus, MkDocs
     Material, Sphinx/Furo, Jekyll and Hugo blogs, GitHub), written by us."""
     from audit.document import _parser
@@ -374,8 +383,9 @@ def page_chrome(document: dict, markdown: str) -> tuple[list[str], list[str]]:
     owner, _, repo = site.partition("/")
     repo = repo or owner
     kind = document.get("kind", "")
-    headings = [m.group(1).strip() for m in re.finditer(r"^#{2,3}\s+(.+?)\s*#*$", markdown, re.M)]
-    headings = [" ".join(_inline_flat(_parser().parseInline(h, {})[0].children).split()) for h in headings]
+    tokens = _parser().parse(_rendered_source(markdown), {})
+    headings = [" ".join(_inline_flat(tokens[i + 1].children).split()) for i, t in enumerate(tokens)
+                if t.type == "heading_open" and t.tag in ("h2", "h3")]  # ATX and Setext ("Setup" over "-----") alike
     words = len(markdown.split())
     top, bottom = [], []
     if kind == "blog post":

@@ -161,9 +161,11 @@ READER_FLOORS = {
     # merged 3, non-prose 57 of 590; pack 4, 7, 5, 145 of 674; main then: 1, 6, 3, 63 of 596 and
     # 4, 7, 5, 153 of 682)
     ((7,), "markdown"): (0, 0, 2, 3), ((7,), "pack"): (0, 0, 4, 8),
-    ((8,), "markdown"): (0, 2, 0, 12), ((8,), "pack"): (0, 2, 3, 15),
-    ((10,), "markdown"): (0, 4, 3, 48), ((10,), "pack"): (0, 5, 5, 57),
-    ((1, 2, 4), "pack"): (0, 2, 0, 13), ((5,), "pack"): (0, 5, 0, 44),
+    ((8,), "markdown"): (0, 1, 0, 12), ((8,), "pack"): (0, 2, 3, 15),
+    ((10,), "markdown"): (0, 4, 3, 37), ((10,), "pack"): (0, 5, 5, 50),
+    ((1, 2, 4), "pack"): (0, 1, 0, 12), ((5,), "pack"): (0, 5, 0, 44),
+    # branch nonprose (stop 29): batch 8 Markdown split 2 -> 1, batch 10 non-prose 48 -> 37 and 57 -> 50,
+    # batches 1, 2, 4 pack split 2 -> 1 and non-prose 13 -> 12
 }
 """Reader floors per batch and reading (main before branch reader, same labels: batch 7 pack
 non-prose 43 of 426, batch 8 41 of 694, batch 10 153 of 682; development pack 312 of 3582)."""

@@ -89,7 +89,7 @@ def test_the_third_round_is_whole_and_its_parts_follow_the_rule():
 
 
 def test_the_fourth_round_is_whole_and_its_parts_follow_the_rule():
-    assert len(CASES_4) == 10 and len({c["id"] for c in CASES + CASES_2 + CASES_3 + CASES_4}) == 102
+    assert len(CASES_4) == 18 and len({c["id"] for c in CASES + CASES_2 + CASES_3 + CASES_4}) == 110
     assert [c["part"] for c in CASES_4] == [part_of(c["id"]) for c in CASES_4]
     for case in CASES_4:
         lines = case["text"].split("\n")
