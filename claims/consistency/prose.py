@@ -16,7 +16,9 @@ right after ``@``, signed numbers (``+0.05``), bounds (``< 0.7``, *at most*, *up
 identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
 than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
 or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
-only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell (a
+only numbers printed with the cell's number of decimals, with fewer decimals but at least one (the
+cell rounded: ``0.95`` of a cell ``1.000`` is compared and fails, ``0.98`` of ``0.983`` passes; campaign o
+found the first unchecked), or as a percentage of a fraction cell (a
 cell in [−1, 1]: ``41.85%`` is never compared with a count of 9175040).
 
 **Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
@@ -164,12 +166,22 @@ def _is_column_total(q, cell: Cell) -> bool:
     return within(abs(qv - total), qh + half)
 
 
+ROUNDED_MIN_DECIMALS = 1
+"""A prose number printed with fewer decimals than its cell is compared when it has at least this
+many ('0.95' of a cell 1.000, campaign o): a rounding of the cell agrees by the printed-interval rule,
+anything else is a contradiction. Whole numbers are left out ('on 50 topics' beside a cell 0.983 is
+no print of it)."""
+
+
 def _comparable(values: list, cell: Cell) -> list:
-    """The value quantities printed like the cell (same decimals, or a % of a fraction cell)."""
+    """The value quantities printed like the cell (same decimals, fewer decimals but at least
+    ``ROUNDED_MIN_DECIMALS`` — the cell rounded —, or a % of a fraction cell)."""
     out = []
     for q in values:
         if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
             out.append(q)
+        elif ROUNDED_MIN_DECIMALS <= q.decimals < cell.number.decimals and q.is_percent == cell.number.percent:
+            out.append(q)  # the cell rounded in prose ('0.95' of a cell 1.000; '0.98' of 0.983 agrees)
         elif (q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals
               and abs(cell.number.value) <= 1):
             out.append(q)  # a percentage of a fraction cell (0.4185 as 41.85%), never of a count (9175040)
