@@ -12,7 +12,9 @@ comes from its group row, caption or a section heading and another table has the
 labels, the sentence must name that metric too.
 
 **Which numbers.** The sentence's quantities that state a value: not ratios ``k/N``, cut-offs
-right after ``@``, signed numbers (``+0.05``), bounds (``< 0.7``, *at most*, *up to*), ranges, multipliers, ``±`` terms, years,
+right after ``@``, signed numbers (``+0.05``; a minus-signed one only when a verb, ``of``, ``=`` or
+``:`` introduces it: "reaches an nDCG@10 of −0.700" against a cell −0.050 is compared, where
+before any minus sign left the number out), bounds (``< 0.7``, *at most*, *up to*), ranges, multipliers, ``±`` terms, years,
 identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
 than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
 or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
@@ -117,6 +119,10 @@ def _names(text: str, metrics: list[str], test: tuple) -> bool:
 CHANGE_BEFORE = re.compile(r"\b(?:by|than|from|over|vs\.?|versus|gain|gains|drop|drops|increase|decrease|"
                            r"difference|improvement|delta|margin)\s+(?:of\s+|an?\s+|about\s+|roughly\s+)?$", re.I)
 BOUND_BEFORE = re.compile(r"(?:<|>|≤|≥|<=|>=|≲|≳|\bat most|\bat least|\bup to|\bbelow|\babove|\bunder)\s*$", re.I)
+NEGATIVE_VALUE_BEFORE = re.compile(r"(?:\b(?:of|is|was|are|were|at|reaches|reached|reach|scores?|scored|gives?|gave|"
+                                   r"gets?|got|yields?|yielded|equals?)|[=:])\s*$", re.I)
+"""A number with a minus sign is a (negative) value when a verb or ``of`` / ``=`` / ``:`` introduces it
+("a correlation of −0.12", "Δ = −0.112"); otherwise a signed number is a change ("(−0.05)")."""
 NEXT_WORD = re.compile(r"\s*([A-Za-z][A-Za-z-]{2,})")
 CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|lower|more|less|better|worse)", re.I)
 
@@ -124,8 +130,10 @@ CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|l
 def _is_value(sentence: str, q) -> bool:
     """A printed value, not a cut-off, ratio, change, interval, multiplier or parameter."""
     start, end = q.span
-    if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
+    if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+±":
         return False
+    if sentence[start:start + 1] in "-\u2212" and not NEGATIVE_VALUE_BEFORE.search(sentence[:start]):
+        return False   # '(−0.05)', '−0.05 vs BM25': a signed change, not a value
     role = getattr(q, "role", "value")
     if role != "value" or getattr(q, "upper", None) is not None \
             or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):

@@ -25,7 +25,8 @@ whose arithmetic is unambiguous; any doubt is a SKIP naming it, never a guess:
   the larger). The first value written is taken as the subject's ("3.1 s against 6.0 s"): when
   the multiplier's word says which must be smaller (faster on times, slower on rates, smaller,
   less, half) or larger (more, many, higher, faster on rates) and the order written says the
-  other, it is a SKIP — which value is whose cannot be told.
+  other, it is a SKIP — which value is whose cannot be told —, unless the size of the ratio misses
+  the multiplier (then it is wrong either way: "3.1x faster: 10.5 s against 5.0 s" is a FAIL).
 * ``prose-shares`` — the parts of one whole: "the three shares are 40%, 35% and 25%", "split into
   three parts of 50%, 30% and 20%" (the count stated, "the" or "split / divided into" before it,
   exactly that many percentages after it, none a change): they must add up to 100%.
@@ -517,10 +518,7 @@ def _check_times(cid: str, where: str, line: int | None, sentence: str, m: re.Ma
         return make_check(kind, cid, None, f"{where}: {said}: a value is not positive", line)
     stated, below_one = _times(m)
     first_smaller = _first_smaller(m, units[0])
-    if first_smaller is not None and (a.value < b.value) != first_smaller and a.value != b.value:
-        return make_check(kind, cid, None, (
-            f"{where}: {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: read in the order written "
-            "(the subject's value first), the ratio runs the other way; which value is whose cannot be told"), line)
+    order_unknown = first_smaller is not None and (a.value < b.value) != first_smaller and a.value != b.value
     if below_one:
         box = _interval(lambda s, l: s / l, small, large)
         formula = f"{small.text}/{large.text}"
@@ -530,6 +528,15 @@ def _check_times(cid: str, where: str, line: int | None, sentence: str, m: re.Ma
     assert box is not None
     value, low, high = box
     ok = _meets(low, high, stated)
+    if order_unknown and ok:
+        return make_check(kind, cid, None, (
+            f"{where}: {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: read in the order written "
+            "(the subject's value first), the ratio runs the other way; which value is whose cannot be told"), line)
+    if order_unknown:   # either order gives the same size of ratio, and it misses: wrong whichever value is whose
+        return make_check(kind, cid, False, (
+            f"{where} says {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: {formula} = "
+            f"{fmt(value, 4)} (interval [{fmt(low, 4)}, {fmt(high, 4)}]) misses {stated.text} {_stands_for(stated)} ✗ "
+            "(whichever value is whose: the order written runs the other way, the size misses either way)"), line)
     return make_check(kind, cid, ok, (
         f"{where} says {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: {formula} = {fmt(value, 4)} (interval "
         f"[{fmt(low, 4)}, {fmt(high, 4)}]) {'meets' if ok else 'misses'} {stated.text} {_stands_for(stated)} "

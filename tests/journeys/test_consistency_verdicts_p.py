@@ -139,3 +139,132 @@ def test_a_change_is_read_as_its_wording_says(tmp_path: Path) -> None:
     assert "not as a relative change (50.0000%)" in lines[11]
     assert lines[13].startswith("FAIL") and "matches neither reading" in lines[13]
     assert lines[15].startswith("FAIL") and "misses 25 ± 0.5000 ✗" in lines[15]
+
+
+REPORT_CHAPTER = """# Apples and seas
+
+## Results
+
+Hybrid fusion lifts macro NDCG@3 to 0.982, an improvement of 0.406 over the supplied run.
+The supplied opaque run reaches macro NDCG@3 of 0.576.
+"""
+
+
+def _sections(report: str) -> dict[str, str]:
+    """The report's level-2 sections by their number ("5", "6", "7")."""
+    parts = report.split("\n## ")[1:]
+    return {part.split(".", 1)[0]: part for part in parts}
+
+
+def test_sections_6_and_7_agree_on_a_run_the_log_holds(tmp_path: Path) -> None:
+    """The user ran the sandbox (logged ok) and asks for a report before binding. Section 6 said
+    "not checked: the log holds an ok run of sandbox run (latest run R)" for C-001-01 and C-001-02,
+    while section 7 said of the same two rows "the number has no logged run" and held no decision
+    for section 6's row at all (with no log it has one: "accept … runnable here"). Now section 7
+    names the run for each claim and decides section 6's row (accept: bind to R, no new run)."""
+    from userfiles import sandbox_args, write_sandbox_inputs
+
+    inputs = write_sandbox_inputs(tmp_path / "in")
+    ran = run_cli(*sandbox_args(inputs, tmp_path / "out", tmp_path / "log.jsonl"), cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    run_id = ran.stdout.split()[1]
+    (tmp_path / "ch.md").write_text(REPORT_CHAPTER, encoding="utf-8")
+    done = run_cli("report", "ch.md", "--offline", "--log", "log.jsonl", "-o", "report.md", "--date", "2026-12-02",
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    sections = _sections((tmp_path / "report.md").read_text(encoding="utf-8"))
+    six = next(line for line in sections["6"].splitlines() if "reproduce C-001-01, C-001-02" in line)
+    assert f"not checked: the log holds an ok run of sandbox run (latest run {run_id})" in six
+    decisions = [line for line in sections["7"].splitlines() if line.startswith("| P-")]
+    assert len(decisions) == 3, decisions
+    for said in ("has no logged run", "with no logged run"):
+        assert said not in sections["7"] and said not in sections["5"]
+    for claim in ("Hybrid fusion lifts", "The supplied opaque run reaches"):
+        row = next(line for line in decisions if claim in line)
+        assert f"the log holds an ok run of sandbox run (latest run {run_id}), but no claims file binds" in row
+    assert decisions[2].startswith("| P-3: experiment: the measured results no claims file binds (C-001-01, C-001-02) "
+                                   "| accept |") and f"latest run {run_id}" in decisions[2]
+
+
+def test_a_ratio_that_misses_either_way_fails_whatever_the_order(tmp_path: Path) -> None:
+    """"2.1x faster: 10.5 s against 5.0 s" writes the slower time first, so which value is whose
+    cannot be told (SKIP); but 10.5 / 5.0 = 2.1 (interval [10.45/5.05, 10.55/4.95] = [2.0693,
+    2.1313]) whichever it is, so "3.1x faster" ([3.05, 3.15]) is wrong either way. It was the same
+    SKIP, exit 0. Now a FAIL."""
+    page = ("# Speed\n\nThe new index is 2.1x faster: 10.5 s against 5.0 s.\n\n"
+            "The old index is 3.1x faster: 10.5 s against 5.0 s.\n")
+    done = _consistency(tmp_path, "speed.md", page)
+    assert done.returncode == 1, done.stdout
+    assert "kind prose-times: 0 pass, 1 fail, 1 skip" in done.stdout
+    assert ("FAIL prose-times: [C-002-01] paragraph 2, sentence 1 (line 5) says “3.1x” of 10.5 s and 5.0 s: "
+            "10.5/5.0 = 2.1000 (interval [2.0693, 2.1313]) misses 3.1 [3.0500, 3.1500] ✗") in done.stdout
+
+
+DELTA = """# Deltas
+
+| method | nDCG@10 | Δ |
+|---|---|---|
+| BM25 | 0.812 | — |
+| hybrid | 0.845 | {hybrid} |
+| dense | 0.700† | −0.112 |
+"""
+
+
+def test_a_delta_column_against_a_baseline_row_is_checked(tmp_path: Path) -> None:
+    """The Δ column follows one score column and is blank (—) for BM25: each row's difference from
+    BM25. 0.845 − 0.812 = 0.033, so "+0.043" is wrong (|Δ| 0.010 > 0.0015); 0.700 − 0.812 =
+    −0.112 (the † a footnote mark, the minus a unicode minus) is right. It was a SKIP ("names no
+    two columns"), exit 0."""
+    wrong = _consistency(tmp_path, "wrong.md", DELTA.format(hybrid="+0.043"))
+    assert wrong.returncode == 1, wrong.stdout
+    assert ("FAIL difference: table 1 (line 3): hybrid × Δ: +0.043 vs 0.845 − 0.812 = 0.033000 ✗ "
+            "(|Δ| 0.010000 > 0.001500) ['nDCG@10' − its value in the baseline row 'BM25' (absolute)]") in wrong.stdout
+    assert "PASS difference: table 1 (line 3): dense × Δ: −0.112 vs 0.700 − 0.812 = -0.112000 ✓" in wrong.stdout
+    right = _consistency(tmp_path, "right.md", DELTA.format(hybrid="+0.033"))
+    assert right.returncode == 0 and "kind difference: 2 pass, 0 fail, 0 skip" in right.stdout, right.stdout
+
+
+SPREAD = """# Spread
+
+| run | nDCG@10 | Recall@100 |
+|---|---|---|
+| a | 0.50 ± 0.02 | 0.70 |
+| b | 0.61 +/- 0.03 | 0.80 |
+| mean | {mean} | 0.75 |
+"""
+
+
+def test_cells_with_a_spread_take_part_in_a_mean(tmp_path: Path) -> None:
+    """"0.50 ± 0.02" was text, so the mean row over it was never checked. It reads 0.50 at its
+    own precision: mean(0.50, 0.61) = 0.555, tolerance 0.005 + (0.005 + 0.005)/2 = 0.010, so 0.60
+    (|Δ| 0.045) fails and 0.56 (|Δ| 0.005) passes; the Recall@100 mean 0.75 passes either way."""
+    wrong = _consistency(tmp_path, "wrong.md", SPREAD.format(mean="0.60"))
+    assert wrong.returncode == 1, wrong.stdout
+    assert ("FAIL aggregate: table 1 (line 3): mean × nDCG@10: 0.60 vs mean(0.50, 0.61) = 0.555000 ✗ "
+            "(|Δ| 0.045000 > 0.010000)") in wrong.stdout
+    right = _consistency(tmp_path, "right.md", SPREAD.format(mean="0.56"))
+    assert right.returncode == 0 and "kind aggregate: 2 pass, 0 fail, 0 skip" in right.stdout, right.stdout
+
+
+NEGATIVE = """# Correlations
+
+| method | correlation |
+|---|---|
+| BM25 | −0.050 |
+| hybrid | 0.120 |
+
+The BM25 correlation is {bm25} on these topics.
+"""
+
+
+def test_a_negative_value_in_prose_is_compared(tmp_path: Path) -> None:
+    """"The BM25 correlation is −0.090" names row BM25 and column correlation; the cell prints
+    −0.050. Any number with a minus sign was left out as a signed change, exit 0. A minus-signed
+    number a verb introduces is a value: |−0.090 − (−0.050)| = 0.040 > 0.001, a FAIL; −0.050 and
+    -0.050 (hyphen-minus) pass."""
+    wrong = _consistency(tmp_path, "wrong.md", NEGATIVE.format(bm25="−0.090"))
+    assert wrong.returncode == 1, wrong.stdout
+    assert "FAIL prose: [C-001-01] paragraph 1, sentence 1 (line 8): '−0.090' vs −0.050 at table 1" in wrong.stdout
+    for printed in ("−0.050", "-0.050"):
+        right = _consistency(tmp_path, "right.md", NEGATIVE.format(bm25=printed))
+        assert right.returncode == 0 and f"PASS prose: [C-001-01] '{printed}' vs −0.050" in right.stdout, right.stdout
