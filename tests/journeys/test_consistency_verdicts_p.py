@@ -268,3 +268,31 @@ def test_a_negative_value_in_prose_is_compared(tmp_path: Path) -> None:
     for printed in ("−0.050", "-0.050"):
         right = _consistency(tmp_path, "right.md", NEGATIVE.format(bm25=printed))
         assert right.returncode == 0 and f"PASS prose: [C-001-01] '{printed}' vs −0.050" in right.stdout, right.stdout
+
+
+RANGES = """# Ranges
+
+| method | nDCG@10 |
+|---|---|
+| BM25 | 0.812 |
+| hybrid | 0.845 |
+
+BM25 and hybrid reach nDCG@10 of 0.81–0.85.
+
+BM25 and hybrid reach nDCG@10 of 0.81–0.83 on the second pass.
+
+BM25 reaches an nDCG@10 of 0.80–0.82 on the third pass.
+"""
+
+
+def test_a_range_in_prose_holds_the_cells_it_names(tmp_path: Path) -> None:
+    """A range is checked as a range: a cell lies in [lo − h_lo − h_c, hi + h_hi + h_c]. 0.81–0.85
+    holds 0.812 and 0.845; 0.81–0.83 ([0.8045, 0.8355]) holds 0.812 but not the hybrid's 0.845:
+    a FAIL, which was never compared (2 decimals against 3); 0.80–0.82 holds 0.812 (its two ends
+    compared as two values would both have disagreed with the cell)."""
+    done = _consistency(tmp_path, "ranges.md", RANGES)
+    assert done.returncode == 1, done.stdout
+    assert "kind prose: 4 pass, 1 fail, 0 skip" in done.stdout, done.stdout
+    assert ("FAIL prose: [C-002-01] paragraph 2, sentence 1 (line 10): the range 0.81–0.83 vs 0.845 at table 1 "
+            "(line 3) in § Ranges, row 'hybrid' × column 'nDCG@10', line 6 ✗ (outside [0.804500, 0.835500])") in done.stdout
+    assert "the range 0.80–0.82 vs 0.812 at table 1 (line 3) in § Ranges, row 'BM25' × column 'nDCG@10', line 5 ✓" in done.stdout
