@@ -427,7 +427,7 @@ def assess_base(claim: Any, verdicts: list[Any], links: list[Any], sources: dict
                                    f"{state}", "medium",
                                    f"check the number in {lead}, or bind it to a reproducible run", verdicts, links)
         return ClaimAssessment(claim, evidence, NO_EVIDENCE,
-                               f"measured result with no logged run or verified source: {UNVERIFIED}", "medium",
+                               f"measured result bound to no logged run, with no verified source: {UNVERIFIED}", "medium",
                                "bind it to a reproducible run, or cite the source that reports it", verdicts, links)
     if kind == "table value":
         key = claim.text.split(" = ", 1)[0]
@@ -493,6 +493,7 @@ class ExperimentRow:
     success: str
     failure: str
     status: str
+    reproduces: tuple[str, ...] = ()   # the claim ids of a "reproduce C-…" row (sections 5 and 7 cite it)
 
 
 def experiment_rows(inputs: ReportInputs) -> list[ExperimentRow]:
@@ -543,6 +544,10 @@ def _unbound_measured(inputs: ReportInputs) -> list[Any]:
             if c.kind == "measured result" and c.quantities and c.claim_id not in placed]
 
 
+NOT_CHECKED = "not checked"
+"""Section 6's status of measured results no claims file binds when the log holds an ok run of their command."""
+
+
 def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     """Section 6's status for numbers no claims file binds: UNRUN only when the log holds no ok
     run of the command; otherwise the latest such run, to bind against (it checked nothing yet)."""
@@ -552,7 +557,7 @@ def _unbound_status(records: list[dict[str, Any]], command: str) -> str:
     if not runs:
         return f"{UNRUN}: runnable with this toolkit once the inputs are supplied; not run"
     latest = newest(runs)
-    return (f"not checked: the log holds an ok run of {name} (latest run {latest.get('run_id')}); "
+    return (f"{NOT_CHECKED}: the log holds an ok run of {name} (latest run {latest.get('run_id')}); "
             "bind the numbers to it with `chapter-audit bind` and verify them")
 
 
@@ -638,7 +643,8 @@ def opportunity_rows(inputs: ReportInputs) -> list[ExperimentRow]:
         rows.append(ExperimentRow(
             name=f"{PROPOSED}: reproduce {', '.join(c.claim_id for c in claims)}",
             tests="the measured results no claims file binds", method=found.method, success=found.success,
-            failure=found.failure, status=_unbound_status(inputs.log_records, found.capability.command)))
+            failure=found.failure, status=_unbound_status(inputs.log_records, found.capability.command),
+            reproduces=tuple(c.claim_id for c in claims)))
     if notebook is not None:
         found = opportunity_for(capabilities["notebook"], chapter_text, numbers(unbound), notebook_file)
         record = notebook_run(inputs.log_records, notebook[1])
@@ -670,6 +676,12 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
 
     def add(claim_id: str, change: str, rationale: str, tradeoff: str, recommendation: str, reason: str) -> None:
         out.append(Proposal(f"P-{len(out) + 1}", claim_id, change, rationale, tradeoff, recommendation, reason))
+
+    # Sections 6 and 7 must agree (campaign p): a measured result that section 6 says the log holds an
+    # ok run for ("not checked: …") is never "no logged run" in sections 5 and 7, and that row of
+    # section 6 gets its own decision in section 7, as an UNRUN one does.
+    unbound_run = {cid: row.status for row in shared_experiment_rows(inputs)
+                   if row.status.startswith(NOT_CHECKED) for cid in row.reproduces}
 
     for a in assessments:
         cid = a.claim.claim_id
@@ -713,12 +725,25 @@ def proposals(inputs: ReportInputs, assessments: list[ClaimAssessment]) -> list[
                     "an unverified citation could be wrong; verify before adding", "revise",
                     "no lead in the pack or the chapter names this source: add the primary source")
         elif a.claim.kind == "measured result" and a.priority == "medium":
+            logged = unbound_run.get(cid)
+            if logged is not None:   # section 6 says the log holds a run of it: never "no logged run" here
+                add(cid, f"evidence: bind the measured result to the logged run: {a.claim.text}",
+                    f"{a.concern}; {logged}",
+                    "binding needs the run's result key; the run may not be the one the chapter reports",
+                    "revise", f"{logged.split('; bind', 1)[0]}, but no claims file binds this number: bind it "
+                              "with `chapter-audit bind` and verify it, or cite the source that reports it")
+                continue
             add(cid, f"evidence: bind or cite the measured result: {a.claim.text}", a.concern,
                 "binding needs the run's result key; citing needs a verified source", "revise",
                 "the number has no logged run and no verified source: bind it to a run or cite the source "
                 "that reports it, or mark it as the chapter's own unreproduced result")
     for row in shared_experiment_rows(inputs):
-        if row.status.startswith(UNRUN):
+        if row.status.startswith(NOT_CHECKED):
+            add("—", f"experiment: {row.tests} ({', '.join(row.reproduces)})", row.status,
+                "none: the run exists; binding and verifying cost no new run",
+                "accept", f"{row.status.split('; bind', 1)[0]}: bind {', '.join(row.reproduces)} to it with "
+                          "`chapter-audit bind` and verify; no new run is needed")
+        elif row.status.startswith(UNRUN):
             runnable = row.method.startswith("`")
             command = row.method.split("`")[1].split(" --", 1)[0] if runnable else ""
             add("—", f"experiment: {row.tests}", f"{PROPOSED}; {row.status}",

@@ -22,13 +22,17 @@ method (a fusion named Average), not an aggregate. Otherwise every cell is a pas
 
 **Tolerance** (interval arithmetic over printed precision): with printed aggregate a (half-unit
 h_a) and printed members xᵢ (half-units hᵢ), n members, the mean passes when
-|a − Σxᵢ/n| ≤ h_a + Σhᵢ/n and the sum when |a − Σxᵢ| ≤ h_a + Σhᵢ (+1e−9); in a count column
-(``ranges.COUNT_HEADER``: ``tasks``, ``#…``, ``number of …``) whole numbers are exact, so a sum
-passes only when equal. A missing member cell, a non-numeric one, a mix of ``%`` and plain numbers,
+|a − Σxᵢ/n| ≤ h_a + Σhᵢ/n and the sum when |a − Σxᵢ| ≤ h_a + Σhᵢ (+1e−9); whole numbers
+without ``%`` are counts and exact (:func:`_exact_counts`), so their sum passes only when equal,
+unless the header names a rate, scale or measured unit. A Total/Sum line that disagrees is a
+failure even when most of its cells disagree (the "not an aggregate" reading is for mean labels,
+which may name a method). A missing member cell, a non-numeric one, a mix of ``%`` and plain numbers,
 or a Total/Sum cell of a metric column (an overall rate, whose weights are not printed) skips that cell.
 """
 
 from __future__ import annotations
+
+import re
 
 from claims.consistency.cells import bound, fmt, within
 from claims.consistency.context import Matrix, TableView
@@ -37,6 +41,28 @@ from claims.consistency.ranges import COUNT_HEADER, NOT_COUNT
 from claims.consistency.vocabulary import AggregateLabel, aggregate_label
 
 KIND = "aggregate"
+
+
+MEASURED_HEADER = re.compile(r"\b(?:time|times|latency|duration|seconds?|secs?|minutes?|mins?|hours?|days?|ms|"
+                             r"cost|price|usd|eur|memory|size|[kmgt]i?b|gb|mb|kb|flops?|energy|kwh|co2)\b|[$€£]", re.I)
+"""A header naming a measured quantity with a unit (a time, a cost, a size): its whole numbers may be
+rounded measurements (12 s + 13 s printed for 12.4 s + 12.6 s), so they keep the printed-precision
+tolerance."""
+
+
+def _exact_counts(header: str, numbers: list) -> bool:
+    """Whether a sum's cells are whole counts that must add exactly (campaign o: 7 + 3 = 11 passed
+    under the ±1.5 of three half-units). Convention: every cell a whole number without ``%``, in a
+    column that is a count header (``ranges.COUNT_HEADER``) or any header that names no rate,
+    share, scale (``ranges.NOT_COUNT``: mean, per, %, thousands, …) and no measured unit
+    (``MEASURED_HEADER``). Percentages (33% + 33% + 33% = 100%) and decimals keep the printed
+    precision: half a unit in the last printed place of each term, summed."""
+    if any(v.decimals or v.percent for v in numbers):
+        return False
+    text = header.strip()
+    if COUNT_HEADER.search(text):
+        return not NOT_COUNT.search(text)
+    return not NOT_COUNT.search(text) and not MEASURED_HEADER.search(text)
 
 
 def _cell(matrix: Matrix, i: int, j: int, members: list[int], operation: str):
@@ -61,9 +87,8 @@ def _cell(matrix: Matrix, i: int, j: int, members: list[int], operation: str):
     expected, tolerance = (total / n, target.half_unit + halves / n) if operation == "mean" else \
         (total, target.half_unit + halves)
     header = matrix.view.header[c]
-    if (operation == "sum" and COUNT_HEADER.search(header.strip()) and not NOT_COUNT.search(header)
-            and all(not v.decimals for v in [target, *values])):  # type: ignore[union-attr]
-        tolerance = 0.0   # whole counts are exact: 1 + 1 is 2, never 3
+    if operation == "sum" and _exact_counts(header, [target, *values]):  # type: ignore[list-item]
+        tolerance = 0.0   # whole counts are exact: 7 + 3 is 10, never 11
     gap = abs(target.value - expected)
     ok = within(gap, tolerance)
     shown = ", ".join(v.text for v in values)  # type: ignore[union-attr]
@@ -124,7 +149,7 @@ def check_matrix(matrix: Matrix) -> list[Check]:
             checks.append(make_check(KIND, ident, None, f"{view.name()} {matrix.axis} {matrix.label(i)!r}: "
                                      f"nothing to test ({reasons})", line))
             continue
-        if disagree > agree:
+        if disagree > agree and label.operation != "sum":   # "Average" may name a method; "Total" is a sum
             checks.append(make_check(KIND, ident, None, (
                 f"{view.name()} {matrix.axis} {matrix.label(i)!r}: not an aggregate — {disagree} of "
                 f"{len(tested)} cells differ from the {label.operation} of {name} beyond printed "

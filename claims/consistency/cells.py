@@ -13,7 +13,10 @@ weighted sum Σ cᵢxᵢ the test is |r − Σ cᵢxᵢ| ≤ h_r + Σ |cᵢ|·h�
 *missing* when empty or one of ``—``, ``–``, ``-``, ``n/a``, ``na``, ``N/A``, ``?``, ``…``; it is a
 *number* when it is one signed number (thousands groups of three, ``−`` accepted as minus),
 optionally followed by ``%``, footnote marks (``*``, ``†``, ``‡``, ``§``, ``^a``) and a bracketed
-interval (``0.60 [0.55, 0.65]`` reads 0.60); ``k/N`` written without spaces is a *fraction*.
+interval (``0.60 [0.55, 0.65]`` reads 0.60) or a spread (``0.50 ± 0.02``, ``0.50 +/- 0.02`` read 0.50,
+at the mean's own printed precision: the spread is of the runs, not of the print; before, such a
+cell was text, and a mean row over ``±`` cells was never checked); ``k/N`` written without spaces
+is a *fraction*.
 Anything else is text and takes part in no arithmetic.
 """
 
@@ -26,7 +29,8 @@ EPS = 1e-9
 MISSING = frozenset({"", "—", "–", "-", "n/a", "na", "?", "…", "...", "--"})
 NUMBER_CELL = re.compile(
     r"^(?P<sign>[+\-\u2212])?(?P<digits>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
-    r"\s*(?P<percent>%)?\s*(?:[*†‡§]+|\^?[a-z]\b|×)?\s*(?:[\[(][^\])]*[\])])?\s*(?:[*†‡§]+)?$")
+    r"\s*(?P<percent>%)?\s*(?:[*†‡§]+|\^?[a-z]\b|×)?\s*(?:[\[(][^\])]*[\])])?"
+    r"\s*(?:(?:±|\+/-|\+-)\s*(?:\d+(?:\.\d+)?|\.\d+)\s*%?)?\s*(?:[*†‡§]+)?$")
 FRACTION_CELL = re.compile(r"^(?P<k>\d+)/(?P<n>\d+)$")
 
 

@@ -18,6 +18,9 @@ interval is spanned by the four corners (A ± h_A, B ± h_B), B − h_B > 0 requ
 (half-unit h_Δ) passes when [Δ − h_Δ, Δ + h_Δ] meets that interval. The sign is reported too: a
 Δ whose interval excludes 0 with the opposite sign of a difference that excludes 0 fails.
 As for aggregates, when most cells disagree the line is skipped as "not a difference of …".
+
+**Against a baseline row** (:func:`_against_baseline_row`): a Δ column that names nothing and
+follows one numeric column, with ``—`` in exactly one row, is each row's difference from that row.
 """
 
 from __future__ import annotations
@@ -112,6 +115,10 @@ def check_matrix(matrix: Matrix, quiet: bool = False) -> list[Check]:
         ident = f"{view.index}:{matrix.axis}:{matrix.label(i)}" + (f"@{line}" if matrix.axis == "row" else "")
         operands = _operands(matrix, i)
         if isinstance(operands, str):
+            against_row = _against_baseline_row(matrix, i, ident, line)
+            if against_row is not None:
+                checks += against_row
+                continue
             if not quiet:
                 checks.append(make_check(KIND, ident, None, f"{view.name()} {matrix.axis} "
                                          f"{matrix.label(i)!r}: {operands}", line))
@@ -144,6 +151,73 @@ def check_matrix(matrix: Matrix, quiet: bool = False) -> list[Check]:
                 checks.append(make_check(KIND, f"{ident}:{matrix.minor_label(j)}", ok,
                                          f"{view.name()}: {text} [{relation}]", matrix.line(i, j)))
     return checks
+
+
+def _against_baseline_row(matrix: Matrix, i: int, ident: str, line: int) -> list[Check] | None:
+    """A Δ column after exactly one numeric column, whose cell is missing (``—``) in exactly one
+    row and printed in the others: the difference of each row from that baseline row (``| BM25 |
+    0.812 | — |``, ``| hybrid | 0.845 | +0.043 |``: 0.845 − 0.812 = 0.033, so +0.043 fails). Before,
+    such a column was a SKIP ("names no two columns"). The reading (absolute; relative or points for
+    % cells of plain values) is the one most cells agree with; when most disagree it is a SKIP, "not
+    a difference from the baseline row", as for the other Δ lines. None when the shape is not this."""
+    if matrix.axis != "column":
+        return None
+    before = [k for k in matrix.majors if k < i and not is_delta(matrix.label(k))]
+    if len(before) != 1:
+        return None
+    a = before[0]
+    baselines = [j for j in matrix.minors if matrix.value(i, j) is None and matrix.missing(i, j)
+                 and matrix.value(a, j) is not None]
+    printed = [j for j in matrix.minors if matrix.value(i, j) is not None]
+    if len(baselines) != 1 or not printed:
+        return None
+    base = baselines[0]
+    view = matrix.view
+    percent = any(matrix.value(i, j).percent for j in printed)  # type: ignore[union-attr]
+    plain = not any((v := matrix.value(a, j)) is not None and v.percent for j in matrix.minors)
+    formulas = ["absolute"] + (["relative", "points"] if percent and plain else [])
+    best = None
+    for formula in formulas:
+        results = [(j, *_cell_against(matrix, i, a, base, j, formula)) for j in printed]
+        agree = sum(1 for _, ok, _ in results if ok)
+        if best is None or agree > best[0]:
+            best = (agree, formula, results)
+    agree, formula, results = best  # type: ignore[misc]
+    tested = [r for r in results if r[1] is not None]
+    relation = f"{matrix.label(a)!r} − its value in the baseline row {matrix.minor_label(base)!r} ({formula})"
+    if not tested:
+        return [make_check(KIND, ident, None, f"{view.name()} column {matrix.label(i)!r}: nothing to test for "
+                                              f"{relation}", line)]
+    if len(tested) - agree > agree:
+        return [make_check(KIND, ident, None, (
+            f"{view.name()} column {matrix.label(i)!r}: not a difference from the baseline row — "
+            f"{len(tested) - agree} of {len(tested)} cells disagree with {relation}"), line)]
+    return [make_check(KIND, f"{ident}:{matrix.minor_label(j)}", ok, f"{view.name()}: {text} [{relation}]",
+                       matrix.line(i, j)) for j, ok, text in results if text is not None]
+
+
+def _cell_against(matrix: Matrix, i: int, a: int, base: int, j: int, formula: str):
+    """(ok or None, arithmetic) of the Δ cell (column i, row j) against column a's row j minus its
+    baseline row: :func:`_cell` with the operands taken down one column."""
+    delta, x, y = matrix.value(i, j), matrix.value(a, j), matrix.value(a, base)
+    where = f"{matrix.minor_label(j)} × {matrix.label(i)}"
+    if delta is None:
+        return None, None
+    if x is None or y is None:
+        return None, f"{where}: an operand cell is missing or not a number"
+    span = _interval(formula, x, y)
+    if span is None:
+        return None, f"{where}: baseline interval reaches 0, relative change undefined"
+    value, low, high = span
+    ok = delta.value + delta.half_unit >= low - EPS and delta.value - delta.half_unit <= high + EPS
+    sign_clash = (delta.value - delta.half_unit > 0 and high < 0) or (delta.value + delta.half_unit < 0 and low > 0)
+    ok = ok and not sign_clash
+    shape = {"absolute": f"{x.text} − {y.text}", "points": f"100·({x.text} − {y.text})",
+             "relative": f"100·({x.text} − {y.text})/{y.text}"}[formula]
+    gap = abs(delta.value - value)
+    tolerance = delta.half_unit + (high - low) / 2
+    return ok, (f"{where}: {delta.text} vs {shape} = {fmt(value)} {'✓' if ok else '✗'} "
+                f"(|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(tolerance)}{'; sign differs' if sign_clash else ''})")
 
 
 def check_differences(view: TableView, quiet: bool = False) -> list[Check]:

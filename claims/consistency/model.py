@@ -11,7 +11,7 @@ R03_LAYOUT = "R03 layout"
 RELATION_KINDS = ("aggregate", "difference", "granularity", "repeated", "prose",
                   "grim", "effect", "lost-gained",
                   "percent-of-baseline", "ratio-to-baseline", "prose-ratio", "prose-points", "code-count",
-                  "prose-fraction", "prose-change", "prose-times", "prose-shares", "prose-rank")
+                  "prose-fraction", "prose-change", "prose-times", "prose-shares", "prose-rank", "prose-sum")
 STATUSES = ("pass", "fail", "skip")
 
 

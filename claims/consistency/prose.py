@@ -12,11 +12,17 @@ comes from its group row, caption or a section heading and another table has the
 labels, the sentence must name that metric too.
 
 **Which numbers.** The sentence's quantities that state a value: not ratios ``k/N``, cut-offs
-right after ``@``, signed numbers (``+0.05``), bounds (``< 0.7``, *at most*, *up to*), ranges, multipliers, ``±`` terms, years,
+right after ``@``, signed numbers (``+0.05``; a minus-signed one only when a verb, ``of``, ``=`` or
+``:`` introduces it: "reaches an nDCG@10 of −0.700" against a cell −0.050 is compared, where
+before any minus sign left the number out), bounds (``< 0.7``, *at most*, *up to*), ranges, multipliers, ``±`` terms, years,
 identifiers or parameters (``claims.extract`` roles), and not a change — a number after *by /
 than / from / over / vs / gain / drop / increase / decrease / difference / improvement / margin*
-or before *points / pp / times / × / higher / lower / more / less / better / worse*. Of those,
-only numbers printed with the cell's number of decimals, or as a percentage of a fraction cell (a
+or before *points / pp / times / × / higher / lower / more / less / better / worse*. A range ("0.81–0.85",
+"between 0.81 and 0.85") is checked as a range: every named cell printed like it lies within it
+(:func:`_check_ranges`). Of those,
+only numbers printed with the cell's number of decimals, with fewer decimals but at least one (the
+cell rounded: ``0.95`` of a cell ``1.000`` is compared and fails, ``0.98`` of ``0.983`` passes; campaign o
+found the first unchecked), or as a percentage of a fraction cell (a
 cell in [−1, 1]: ``41.85%`` is never compared with a count of 9175040).
 
 **Tolerance.** Both numbers are put on one scale; they agree when their printed intervals meet:
@@ -115,6 +121,10 @@ def _names(text: str, metrics: list[str], test: tuple) -> bool:
 CHANGE_BEFORE = re.compile(r"\b(?:by|than|from|over|vs\.?|versus|gain|gains|drop|drops|increase|decrease|"
                            r"difference|improvement|delta|margin)\s+(?:of\s+|an?\s+|about\s+|roughly\s+)?$", re.I)
 BOUND_BEFORE = re.compile(r"(?:<|>|≤|≥|<=|>=|≲|≳|\bat most|\bat least|\bup to|\bbelow|\babove|\bunder)\s*$", re.I)
+NEGATIVE_VALUE_BEFORE = re.compile(r"(?:\b(?:of|is|was|are|were|at|reaches|reached|reach|scores?|scored|gives?|gave|"
+                                   r"gets?|got|yields?|yielded|equals?)|[=:])\s*$", re.I)
+"""A number with a minus sign is a (negative) value when a verb or ``of`` / ``=`` / ``:`` introduces it
+("a correlation of −0.12", "Δ = −0.112"); otherwise a signed number is a change ("(−0.05)")."""
 NEXT_WORD = re.compile(r"\s*([A-Za-z][A-Za-z-]{2,})")
 CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|lower|more|less|better|worse)", re.I)
 
@@ -122,8 +132,10 @@ CHANGE_AFTER = re.compile(r"^\s*(?:points?|pp\b|percentage|times|×|x\b|higher|l
 def _is_value(sentence: str, q) -> bool:
     """A printed value, not a cut-off, ratio, change, interval, multiplier or parameter."""
     start, end = q.span
-    if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+-\u2212±":
+    if q.is_ratio or (start > 0 and sentence[start - 1] == "@") or sentence[start:start + 1] in "+±":
         return False
+    if sentence[start:start + 1] in "-\u2212" and not NEGATIVE_VALUE_BEFORE.search(sentence[:start]):
+        return False   # '(−0.05)', '−0.05 vs BM25': a signed change, not a value
     role = getattr(q, "role", "value")
     if role != "value" or getattr(q, "upper", None) is not None \
             or getattr(q, "is_multiplier", False) or getattr(q, "plus_minus", False):
@@ -164,12 +176,22 @@ def _is_column_total(q, cell: Cell) -> bool:
     return within(abs(qv - total), qh + half)
 
 
+ROUNDED_MIN_DECIMALS = 1
+"""A prose number printed with fewer decimals than its cell is compared when it has at least this
+many ('0.95' of a cell 1.000, campaign o): a rounding of the cell agrees by the printed-interval rule,
+anything else is a contradiction. Whole numbers are left out ('on 50 topics' beside a cell 0.983 is
+no print of it)."""
+
+
 def _comparable(values: list, cell: Cell) -> list:
-    """The value quantities printed like the cell (same decimals, or a % of a fraction cell)."""
+    """The value quantities printed like the cell (same decimals, fewer decimals but at least
+    ``ROUNDED_MIN_DECIMALS`` — the cell rounded —, or a % of a fraction cell)."""
     out = []
     for q in values:
         if q.decimals == cell.number.decimals and q.is_percent == cell.number.percent:
             out.append(q)
+        elif ROUNDED_MIN_DECIMALS <= q.decimals < cell.number.decimals and q.is_percent == cell.number.percent:
+            out.append(q)  # the cell rounded in prose ('0.95' of a cell 1.000; '0.98' of 0.983 agrees)
         elif (q.is_percent and not cell.number.percent and cell.factor == 1 and q.decimals + 2 >= cell.number.decimals
               and abs(cell.number.value) <= 1):
             out.append(q)  # a percentage of a fraction cell (0.4185 as 41.85%), never of a count (9175040)
@@ -250,6 +272,10 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
         if not named:
             continue
         values = [q for q in claim.quantities if _is_value(sentence, q)]
+        spans = _ranges(sentence, values) + [_ends(q) for q in claim.quantities if _is_range(sentence, q)]
+        in_range = {id(q) for pair in spans for q in pair}
+        values = [q for q in values if id(q) not in in_range]
+        checks += _check_ranges(claim, where, sentence, named, spans)
         explained = set()
         unmatched = []
         owner = _owners(sentence, named, values, tests)
@@ -295,6 +321,81 @@ def check_prose(claims: list, views: list[TableView]) -> list[Check]:
                 f"that match none of them; which number belongs to which cell cannot be told"), None,
                 (where,) + tuple(shown)))
     return checks
+
+
+RANGE_JOIN = re.compile(r"^\s*(?:[–—-]|to|and)\s*$", re.I)
+RANGE_OPEN = re.compile(r"(?:\bfrom|\bbetween)\s+$", re.I)
+
+
+def _ranges(sentence: str, values: list) -> list[tuple]:
+    """Pairs of value quantities printed as one range: "0.81–0.85", "0.81 - 0.85", "between 0.81
+    and 0.85" (one precision, the first not above the second); "from 0.81 to 0.85" is a change, not
+    a range, and is no value at all here."""
+    out = []
+    ordered = sorted(values, key=lambda q: q.span[0])
+    for lo, hi in zip(ordered, ordered[1:]):
+        gap = sentence[lo.span[1]:hi.span[0]]
+        if not RANGE_JOIN.match(gap) or lo.decimals != hi.decimals or lo.is_percent != hi.is_percent \
+                or lo.value > hi.value:
+            continue
+        word = gap.strip().lower()
+        opened = RANGE_OPEN.search(sentence[:lo.span[0]])
+        if word == "and" and not (opened and opened.group(0).strip().lower() == "between"):
+            continue
+        if word == "to" and not opened:
+            continue
+        if any(id(lo) in {id(q) for q in pair} for pair in out):
+            continue
+        out.append((lo, hi))
+    return out
+
+
+@dataclass(frozen=True)
+class _End:
+    """One end of a range the reader gave as one quantity ('0.80–0.82': value 0.80, upper 0.82)."""
+
+    value: float
+    decimals: int
+    is_percent: bool
+    text: str
+
+
+def _is_range(sentence: str, q) -> bool:
+    """A quantity the reader read as a range of values (``upper`` set; not a bound, not after a change word)."""
+    if getattr(q, "upper", None) is None or getattr(q, "role", "value") != "value" or q.is_ratio:
+        return False
+    start = q.span[0]
+    return not (CHANGE_BEFORE.search(sentence[:start]) or BOUND_BEFORE.search(sentence[:start]))
+
+
+def _ends(q) -> tuple[_End, _End]:
+    """The two ends of a range quantity, each printed at the range's precision."""
+    low, high = sorted((float(q.value), float(q.upper)))
+    return (_End(low, q.decimals, q.is_percent, f"{low:.{q.decimals}f}"),
+            _End(high, q.decimals, q.is_percent, f"{high:.{q.decimals}f}"))
+
+
+def _check_ranges(claim, where: str, sentence: str, named: list[Cell], spans: list[tuple]) -> list[Check]:
+    """A range printed beside named cells ("BM25 and hybrid reach nDCG@10 of 0.81–0.85"): each
+    named cell printed like the range's ends must lie in [lo − h_lo − h_cell, hi + h_hi + h_cell];
+    one sentence with one range only (two ranges: which cells each spans cannot be told, no check).
+    Before, the two ends were compared as two values (0.80–0.82 of a cell 0.812: both "disagreed")."""
+    if len(spans) != 1:
+        return []
+    lo, hi = spans[0]
+    out = []
+    for cell in named:
+        if not _comparable([lo], cell):
+            continue
+        lv, lh = _scaled_q(lo, cell)
+        hv, hh = _scaled_q(hi, cell)
+        cv, ch = cell.number.scaled(cell.factor)
+        ok = lv - lh - ch - EPS <= cv <= hv + hh + ch + EPS
+        out.append(make_check(KIND, f"{claim.claim_id}:{cell.view.index}:{cell.r}:{cell.c}:range", ok, (
+            f"[{claim.claim_id}] {where}: the range {lo.text}–{hi.text} vs {cell.number.text} at {cell.where} "
+            f"{'✓ (within' if ok else '✗ (outside'} [{fmt(lv - lh - ch)}, {fmt(hv + hh + ch)}])"
+            + ("" if ok else f": {sentence!r}")), cell.view.row_line(cell.r), (where, cell.where)))
+    return out
 
 
 def _owners(sentence: str, named: list[Cell], values: list, tests: dict) -> dict[int, str]:

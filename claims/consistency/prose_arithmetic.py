@@ -25,7 +25,8 @@ whose arithmetic is unambiguous; any doubt is a SKIP naming it, never a guess:
   the larger). The first value written is taken as the subject's ("3.1 s against 6.0 s"): when
   the multiplier's word says which must be smaller (faster on times, slower on rates, smaller,
   less, half) or larger (more, many, higher, faster on rates) and the order written says the
-  other, it is a SKIP — which value is whose cannot be told.
+  other, it is a SKIP — which value is whose cannot be told —, unless the size of the ratio misses
+  the multiplier (then it is wrong either way: "3.1x faster: 10.5 s against 5.0 s" is a FAIL).
 * ``prose-shares`` — the parts of one whole: "the three shares are 40%, 35% and 25%", "split into
   three parts of 50%, 30% and 20%" (the count stated, "the" or "split / divided into" before it,
   exactly that many percentages after it, none a change): they must add up to 100%.
@@ -34,6 +35,12 @@ whose arithmetic is unambiguous; any doubt is a SKIP naming it, never a guess:
   behind no one, a last place ahead of no one, and the score behind must be below the one it
   trails (above, for "ahead of"). A sentence about a lower-is-better measure (latency, error,
   loss, time, cost) is a SKIP.
+
+* ``prose-sum`` — a sum or difference written out: "7 + 3 = 10 documents", "0.25 + 0.50 = 0.75",
+  "12.5% − 2.5% = 10%" (two or more terms joined by ``+`` / ``−`` / ``-``, then ``=``; every term
+  and the result of one form: all percentages or none). Whole numbers (counts) must add exactly
+  (campaign o: "7 + 3 = 11" went unchecked); decimals to their printed precision: half a unit in
+  the last printed place of each term and of the result, summed (``SUM_TOLERANCE`` below).
 
 **Tolerance** (the shared printed-precision rule of :mod:`claims.consistency.cells`): a printed
 number with d decimals stands for [v − ½·10^−d, v + ½·10^−d]; counts k and N of a fraction are
@@ -54,7 +61,7 @@ from typing import Any, Callable, Sequence
 from claims.consistency.cells import EPS, fmt
 from claims.consistency.model import Check, make_check
 
-KINDS = ("prose-fraction", "prose-change", "prose-times", "prose-shares", "prose-rank")
+KINDS = ("prose-fraction", "prose-change", "prose-times", "prose-shares", "prose-rank", "prose-sum")
 
 NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 INTEGER = r"(?:\d{1,3}(?:,\d{3})+|\d+)"
@@ -202,9 +209,19 @@ DOWN_WORDS = ("reduction", "reductions", "drop", "drops", "decrease", "decreases
               "falls", "saving", "savings", "lower", "less", "fewer", "smaller", "shorter", "shrink", "loss")
 FREE_WORDS = ("improvement", "improvements", "change", "better", "worse", "difference")
 SPEED_WORDS = ("faster", "slower", "speed-up", "speedup", "quicker", "speed")
+POINTS_MARK = r"(?:-?\s*percentage[- ]points?|-?\s*points?|\s*pp)\b"
 CHANGE_AFTER = re.compile(
-    rf"(?P<approx>{APPROX}\s*)?(?<![\w.,+\-−])(?P<p>{NUMBER})\s*%\s+(?:relative\s+)?(?P<word>[a-z-]+)", re.I)
-CHANGE_BY = re.compile(rf"\bby\s+(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})\s*%", re.I)
+    rf"(?P<approx>{APPROX}\s*)?(?<![\w.,+\-−])(?P<p>{NUMBER})(?P<mark>\s*%|{POINTS_MARK})\s+"
+    r"(?:(?P<cue>relative|absolute)\s+)?(?P<word>[a-z-]+)", re.I)
+CHANGE_BY = re.compile(rf"\bby\s+(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})(?P<mark>\s*%|{POINTS_MARK})"
+                       r"(?:\s+(?P<cue>relative|absolute)\b)?", re.I)
+CHANGE_OF = re.compile(
+    rf"\b(?:(?P<cue>relative|absolute)\s+)?(?P<word>gain|gains|improvement|increase|rise|drop|decrease|reduction|"
+    rf"difference|change)\s+of\s+(?P<approx>{APPROX}\s*)?(?P<p>{NUMBER})(?P<mark>\s*%|{POINTS_MARK})", re.I)
+RELATIVE_WORDS = ("gain", "gains", "improvement", "improvements")
+"""Change words read as a relative change when the number carries ``%`` and no other cue ("a 25%
+gain" from 0.50 to 0.75 is 50%, not the 25 points; campaign o). Other words ("increase", "drop",
+"higher") on values that are percentages or scores allow both readings."""
 _VERB_BEFORE = re.compile(r"([a-z]+)\s+(?:[a-z]+\s+)?$", re.I)
 UP_VERBS = ("rises", "rose", "risen", "rise", "increases", "increased", "increase", "grows", "grew", "grown", "climbs",
             "climbed", "jumps", "jumped", "goes", "went", "up", "raises", "raised", "boosts", "boosted")
@@ -240,15 +257,31 @@ def _direction(word: str) -> str | None:
     return None
 
 
-def _changes(sentence: str) -> list[tuple[int, int, str, str | None, str]]:
-    """(start, end, stated p, approx, direction) of every stated relative change."""
+def _reading(m: re.Match, word: str) -> str:
+    """Which reading the wording claims: ``points`` (the number is marked points / pp /
+    percentage points, or said ``absolute``), ``relative`` (said ``relative``, or a ``%`` with a
+    gain / improvement word: :data:`RELATIVE_WORDS`), else ``either`` (a ``%`` with another change
+    word; the points reading only exists for values that are percentages or scores)."""
+    mark = (m.group("mark") or "").strip().lower()
+    cue = (m.group("cue") or "").lower()
+    if mark != "%" or cue == "absolute":
+        return "points"
+    if cue == "relative" or word.lower() in RELATIVE_WORDS:
+        return "relative"
+    return "either"
+
+
+def _changes(sentence: str) -> list[tuple[int, int, str, str | None, str, str]]:
+    """(start, end, stated p, approx, direction, reading) of every stated change."""
     out = []
-    for m in CHANGE_AFTER.finditer(sentence):
-        direction = _direction(m.group("word"))
-        if direction is None and m.group("word").lower() in ("in", "of"):
-            continue
-        if direction is not None:
-            out.append((m.start(), m.end(), m.group("p"), m.group("approx"), direction))
+    for pattern in (CHANGE_AFTER, CHANGE_OF):
+        for m in pattern.finditer(sentence):
+            direction = _direction(m.group("word"))
+            if direction is None and m.group("word").lower() in ("in", "of"):
+                continue
+            if direction is not None and not any(s <= m.start("p") < e for s, e, *_ in out):
+                out.append((m.start(), m.end(), m.group("p"), m.group("approx"), direction,
+                            _reading(m, m.group("word"))))
     for m in CHANGE_BY.finditer(sentence):
         before = _VERB_BEFORE.search(sentence, max(0, m.start() - 40), m.start())
         words = before.group(0).lower().split() if before else []
@@ -258,7 +291,8 @@ def _changes(sentence: str) -> list[tuple[int, int, str, str | None, str]]:
             "speed" if verb in ("speeds", "sped") else "free" if verb in ("improves", "improved", "changes", "changed") \
             else None
         if direction is not None and not any(s <= m.start("p") < e for s, e, *_ in out):
-            out.append((before.start() if before else m.start(), m.end(), m.group("p"), m.group("approx"), direction))
+            out.append((before.start() if before else m.start(), m.end(), m.group("p"), m.group("approx"), direction,
+                        _reading(m, verb)))
     return out
 
 
@@ -295,8 +329,8 @@ def _years(span: re.Match) -> bool:
 
 def _check_change(cid: str, where: str, line: int | None, span: re.Match, change: tuple) -> Check:
     kind = KINDS[1]
-    _, _, p, approx, direction = change
-    said = f"“{span.group(0)}” … {p}%"
+    _, _, p, approx, direction, reading = change
+    said = f"“{span.group(0)}” … {p}{'%' if reading != 'points' else ' points'}"
     if approx:
         return make_check(kind, cid, None, f"{where}: {said}: {approx.strip()!r} is a bound or an approximation, "
                                            "not an equality", line)
@@ -314,6 +348,9 @@ def _check_change(cid: str, where: str, line: int | None, span: re.Match, change
     if pa.value <= 0 or pa.low <= 0:
         return make_check(kind, cid, None, f"{where}: {said}: the base {pa.text} is not positive", line)
     stated = Printed.of(p, percent=True)
+    if reading == "points" and _points(pa, pb, ua) is None:
+        return make_check(kind, cid, None, f"{where}: {said}: points of values that are neither percentages nor "
+                                           "scores in [0, 1]", line)
     relative = _interval(lambda x, y: 100 * (y - x) / x, pa, pb)
     assert relative is not None
     value, low, high = relative
@@ -330,12 +367,36 @@ def _check_change(cid: str, where: str, line: int | None, span: re.Match, change
     if direction == "free" and low < 0 < high:
         low, high = 0.0, max(abs(low), abs(high))
     ok = _meets(low, high, stated)
-    if not ok:
-        points = _points(pa, pb, ua)
-        if points is not None and _meets(*points, stated):
-            return make_check(kind, cid, None, (
-                f"{where}: {said}: {formula} = {fmt(value, 4)}% as a relative change, but {stated.text} agrees "
-                f"with the difference in percentage points; which one is meant cannot be told"), line)
+    points = _points(pa, pb, ua)
+    points_ok = points is not None and _meets(*points, stated)
+    if points is not None:
+        scale = "" if ua == "%" else "100·"
+        points_text = (f"the difference in percentage points {scale}|{pb.text} − {pa.text}| = "
+                       f"{fmt(100 * abs(pb.value - pa.value) if scale else abs(pb.value - pa.value), 4)} "
+                       f"(interval [{fmt(points[0], 4)}, {fmt(points[1], 4)}])")
+    relative_text = f"relative change {formula} = {fmt(value, 4)}% (interval [{fmt(low, 4)}, {fmt(high, 4)}])"
+    if reading == "points":
+        return make_check(kind, cid, points_ok, (
+            f"{where} says {said} (read as points by its wording): {points_text} "
+            f"{'meets' if points_ok else 'misses'} {p} ± {fmt(stated.half, 4)} {'✓' if points_ok else '✗'}"
+            + ("" if points_ok or not ok else f"; {p}% would be the {relative_text}")), line)
+    if not ok and points_ok and reading == "relative":
+        return make_check(kind, cid, False, (
+            f"{where} says {said} (a gain or improvement in %: read as a relative change): {relative_text} "
+            f"misses {stated.text} ✗; {stated.text} is {points_text}: write 'points' or 'pp' if that is meant"),
+            line)
+    if not ok and points_ok:   # reading "either": the wording allows both, and the points reading matched
+        return make_check(kind, cid, True, (
+            f"{where} says {said} (the wording allows points or a relative change): matches as {points_text} ✓, "
+            f"not as a relative change ({fmt(value, 4)}%)"), line)
+    if ok and reading == "either" and points is not None:
+        return make_check(kind, cid, True, (
+            f"{where} says {said} (the wording allows points or a relative change): matches as a {relative_text} "
+            f"✓{'' if points_ok else ', not as ' + points_text}"), line)
+    if not ok and points is not None:   # neither reading matches
+        return make_check(kind, cid, False, (
+            f"{where} says {said}: matches neither reading: {relative_text} and {points_text} both miss "
+            f"{stated.text} ✗"), line)
     return make_check(kind, cid, ok, (
         f"{where} says {said}: relative change {formula} = {fmt(value, 4)}% (interval [{fmt(low, 4)}, "
         f"{fmt(high, 4)}]) {'meets' if ok else 'misses'} {stated.text} {_stands_for(stated)} {'✓' if ok else '✗'}"),
@@ -457,10 +518,7 @@ def _check_times(cid: str, where: str, line: int | None, sentence: str, m: re.Ma
         return make_check(kind, cid, None, f"{where}: {said}: a value is not positive", line)
     stated, below_one = _times(m)
     first_smaller = _first_smaller(m, units[0])
-    if first_smaller is not None and (a.value < b.value) != first_smaller and a.value != b.value:
-        return make_check(kind, cid, None, (
-            f"{where}: {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: read in the order written "
-            "(the subject's value first), the ratio runs the other way; which value is whose cannot be told"), line)
+    order_unknown = first_smaller is not None and (a.value < b.value) != first_smaller and a.value != b.value
     if below_one:
         box = _interval(lambda s, l: s / l, small, large)
         formula = f"{small.text}/{large.text}"
@@ -470,6 +528,15 @@ def _check_times(cid: str, where: str, line: int | None, sentence: str, m: re.Ma
     assert box is not None
     value, low, high = box
     ok = _meets(low, high, stated)
+    if order_unknown and ok:
+        return make_check(kind, cid, None, (
+            f"{where}: {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: read in the order written "
+            "(the subject's value first), the ratio runs the other way; which value is whose cannot be told"), line)
+    if order_unknown:   # either order gives the same size of ratio, and it misses: wrong whichever value is whose
+        return make_check(kind, cid, False, (
+            f"{where} says {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: {formula} = "
+            f"{fmt(value, 4)} (interval [{fmt(low, 4)}, {fmt(high, 4)}]) misses {stated.text} {_stands_for(stated)} ✗ "
+            "(whichever value is whose: the order written runs the other way, the size misses either way)"), line)
     return make_check(kind, cid, ok, (
         f"{where} says {said} of {a.text}{_unit(units[0])} and {b.text}{_unit(units[1])}: {formula} = {fmt(value, 4)} (interval "
         f"[{fmt(low, 4)}, {fmt(high, 4)}]) {'meets' if ok else 'misses'} {stated.text} {_stands_for(stated)} "
@@ -589,6 +656,39 @@ def _check_rank(cid: str, where: str, line: int | None, sentence: str, m: re.Mat
 
 # ---------------------------------------------------------------- all
 
+# ---------------------------------------------------------------- prose-sum
+
+_TERM = r"(?<![\w.,/@^])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?"
+WRITTEN_SUM = re.compile(rf"(?P<terms>{_TERM}(?:\s*[+\-]\s*{_TERM})+)\s*=\s*(?P<result>{_TERM})(?![\w.]*\d)(?![/^])")
+_TERM_WITH_SIGN = re.compile(rf"(?P<sign>[+\-]?)\s*(?P<t>{_TERM})")
+
+SUM_TOLERANCE = "half a unit in the last printed place of each term and of the result, summed; 0 for whole numbers"
+"""The tolerance of ``prose-sum``, as recorded in each check's text."""
+
+
+def _check_sum(cid: str, where: str, line: int | None, sentence: str, m: re.Match) -> Check | None:
+    """One written sum "a + b − c = r". None when it is no arithmetic of values (a date 2024-12-02
+    is not a difference: a term of four digits next to a '-' and no spaces)."""
+    terms_text = m.group("terms")
+    if re.search(r"\d-\d", terms_text) and not re.search(r"\s[+\-]\s", terms_text):
+        return None   # 2024-12-02, 10-15: a date or a range, not a difference
+    terms = [(t.group("sign") or "+", t.group("t")) for t in _TERM_WITH_SIGN.finditer(terms_text)]
+    texts = [t for _, t in terms] + [m.group("result")]
+    if len({t.endswith("%") for t in texts}) > 1:
+        return make_check(KINDS[5], cid, None, f"{where}: “{m.group(0)}”: mixes % and plain numbers", line)
+    printed = [Printed.of(t.rstrip("%"), percent=t.endswith("%")) for t in texts]
+    whole = all("." not in t for t in texts)
+    total = sum(p.value if sign == "+" else -p.value for (sign, _), p in zip(terms, printed))
+    result = printed[-1]
+    tolerance = 0.0 if whole and not result.percent else sum(p.half for p in printed)
+    gap = abs(result.value - total)
+    ok = gap <= tolerance + EPS
+    rule = "whole counts add exactly" if tolerance == 0.0 else "printed precision: Σ half-units"
+    return make_check(KINDS[5], cid, ok, (
+        f"{where} says “{m.group(0)}”: the terms give {fmt(total, 4)}{'%' if result.percent else ''} "
+        f"(|Δ| {fmt(gap, 4)} {'≤' if ok else '>'} {fmt(tolerance, 4)}; {rule}) {'✓' if ok else '✗'}"), line)
+
+
 GATE = re.compile(rf"\d|\b(?:twice|half|thrice|{'|'.join(ORDINALS)})\b", re.I)
 
 
@@ -629,7 +729,7 @@ def check_prose_arithmetic(claims: Sequence[Any]) -> list[Check]:
             checks.append(_check_fraction(f"{claim_id}:fraction:{start}", where, line, item))
             taken.append((start, end))
         for kind, pattern, check_one in ((KINDS[2], MULTIPLIER, _check_times), (KINDS[3], SHARES, _check_shares),
-                                         (KINDS[4], RANK, _check_rank)):
+                                         (KINDS[4], RANK, _check_rank), (KINDS[5], WRITTEN_SUM, _check_sum)):
             found = list(itertools.islice(pattern.finditer(sentence), MAX_SHAPES + 1))
             if len(found) > MAX_SHAPES:
                 checks.append(_too_many(kind, claim_id, where, line))

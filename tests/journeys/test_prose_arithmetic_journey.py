@@ -8,7 +8,10 @@ The chapter holds one right and one wrong sentence of each shape. Hand-checked:
 * 40% + 35% + 25% = 100% (right); 40% + 35% + 30% = 105% (wrong);
 * second of five with 0.41 behind 0.45 (right: two checks pass, place and order); first of five
   yet behind 0.45 (wrong: the place passes, the order fails);
-* 2/4 → 3/4 is a 50% relative gain (right); "a 25% gain" agrees only as points: SKIP, not a pass.
+* 2/4 → 3/4 is a 50% relative gain (right); "50% faster" from 120 ms to 60 ms has two bases (the
+  time halves, the rate doubles): SKIP, not a pass. (Until campaign o the ambiguous sentence was
+  "a 25% gain" from 2/4 to 3/4; a gain in % now claims the relative reading and fails:
+  tests/journeys/test_consistency_verdicts_p.py.)
 
 `consistency` exits 1 and names each wrong sentence by its line; `--format json` gives the same
 counts; a page with only the right sentences exits 0, and `--strict` fails on the one SKIP.
@@ -36,7 +39,7 @@ WRONG = [
     "The three shares of the budget are 40%, 35% and 30%.",
     "The dense run ranks first of five with 0.41 behind 0.45.",
 ]
-AMBIGUOUS = "Coverage then rises from 2/4 to 3/4, a 25% gain."
+AMBIGUOUS = "Caching then cuts latency from 120 ms to 60 ms, 50% faster."
 
 
 def _chapter(sentences: list[str]) -> str:
@@ -60,7 +63,7 @@ def test_a_chapter_with_right_and_wrong_prose_arithmetic(tmp_path: Path) -> None
     assert "9.5/3.1 = 3.0645" in failed[2]
     assert "= 105.0000%" in failed[3]
     assert "a first place is behind no one" in failed[4]
-    assert "SKIP prose-change" in out and "agrees with the difference in percentage points" in out
+    assert "SKIP prose-change" in out and "a change of speed has two bases" in out
     assert "summary: 14 checks: 8 passed, 5 failed, 1 skipped" in out, out
 
     as_json = run_cli("consistency", "chapter.md", "--format", "json", cwd=tmp_path)
