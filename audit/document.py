@@ -875,7 +875,10 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
     """Read ``table_open`` … ``table_close``; returns the index of ``table_close`` and the table."""
     from audit.pipetable import table_tokens
 
-    index, header, rows = table_tokens(tokens, index, lambda children: inline_text(children, breaks="\n")[0])
+    from audit.cellmarks import mark_children
+
+    index, header, rows = table_tokens(tokens, index,
+                                       lambda children: inline_text(mark_children(children), breaks="\n")[0])
     width = len(header)
     body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
     line, end_line = span if span else (1, 1)
@@ -885,8 +888,10 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
 def table_cell_text(text: str) -> str:
     """A cell's source text with inline markup removed, as a pipe-table cell's
     (:func:`inline_text` with line breaks; table cell marks, :mod:`audit.cellmarks`)."""
+    from audit.cellmarks import mark_children
+
     tokens = _parser().parseInline(text)
-    return inline_text(tokens[0].children if tokens else [], breaks="\n")[0]
+    return inline_text(mark_children(tokens[0].children if tokens else []), breaks="\n")[0]
 
 
 def _set_aside_grid_tables(text: str) -> tuple[str, list[Any]]:
