@@ -897,10 +897,13 @@ def table_cell_text(text: str) -> str:
 def _set_aside_grid_tables(text: str) -> tuple[str, list[Any]]:
     """``text`` with the lines of its grid tables (:mod:`audit.gridtable`) blanked (so that line
     numbers stay and the parser reads none of them as prose), and the tables found."""
-    from audit.gridtable import find_grid_tables
+    from audit.gridtable import find_grid_tables, find_simple_tables
 
     lines = text.split("\n")
     tables = find_grid_tables(lines, table_cell_text)
+    taken = {n for t in tables for n in range(t.first_line, t.last_line + 1)}
+    tables += [t for t in find_simple_tables(lines, table_cell_text)
+               if not taken & set(range(t.first_line, t.last_line + 1))]
     for table in tables:
         for number in range(table.first_line, table.last_line + 1):
             lines[number - 1] = ""

@@ -143,3 +143,106 @@ def find_grid_tables(lines: list[str], cell: Callable[[str], str]) -> list[GridT
                     continue
         index += 1
     return tables
+
+
+# ---------------------------------------------------------------------------------------------
+# Simple tables: reStructuredText (``=====  =====`` rules) and Pandoc (a ``-----  -----`` rule under
+# the header). Columns are the rule's runs of ``=`` or ``-``; a cell is the text over its run (a
+# cell's text may overhang its run to the right up to the next run, as both tools allow).
+
+_RULE = {"=": re.compile(r"^ {0,3}=+(?: +=+)+\s*$"), "-": re.compile(r"^ {0,3}-{3,}(?: +-{3,})+\s*$")}
+
+
+def _runs(rule: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in re.finditer(r"[-=]+", rule)]
+
+
+def _cells(line: str, runs: list[tuple[int, int]]) -> list[str] | None:
+    """The cell texts of ``line`` under ``runs``; None when a word straddles a gap between columns
+    (the line is not laid out in these columns)."""
+    cells = []
+    for k, (start, _) in enumerate(runs):
+        stop = runs[k + 1][0] if k + 1 < len(runs) else len(line)
+        if k + 1 < len(runs) and 0 < stop <= len(line) and line[stop - 1:stop + 1].strip() and \
+                len(line[stop - 1:stop + 1].strip()) == 2:
+            return None
+        cells.append(line[start:stop].strip())
+    if runs[0][0] > 0 and line[:runs[0][0]].strip():
+        return None
+    return cells
+
+
+def _simple_table(lines: list[str], index: int, cell: Callable[[str], str]) -> tuple[GridTable, int] | None:
+    """The simple table whose rule is ``lines[index]``, and the index after it (module comments)."""
+    rule = lines[index]
+    runs = _runs(rule)
+    if _RULE["="].match(rule):  # RST: rule, [header, rule], rows, rule
+        end = next((j for j in range(index + 1, len(lines)) if _RULE["="].match(lines[j])), None)
+        if end is None:
+            return None
+        close = next((j for j in range(end + 1, len(lines)) if _RULE["="].match(lines[j])), None)
+        head_lines, body_first, last = (list(range(index + 1, end)), end + 1, close) if close else ([], index + 1, end)
+        if close is None:
+            head_lines, body_first, last = [], index + 1, end
+    else:  # Pandoc: header line right above the rule, rows to the first blank line
+        if index == 0 or not lines[index - 1].strip():
+            return None
+        head_lines, body_first = [index - 1], index + 1
+        last = next((j for j in range(body_first, len(lines)) if not lines[j].strip()), len(lines))
+        if last == body_first:
+            return None
+    parsed_head = [_cells(lines[j], runs) for j in head_lines]
+    if any(p is None for p in parsed_head):
+        return None
+    header = tuple(" ".join(c for c in col if c) for col in zip(*parsed_head)) if parsed_head else ()
+    rows: list[list[str]] = []
+    row_lines: list[int] = []
+    for j in range(body_first, last):
+        if not lines[j].strip():
+            continue
+        parts = _cells(lines[j], runs)
+        if parts is None:
+            return None
+        if rows and not parts[0] and lines is not None and _RULE["="].match(rule):  # RST continuation line
+            rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], parts)]
+            continue
+        rows.append(parts)
+        row_lines.append(j + 1)
+    if not header:
+        if len(rows) < 2:
+            return None
+        header, rows, row_lines = tuple(rows[0]), rows[1:], row_lines[1:]
+    if not rows:
+        return None
+    first = head_lines[0] if head_lines and head_lines[0] < index else index
+    table = GridTable(first + 1, last + 1 if _RULE["="].match(rule) else last,
+                      tuple(cell(h) for h in header), tuple(tuple(cell(c) for c in r) for r in rows),
+                      tuple(row_lines))
+    return table, (last + 1 if _RULE["="].match(rule) else last)
+
+
+def find_simple_tables(lines: list[str], cell: Callable[[str], str]) -> list[GridTable]:
+    """Every readable RST simple table of ``lines``, outside fenced code (section comment). Pandoc
+    simple tables (a ``-----  -----`` rule) are read by :mod:`audit.sitemarkup` as pipe tables, the
+    ``Table:`` caption line with them, so they are left to it."""
+    tables: list[GridTable] = []
+    fence: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opened = _FENCE.match(line)
+        if fence is not None or opened:
+            if fence is None:
+                fence = opened.group(1)
+            elif opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+            index += 1
+            continue
+        if _RULE["="].match(line):  # Pandoc simple tables: audit.sitemarkup reads them as pipe tables
+            found = _simple_table(lines, index, cell)
+            if found is not None:
+                tables.append(found[0])
+                index = found[1]
+                continue
+        index += 1
+    return tables

@@ -83,3 +83,50 @@ def test_an_rst_grid_table_reads_the_same() -> None:
     assert table.header == ("Config", "Time s")
     assert table.rows == (("base", "12.5"), ("large", "31.0"))
     assert table.row_lines == (6, 8)
+
+
+SIMPLE = """Timings:
+
+=====  =========  ======
+Model  Time (s)   Memory
+=====  =========  ======
+base   12.5       3.2
+large  31.0       7.9
+=====  =========  ======
+
+The large model is slower.
+
+  Model      nDCG@10   Recall
+---------  ---------  -------
+BM25         0.440      0.658
+SPLADE       0.470      0.786
+
+Done here.
+
+Title
+-----
+
+Some text --- with dashes.
+"""
+
+
+def test_rst_and_pandoc_simple_tables_are_tables_and_a_setext_heading_stays_a_heading() -> None:
+    """RST simple table (lines 3–8, rows on lines 6 and 7) and a Pandoc simple table (header line
+    12 over its ``---------  ---------`` rule, rows 14–15, ending at the blank line; read by
+    audit.sitemarkup as a pipe table, one row a line, so no row_lines); ``Title`` over
+    a single ``-----`` run is a setext heading, not a table."""
+    blocks = read_markdown(SIMPLE, "c.md").blocks
+    tables = [b.table for b in blocks if b.kind == "table"]
+    assert [(t.line, t.end_line, t.header, t.rows, t.row_lines) for t in tables] == [
+        (3, 8, ("Model", "Time (s)", "Memory"), (("base", "12.5", "3.2"), ("large", "31.0", "7.9")), (6, 7)),
+        (12, 15, ("Model", "nDCG@10", "Recall"), (("BM25", "0.440", "0.658"), ("SPLADE", "0.470", "0.786")), ())]
+    assert ("heading", "Title") in [(b.kind, b.text) for b in blocks]
+    prose = [(r.text, r.line) for r in claims_from_document(read_markdown(SIMPLE, "c.md")) if r.kind != TABLE_VALUE]
+    assert ("The large model is slower.", 10) in prose and ("Done here.", 17) in prose
+    assert not any("=====" in text or "0.440" in text for text, _ in prose)
+
+
+def test_table_value_rows_of_an_rst_simple_table_are_on_their_lines() -> None:
+    rows = claims_from_document(read_markdown(SIMPLE, "c.md"))
+    assert [(r.text, r.line) for r in rows if r.kind == TABLE_VALUE][:3] == [
+        ("T-1 · base · Time (s) = 12.5", 6), ("T-1 · base · Memory = 3.2", 6), ("T-1 · large · Time (s) = 31.0", 7)]
