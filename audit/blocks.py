@@ -32,6 +32,7 @@ class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     recovered: bool = False
+    row_lines: tuple[int, ...] = ()  # each body row's first line, when the rows span several lines (a grid table)
 
 
 @dataclass(frozen=True)

@@ -642,6 +642,7 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
     if toml_lines:
         blocks.append(Block("front_matter", "\n".join(lines[1:toml_lines - 1]), 1, toml_lines))
         text = "\n" * toml_lines + "\n".join(lines[toml_lines:])
+    text, grid_tables = _set_aside_grid_tables(text)
     prepared, origin, markup = prepare_markdown(text, line_paragraphs)
     written = len(origin)  # parser lines past this one are the synthetic footnote references below
     prepared = _renamed_duplicate_footnotes(prepared)
@@ -844,6 +845,8 @@ def read_markdown(text: str, path: str | None = None, *, line_paragraphs: bool =
             first = file_line(ref_map[0] + 1)
             blocks.append(Block("reference", f"[{label}]: {ref.get('href', '')}", first,
                                 file_line(ref_map[1]), _section_at(blocks, first)))
+    for grid in grid_tables:
+        blocks.append(_grid_table_block(grid, blocks))
     for item in markup:
         blocks.append(Block(item.kind, item.text, item.line, item.end_line, _section_at(blocks, item.line),
                             language=item.note if item.kind == "code" else "", note=item.note))
@@ -872,11 +875,50 @@ def _table(tokens: list[Any], index: int, span: tuple[int, int] | None, section:
     """Read ``table_open`` … ``table_close``; returns the index of ``table_close`` and the table."""
     from audit.pipetable import table_tokens
 
-    index, header, rows = table_tokens(tokens, index, lambda children: inline_text(children, breaks="\n")[0])
+    from audit.cellmarks import mark_children
+
+    index, header, rows = table_tokens(tokens, index,
+                                       lambda children: inline_text(mark_children(children), breaks="\n")[0])
     width = len(header)
     body = tuple(tuple((row + [""] * width)[:width]) for row in rows)
     line, end_line = span if span else (1, 1)
     return index, Table(line, end_line, section, caption, tuple(header), body)
+
+
+def table_cell_text(text: str) -> str:
+    """A cell's source text with inline markup removed, as a pipe-table cell's
+    (:func:`inline_text` with line breaks; table cell marks, :mod:`audit.cellmarks`)."""
+    from audit.cellmarks import mark_children
+
+    tokens = _parser().parseInline(text)
+    return inline_text(mark_children(tokens[0].children if tokens else []), breaks="\n")[0]
+
+
+def _set_aside_grid_tables(text: str) -> tuple[str, list[Any]]:
+    """``text`` with the lines of its grid tables (:mod:`audit.gridtable`) blanked (so that line
+    numbers stay and the parser reads none of them as prose), and the tables found."""
+    from audit.gridtable import find_grid_tables, find_simple_tables
+
+    lines = text.split("\n")
+    tables = find_grid_tables(lines, table_cell_text)
+    taken = {n for t in tables for n in range(t.first_line, t.last_line + 1)}
+    tables += [t for t in find_simple_tables(lines, table_cell_text)
+               if not taken & set(range(t.first_line, t.last_line + 1))]
+    for table in tables:
+        for number in range(table.first_line, table.last_line + 1):
+            lines[number - 1] = ""
+    return ("\n".join(lines) if tables else text), tables
+
+
+def _grid_table_block(grid: Any, blocks: list[Block]) -> Block:
+    """The ``table`` block of a grid table; its caption is the text of the last paragraph or heading
+    before it (the pipe-table convention), its section the heading path at its first line."""
+    before = [b for b in blocks if b.line < grid.first_line and b.kind in ("paragraph", "heading")]
+    caption = max(before, key=lambda b: b.line).text if before else ""
+    section = _section_at(blocks, grid.first_line)
+    table = Table(grid.first_line, grid.last_line, section, caption, grid.header, grid.rows,
+                  row_lines=grid.row_lines)
+    return Block("table", " | ".join(table.header), table.line, table.end_line, section, table=table)
 
 
 def _html_tables(html: str, first: int, section: tuple[str, ...], caption: str) -> list[Block]:
@@ -965,5 +1007,5 @@ def describe_block(block: Block) -> str:
 
 
 __all__ = ["BLOCK_KINDS", "PROSE_KINDS", "Block", "Document", "SectionPath", "Table",
-           "describe_block", "document_from_pack", "inline_text", "looks_like_markdown",
+           "describe_block", "document_from_pack", "inline_text", "table_cell_text", "looks_like_markdown",
            "read_markdown"]

@@ -250,7 +250,8 @@ def read_flattened(text: str, path: str | None = None) -> Document:
             rows = [tuple(c for c in re.split(r"\t+|\s{2,}", r.strip()) if c) for r in lines[number - 1:column_end]]
             header, body = rows[0], tuple((r + ("",) * len(rows[0]))[:len(rows[0])] for r in rows[1:])
             caption = blocks[-1].text if blocks and blocks[-1].kind in ("paragraph", "heading") else ""
-            table = Table(number, column_end, sections.current, caption, header, body, recovered=True)
+            table = Table(number, column_end, sections.current, caption, header, body, recovered=True,
+                          row_lines=tuple(range(number + 1, column_end + 1)))  # one row a line
             blocks.append(Block("table", " | ".join(header), number, column_end, sections.current, recovered=True,
                                 table=table, note="column-table"))
             previous = lines[column_end - 1]
@@ -1984,6 +1985,13 @@ _WIDE_GAP = re.compile(r" {61}")
 """A gap between columns is a tab or two to sixty spaces: a run of thousands is no layout."""
 
 
+def _sentence_cell(cell: str) -> bool:
+    """A cell that reads as a sentence: four words or more ending in ``.``, ``!`` or ``?``. In a row
+    one cell short of the header (``Note<TAB>the times are averaged over 3 runs.``) it is prose
+    under the table, not a row (issue: a line after a table that does not look like a row is prose)."""
+    return len(cell.split()) >= 4 and cell.rstrip().endswith((".", "!", "?"))
+
+
 def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
     """Runs of two or more lines laid out in columns (cells split by a tab or by two spaces or more
     inside the line, as ``w3m -dump`` or inscriptis render a table, tab-separated as a browser
@@ -2000,7 +2008,8 @@ def _column_tables(raw: list[str], code: set[int]) -> dict[int, int]:
             continue
         end = i + 1
         while (end < len(raw) and _COLUMN_GAP.search(raw[end]) and not _WIDE_GAP.search(raw[end])
-               and width - 1 <= len(cells(raw[end])) <= width):
+               and width - 1 <= len(cells(raw[end])) <= width
+               and not (len(cells(raw[end])) < width and _sentence_cell(cells(raw[end])[-1]))):
             end += 1
         if end - i >= 2:
             out[i] = end

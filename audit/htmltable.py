@@ -16,7 +16,8 @@ Conventions (the HTML table model, WHATWG HTML §4.9.12 "Processing model", simp
   repeated by a ``rowspan`` or left empty (pandas' index-name row) said once. In the body a span's
   first cell holds the text and the cells it covers are '' (the pipe-table way of writing a group
   row or a row span, ``| | Deactivate random |``, which the table readers already interpret);
-* a cell's text: tags dropped, their text kept; ``<br>``, ``<p>``, ``<div>``, ``<li>`` are line
+* a cell's text: tags dropped, their text kept, except ``<sup>``/``<sub>`` (a marker, an exponent or a
+  spread, :mod:`audit.cellmarks`: ``0.97<sup>8</sup>`` is ``0.97 ⁸``, never ``0.978``); ``<br>``, ``<p>``, ``<div>``, ``<li>`` are line
   breaks; whitespace runs collapsed; ``<script>``/``<style>`` and comments are no text;
 * ``caption`` is the ``<caption>`` text ('' when none).
 
@@ -29,6 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+
+from audit.cellmarks import marked
 
 MAX_COLUMNS = 1000
 MAX_CELLS = 1_000_000  # grid cells spans may fill: more is no table a reader checks, and would take memory
@@ -100,6 +103,7 @@ class _Reader(HTMLParser):
         self.open: list[_State] = []
         self.done: list[tuple[_State, int]] = []
         self.skip = 0
+        self.marks: list[tuple[str, _Cell | None, int]] = []  # open <sup>/<sub>: tag, its cell, first part
 
     def _text(self, piece: str) -> None:
         if self.skip or not self.open:
@@ -139,6 +143,8 @@ class _Reader(HTMLParser):
             state.cell = _Cell([], _span(attrs, "colspan", 1, MAX_COLUMNS), _span(attrs, "rowspan", 1, 65534),
                                tag == "th")
             state.row.cells.append(state.cell)
+        elif tag in ("sup", "sub") and state.cell is not None and state.caption is None:
+            self.marks.append((tag, state.cell, len(state.cell.parts)))
         elif tag in _BREAKS:
             self._text("\n")
 
@@ -161,6 +167,11 @@ class _Reader(HTMLParser):
             state.close_row()
         elif tag in ("td", "th"):
             state.close_cell()
+        elif tag in ("sup", "sub") and self.marks and self.marks[-1][:2] == (tag, state.cell):
+            _, _, start = self.marks.pop()
+            parts = state.cell.parts
+            if start <= len(parts):  # the marker's text in its cell (audit.cellmarks)
+                parts[start:] = [marked(tag, "".join(parts[start:]), "".join(parts[:start]))]
         elif tag in _BREAKS:
             self._text("\n")
 

@@ -3,7 +3,8 @@
 :mod:`audit.flattened` finds pipe tables written into flattened text and parses each alone with
 markdown-it-py (CommonMark + the GFM table rule), so that the line under a table is never a row.
 The cell text follows :func:`audit.document.inline_text` for cells: inline markup removed, inline
-code keeps its content, ``<br>`` is a line break, an HTML comment is dropped. Kept apart from
+code keeps its content, ``<br>`` is a line break, an HTML comment and a formatting tag (``<b>``) are
+dropped, ``<sup>``/``<sub>`` are markers (:mod:`audit.cellmarks`). Kept apart from
 :mod:`audit.document` so that the two readers do not import each other.
 """
 
@@ -13,16 +14,22 @@ import re
 from typing import Any, Callable
 
 _BREAK = re.compile(r"^<br\s*/?>$", re.I)
+_FORMAT = re.compile(r"^</?\s*(?:b|i|em|strong|u|s|del|ins|mark|small|span|font|code|a|abbr)\b[^>]*>$", re.I)
+"""A formatting tag in a cell (``<b>0.91</b>``): no text, its content stays; any other tag-like text
+(``<unk>``, a tokenizer's special token in a cell) is kept as written."""
 
 
 def _cell(children: list[Any] | None) -> str:
+    from audit.cellmarks import mark_children
+
     parts = []
-    for child in children or ():
+    for child in mark_children(children):
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
         elif child.type == "html_inline":
             content = child.content.strip()
-            parts.append("\n" if _BREAK.match(content) else "" if content.startswith("<!--") else child.content)
+            parts.append("\n" if _BREAK.match(content) else "" if content.startswith("<!--") or _FORMAT.match(content)
+                         else child.content)
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
         elif child.type in ("math_inline", "math_inline_double"):

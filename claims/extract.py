@@ -876,6 +876,8 @@ def table_row_line(table: Table, row: int) -> int:
     table: header, delimiter, then the rows, ``end_line`` = ``line`` + 1 + the row count); the
     table's first line when its rows do not map onto its lines one to one (a table recovered
     from one flattened line, an HTML table)."""
+    if len(table.row_lines) == len(table.rows) and 0 < row <= len(table.row_lines):
+        return table.row_lines[row - 1]  # a grid table: each row's first content line
     if not table.recovered and table.end_line - table.line == len(table.rows) + 1:
         return table.line + 1 + row
     return table.line

@@ -40,15 +40,7 @@ def _misplaced(text: str, rows) -> list[str]:
 
 def _development() -> list[str]:
     manifest = json.loads((CORPUS / "manifest.json").read_text(encoding="utf-8"))
-    return [pytest.param(d["excerpt"], marks=_GRID_TABLE) if d["excerpt"] in _GRID_TABLES else d["excerpt"]
-            for d in manifest["documents"] if d["part"] == "development"]
-
-
-_GRID_TABLES = frozenset({"quarto-execution-options.qmd"})
-"""Excerpts holding a Pandoc grid table (``+----+`` borders), which the reader does not read as a
-table yet: its border and cell lines become prose rows that start on no line of their own (batch 11)."""
-_GRID_TABLE = pytest.mark.xfail(strict=True, raises=AssertionError,
-                                reason="a Pandoc grid table is read as prose, not as a table (not yet supported)")
+    return [d["excerpt"] for d in manifest["documents"] if d["part"] == "development"]
 
 
 @pytest.mark.parametrize("excerpt", _development())

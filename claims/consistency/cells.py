@@ -12,7 +12,8 @@ weighted sum Σ cᵢxᵢ the test is |r − Σ cᵢxᵢ| ≤ h_r + Σ |cᵢ|·h�
 **Cells.** Bold, emphasis and code marks are already stripped by the document model. A cell is
 *missing* when empty or one of ``—``, ``–``, ``-``, ``n/a``, ``na``, ``N/A``, ``?``, ``…``; it is a
 *number* when it is one signed number (thousands groups of three, ``−`` accepted as minus),
-optionally followed by ``%``, footnote marks (``*``, ``†``, ``‡``, ``§``, ``^a``) and a bracketed
+optionally followed by ``%``, footnote marks (``*``, ``†``, ``‡``, ``§``, ``^a``, a ``<sup>`` mark
+written after a space in superscript characters, ``0.97 ⁸``: :mod:`audit.cellmarks`) and a bracketed
 interval (``0.60 [0.55, 0.65]`` reads 0.60) or a spread (``0.50 ± 0.02``, ``0.50 +/- 0.02`` read 0.50,
 at the mean's own printed precision: the spread is of the runs, not of the print; before, such a
 cell was text, and a mean row over ``±`` cells was never checked); ``k/N`` written without spaces
@@ -30,7 +31,8 @@ MISSING = frozenset({"", "—", "–", "-", "n/a", "na", "?", "…", "...", "--"
 NUMBER_CELL = re.compile(
     r"^(?P<sign>[+\-\u2212])?(?P<digits>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)"
     r"\s*(?P<percent>%)?\s*(?:[*†‡§]+|\^?[a-z]\b|×)?\s*(?:[\[(][^\])]*[\])])?"
-    r"\s*(?:(?:±|\+/-|\+-)\s*(?:\d+(?:\.\d+)?|\.\d+)\s*%?)?\s*(?:[*†‡§]+)?$")
+    r"\s*(?:(?:±|\+/-|\+-)\s*(?:\d+(?:\.\d+)?|\.\d+)\s*%?)?\s*(?:[*†‡§]+)?"
+    r"(?:\s+[,*†‡§\u00b9\u00b2\u00b3\u2070-\u209f\u1d2c-\u1dbf\u2c7c\u2c7d]+)?$")  # a <sup> mark: audit.cellmarks
 FRACTION_CELL = re.compile(r"^(?P<k>\d+)/(?P<n>\d+)$")
 
 

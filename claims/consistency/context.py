@@ -121,6 +121,9 @@ class TableView:
         onto its lines one to one (an HTML table, a table recovered from one flattened line), as
         ``claims.extract.table_row_line`` gives the claim rows: never another row's line."""
         table = self.table
+        row_lines = getattr(table, "row_lines", ())
+        if len(row_lines) == len(table.rows) and 0 <= r < len(row_lines):
+            return row_lines[r]  # a grid table: each row's first content line
         end = getattr(table, "end_line", None)
         if not getattr(table, "recovered", False) and (end is None or end - table.line == len(table.rows) + 1):
             return table.line + 2 + r

@@ -52,6 +52,12 @@ def read_tables(text: str, path: str | None = None, offset: int = 0) -> list[Tab
             tables.extend(more)
             caption_lines, caption = [], ""
             continue
+        grid = _grid_table(lines, index, headings, caption, offset) if line.lstrip().startswith("+") else None
+        if grid:  # a Pandoc / RST grid table (audit.gridtable)
+            index, table = grid
+            tables.append(table)
+            caption_lines, caption = [], ""
+            continue
         if not line.lstrip().startswith("|"):
             if line.strip():
                 caption_lines.append(line.strip())
@@ -90,3 +96,19 @@ def _html_tables(lines: list[str], index: int, headings: list[tuple[int, str]], 
     return stop, [Table(t.first_line + index + offset, t.last_line + index + offset, section,
                         t.caption or (caption if number == 0 else ""), t.header, t.rows)
                   for number, t in enumerate(found)]
+
+
+def _grid_table(lines: list[str], index: int, headings: list[tuple[int, str]], caption: str, offset: int
+                ) -> tuple[int, Table] | None:
+    """The grid table starting at ``lines[index]`` (audit.gridtable) and the index after it; None
+    when none starts there."""
+    from audit.document import table_cell_text
+    from audit.gridtable import find_grid_tables
+
+    found = find_grid_tables(lines[index:], table_cell_text)
+    if not found or found[0].first_line != 1:
+        return None
+    t = found[0]
+    return index + t.last_line, Table(t.first_line + index + offset, t.last_line + index + offset,
+                                      tuple(h[1] for h in headings), caption, t.header, t.rows,
+                                      row_lines=tuple(n + index + offset for n in t.row_lines))
