@@ -428,6 +428,8 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if re.match(r"[*•]\s", following):
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
+    if _CITATION_ROLE_START.match(following) and re.fullmatch(r"\S+`[\s.,;]*", following):
+        return True  # "… memorization. :cite:`Robins`": a citation after the period cites the sentence before
     if re.match(r"(?:[—–]|--)\s", following):
         return True  # a dash opens no sentence: “… bottleneck.” — A. Engineer (a quotation's credit)
     if re.search(r"[A-Za-z0-9)\]\"'”’]$", previous) and not _SENTENCE_END.search(previous):
@@ -453,6 +455,9 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
     return False
 
 
+_CITATION_ROLE_START = re.compile(r":(?:cite|citet|citep|cite:[pt]):`|\{cite(?::[pt])?\}`")
+"""A citation role opening the piece after a cut (a Distill ``<d-cite>`` after the period, read as
+``:cite:`key``` by audit/document.py): it belongs to the sentence before, like a ``[12]`` marker."""
 _SENTENCE_END = re.compile(r"[.!?…:;][\"'”’)\]*_]*(?:\[\^?[\w-]{1,40}\]|\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]|[¹²³⁰-⁹])*$")
 """A piece that ends a sentence: its last punctuation, then closing quotes or brackets and citation
 markers (``… drift.[^2]``, ``… before.²``, ``… (as run twice.)``)."""

@@ -1,0 +1,41 @@
+"""Attribution causes fixed at stop 29 (issue 19; claims/attribution.py, the page pass of
+claims/extract.py, and the reader's Distill citation tag in audit/document.py).
+
+Every sentence here was written for this file (none is copied from the labelled corpus)."""
+
+from __future__ import annotations
+
+from claims.extract import TABLE_VALUE, extract_claims
+
+
+def _rows(text: str):
+    """The sentence rows of a Markdown text (the block rule, as a page is read)."""
+    return [r for r in extract_claims(text, "block") if r.kind != TABLE_VALUE]
+
+
+def _attributed(row) -> bool:
+    """The bench's reading (bench/bench_claims_quality.py ``is_attributed``)."""
+    return row.kind == "attribution" or "credited to" in row.cue
+
+
+def test_a_distill_citation_tag_is_a_citation_of_its_key() -> None:
+    rows = _rows('Dense retrieval beats sparse retrieval on most benchmarks <d-cite key="okafor2020dense"></d-cite>.')
+    assert len(rows) == 1 and _attributed(rows[0])
+    assert rows[0].cited_names == ["okafor 2020"]
+
+
+def test_a_distill_citation_glued_to_a_word_and_inside_an_html_block_still_cites() -> None:
+    rows = _rows('<span style="font-weight:800">Quokka Net<d-cite key="7"/>:</span> trained on noisy labels.\n')
+    assert [r.cited_names for r in rows if _attributed(r)] == [["7"]]
+    rows = _rows('The labels were checked with Quokka-L<d-cite key="12"/> predictions only.')
+    assert len(rows) == 1 and _attributed(rows[0]) and "12" in rows[0].cited_names
+
+
+def test_a_distill_citation_after_the_full_stop_cites_the_sentence_before() -> None:
+    rows = _rows('First a baseline is trained. The agent never recovers from the warm start. '
+                 '<d-cite key="Mbeki"></d-cite>\n\nNext paragraph here.')
+    assert [r.text for r in rows][1].startswith("The agent never recovers")
+    assert len(rows) == 3
+    assert [_attributed(r) for r in rows] == [False, True, False]
+    assert rows[1].cited_names == ["Mbeki"]
+    assert [q.text for r in rows for q in r.quantities] == []  # a key is no number
