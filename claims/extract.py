@@ -141,7 +141,8 @@ ACRONYM_STOPLIST = frozenset("""
 LF CR CRLF CPU CPUs GPU GPUs URL URLs DOI ID IDs PDF HTML API APIs JSON CSV TSV UTF ASCII NFC NFD
 OK AND OR NOT ALL NONE ONLY MUST NOTE TODO EXCERPT UNVERIFIED UNRUN MATCH MISMATCH WARNING FAQ
 USA UK EU GB MB KB TB
-""".split())
+nDCG NDCG MRR MAP mAP BLEU ROUGE METEOR AUC ROC RMSE MSE MAE WER CER FID PSNR SSIM QPS TPS FLOPs FLOPS TFLOPS
+""".split())  # metrics (nDCG, MRR, BLEU) name a measure, never a credited source (issue 19)
 NAME_STOPLIST = frozenset("""
 Today Tomorrow Yesterday Everyone Nobody Someone Anyone This That It Its Chapter Part Section
 Figure Table Year Author Book Reader Model System Method Team World Project
@@ -167,7 +168,7 @@ _BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
 _NAME_YEAR = re.compile(rf"\b({_NAME})\s+\(\d{{4}}[a-z]?\)")
 _PAREN = re.compile(rf"\(({_NAME})(?:\s+et\s+al\.)?,?\s+\d{{4}}[a-z]?\)")
-_ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-])")
+_ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-]|@\d)")  # "XY@10": a metric
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
 _URL = re.compile(r"(?:https?://|www\.)\S+?(?=[.,;:!?)\]”\"']*(?:\s|$))")
@@ -713,6 +714,20 @@ def _credit_named_works(rows: list[ClaimRow]) -> list[ClaimRow]:
     return out
 
 
+_MARKER_CUES = ("numbered reference", "citation role")
+
+
+def _credit_names(names: list[str], person: bool, credited: tuple[str, ...], cue: str) -> list[str]:
+    """The cited names of a credited sentence: the names :func:`cited_names` finds, then the credit's.
+    When the credit is only a numbered marker or a citation role and no person is named, the marker
+    or key is the cited name (label convention (a)), with any capitalised name the sentence credits: an
+    acronym the sentence merely mentions
+    (``10% better than BM25 [1]``, ``DPR :cite:`x```) is a compared system, not the source."""
+    if cue in _MARKER_CUES and not person and credited:
+        names = [n for n in names if not _ACRONYM.fullmatch(n)]  # "Moore revised … [2]" keeps Moore
+    return names + [n for n in credited if n not in names]
+
+
 def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:
     for q in row.quantities:
         values = (q.value, q.upper, q.numerator, q.denominator)
@@ -745,7 +760,7 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         names, person = cited_names(sentence)
         credit = credits(sentence)  # claims/attribution.py: roles, organisations, papers
         if credit is not None:
-            names = names + [n for n in credit.names if n not in names]
+            names = _credit_names(names, person, credit.names, credit.cue)
         kind, cue = classify(words, quantities, person or credit is not None)
         if kind == MEASURED and (person or credit is not None):
             cue += f"; credited to {', '.join(names) or 'a source'}"

@@ -39,3 +39,21 @@ def test_a_distill_citation_after_the_full_stop_cites_the_sentence_before() -> N
     assert [_attributed(r) for r in rows] == [False, True, False]
     assert rows[1].cited_names == ["Mbeki"]
     assert [q.text for r in rows for q in r.quantities] == []  # a key is no number
+
+
+def test_a_numbered_marker_is_the_cited_name_not_the_metric_or_the_compared_system() -> None:
+    rows = _rows("Our reranker reaches 0.482 nDCG@10, 12% better than BM25 [4].")
+    assert len(rows) == 1 and _attributed(rows[0])
+    assert rows[0].cited_names == ["[4]"]
+    rows = _rows("Dense retrieval with DPR holds up on long queries :cite:`okafor2021`.")
+    assert rows[0].cited_names == ["okafor 2021"]
+
+
+def test_a_named_person_beside_a_marker_stays_cited() -> None:
+    rows = _rows("In 2019, Okafor restated Okafor's law for larger indexes [3].")
+    assert _attributed(rows[0]) and "Okafor" in rows[0].cited_names and "[3]" in rows[0].cited_names
+
+
+def test_a_metric_glued_to_its_cutoff_is_never_a_cited_name() -> None:
+    rows = _rows("MRR@10 rose to 0.41 on the dev queries, as reported by Okafor et al. (2022).")
+    assert _attributed(rows[0]) and "MRR" not in rows[0].cited_names
