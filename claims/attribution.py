@@ -454,6 +454,21 @@ _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|
                              r"equation|eq\.|above|below|notebook|earlier|previously|later|readme|docs|"
                              r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples|"
                              r"accompanying|companion)\b", re.I)
+_PAGE_DEIXIS = re.compile(r"(?i:this|these)\s+(?i:article|articles|page|write-?up|series|"
+                          r"chapter|guide|tutorial|notebook|lesson)\b")
+"""A work the page points at as itself (``discussed in this article``): a self-reference (label
+convention (d)), whatever verb credits it; ``this blog post`` and ``this report`` are left out, a
+link's text often names another page so (``As demonstrated in [this blog post](…)``)."""
+_HERE_AFTER = re.compile(r"\s*,?\s*(?i:below|above|here|that\s+follows)\b")
+"""A work placed on the page (``as shown in the timing report below``): the page's own."""
+_SETTING_BEFORE = re.compile(r"\b(?i:default|value|values|setting|settings|option|options|limit|timeout|"
+                             r"size|version|configuration)\s+$")
+"""A setting a product's makers suggest (``the default value suggested by RabbitMQ is 60``): a
+product's default, no claim or method credited."""
+_SUGGESTED_TO_US = re.compile(r"\b(?i:suggested|suggests|proposed|asked|urged|encouraged|invited|challenged)\s+"
+                              r"(?:that\s+)?(?:we|I|us|me)\b")
+"""A suggestion to the writer to act (``X suggested that we write a post about it``): an errand, no
+claim credited."""
 _RELEASE_AFTER = re.compile(r"\s*(?:v\d|\d)")
 """A source followed by a number is a software release or a venue's year (``introduced in
 Python 3.12``, ``in Transformers v4``, ``in NeurIPS 2020``), not a credit."""
@@ -1300,7 +1315,8 @@ def credits(sentence: str) -> Credit | None:
         before = sentence[max(0, m.start() - 12):m.start()]
         src = m.group("src")
         if (_OWN.search(m.group(0)) or re.search(r"\bwe\s+$", before, re.I)
-                or _SELF_REFERENCE.search(src)
+                or _SELF_REFERENCE.search(src) or _PAGE_DEIXIS.match(src) or _HERE_AFTER.match(sentence, m.end())
+                or _SETTING_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
                 or (_OWN_START.match(sentence) and _BE_BEFORE.search(sentence[max(0, m.start() - 20):m.start()]))):
             continue
         bare = not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")
@@ -1357,10 +1373,16 @@ def credits(sentence: str) -> Credit | None:
             add(m.start("title"), m.group("title").strip(), cues[0])
     if not cues:
         return None
+    if _SUGGESTED_TO_US.search(sentence) and all(c in _REPORTING_ONLY or c.startswith("credit verb") for c in cues):
+        return None  # "@X tweeted about it and suggested that we write a post": no claim credited
     names = [name for _, name in sorted(found)]
     # "launched by Muennighoff et al": the surname alone is part of the fuller name beside it
     names = [n for n in names if not any(o != n and o.startswith(n + " ") for o in names)]
     return Credit(tuple(names), cues[0])
+
+
+_REPORTING_ONLY = ("a source reports", "a source as the subject")
+"""The cues of a reporting subject alone (no citation, marker or 'according to')."""
 
 
 _WORK_NAMED = re.compile(rf"(?:\b(?i:the)\s+(?:(?i:official|original|published)\s+)?(?P<the>{_ORG})\s+"

@@ -57,3 +57,25 @@ def test_a_named_person_beside_a_marker_stays_cited() -> None:
 def test_a_metric_glued_to_its_cutoff_is_never_a_cited_name() -> None:
     rows = _rows("MRR@10 rose to 0.41 on the dev queries, as reported by Okafor et al. (2022).")
     assert _attributed(rows[0]) and "MRR" not in rows[0].cited_names
+
+
+NOT_CREDITED = [
+    "The next release will fold in every idea discussed in this article.",
+    "We expect the run to take a few seconds, as shown in the profile output below:",
+    "The value is in seconds, and the default value suggested by Kestrel is 30.",
+    "@mbeki recently posted about the indexing speed-ups and suggested that we write a blog post about it:",
+]
+
+
+def test_the_page_itself_a_product_default_and_an_errand_credit_nothing() -> None:
+    for sentence in NOT_CREDITED:
+        rows = _rows(sentence)
+        assert not any(_attributed(r) for r in rows), sentence
+
+
+def test_another_work_named_beside_those_words_still_credits() -> None:
+    for sentence, name in (("As demonstrated in this blog post by Okafor, int8 halves the latency.", "Okafor"),
+                           ("The heuristic was suggested by Okafor in 2019.", "Okafor"),
+                           ("Okafor suggested that the index be rebuilt nightly [2].", "[2]")):
+        rows = _rows(sentence)
+        assert _attributed(rows[0]) and name in rows[0].cited_names, sentence
