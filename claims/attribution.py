@@ -1244,6 +1244,9 @@ def credits(sentence: str) -> Credit | None:
                 if names and _thanked_for_work(m.group("what") or m.group("did")):
                     for name in names:
                         add(m.start(group) + max(0, m.group(group).find(name.split()[0])), name, "thanks for a work")
+    for m in (_MAKERS_WHO.finditer(sentence) if " who " in sentence else ()):
+        if m.group("who").split()[0] not in _NOT_MAKERS and m.group("who").split()[0] not in NOT_SOURCES:
+            add(m.start("who"), m.group("who"), "a maker named")
     if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence) or _maintained(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
@@ -1379,6 +1382,17 @@ def credits(sentence: str) -> Credit | None:
     # "launched by Muennighoff et al": the surname alone is part of the fuller name beside it
     names = [n for n in names if not any(o != n and o.startswith(n + " ") for o in names)]
     return Credit(tuple(names), cues[0])
+
+
+_MAKERS_WHO = re.compile(rf"(?<![\w\-@])(?P<who>{_HANDLE}|{_CAP}(?:\s+{_CAP}){{0,2}})\s+(?:and\s+(?:others|colleagues|"
+                         r"the\s+(?:team|people|folks))\s+)?who\s+(?:also\s+|first\s+|originally\s+)?"
+                         r"(?:worked\s+on|designed|built|implemented|wrote|created|developed|invented|authored|"
+                         r"contributed\s+to|pioneered)\b")
+"""A named maker of a piece of work (``@mbeki and others who designed the task API``, ``Okafor who
+built the index``): credits the work to them, as thanks for a work does (label convention (e)); a
+generic subject (``Users who built …``) names no one."""
+_NOT_MAKERS = frozenset("""Anyone Everyone Someone Those People Users Developers Engineers Researchers Authors
+Contributors Maintainers Teams Companies Folks Readers You We They He She Many Most Some All Others""".split())
 
 
 _REPORTING_ONLY = ("a source reports", "a source as the subject")

@@ -79,3 +79,11 @@ def test_another_work_named_beside_those_words_still_credits() -> None:
                            ("Okafor suggested that the index be rebuilt nightly [2].", "[2]")):
         rows = _rows(sentence)
         assert _attributed(rows[0]) and name in rows[0].cited_names, sentence
+
+
+def test_a_named_maker_who_built_a_work_is_credited_and_a_generic_one_is_not() -> None:
+    rows = _rows("@mbeki and others who designed the task API.")
+    assert _attributed(rows[0]) and rows[0].cited_names == ["@mbeki"]
+    for sentence in ("Everyone who worked on the release deserves a break.",
+                     "Users who built their own index saw no change."):
+        assert not any(_attributed(r) for r in _rows(sentence)), sentence
