@@ -1542,12 +1542,16 @@ def self_reference(sentence: str, own: frozenset[str], paper: bool = False) -> b
     """Whether a sentence's credit goes only to the page's own work (label convention (d)): every
     name it credits is the page's own system or maker (:func:`own_names`; ``Researchers at Nimbus
     developed the models`` on Nimbus' model card), or it credits an unnamed paper on a page whose
-    paper it is (:func:`own_paper`; ``Further analysis is provided in the paper``)."""
+    paper it is (:func:`own_paper`; ``Further analysis is provided in the paper``), or an unnamed
+    paper or work said of the page's own system (``the paper describes an early Gridnet``)."""
     credit = credits(sentence)
     if credit is None or credit.cue in ("citation role", "numbered reference", "author-year citation"):
         return False
     if credit.names:
         return bool(own) and all(_is_own(n, own) for n in credit.names)
+    unnamed = credit.cue in _UNNAMED_PAPER_CUES or credit.cue == "a work as the subject"
+    if own and unnamed and any(re.search(rf"(?<![\w\-]){re.escape(o)}(?![\w\-])", sentence) for o in own):
+        return True  # "the paper describes an initial version of CAMBI" on CAMBI's page: its own paper
     return paper and (credit.cue in _UNNAMED_PAPER_CUES or credit.cue.startswith("credit verb"))
 
 

@@ -87,3 +87,11 @@ def test_a_named_maker_who_built_a_work_is_credited_and_a_generic_one_is_not() -
     for sentence in ("Everyone who worked on the release deserves a break.",
                      "Users who built their own index saw no change."):
         assert not any(_attributed(r) for r in _rows(sentence)), sentence
+
+
+def test_an_unnamed_paper_said_of_the_pages_own_system_is_a_self_reference() -> None:
+    sentence = "Note that the paper describes an early version of Gridnet that no longer matches the code."
+    own_page = _rows(f"# Gridnet\n\nGridnet finds banding in video frames.\n\n{sentence}\n")
+    assert [_attributed(r) for r in own_page if r.text == sentence] == [False]
+    other_page = _rows(f"# Banding metrics\n\nSeveral metrics find banding in video frames.\n\n{sentence}\n")
+    assert [_attributed(r) for r in other_page if r.text == sentence] == [True]
