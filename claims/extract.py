@@ -141,8 +141,7 @@ ACRONYM_STOPLIST = frozenset("""
 LF CR CRLF CPU CPUs GPU GPUs URL URLs DOI ID IDs PDF HTML API APIs JSON CSV TSV UTF ASCII NFC NFD
 OK AND OR NOT ALL NONE ONLY MUST NOTE TODO EXCERPT UNVERIFIED UNRUN MATCH MISMATCH WARNING FAQ
 USA UK EU GB MB KB TB
-nDCG NDCG MRR MAP mAP BLEU ROUGE METEOR AUC ROC RMSE MSE MAE WER CER FID PSNR SSIM QPS TPS FLOPs FLOPS TFLOPS
-""".split())  # metrics (nDCG, MRR, BLEU) name a measure, never a credited source (issue 19)
+""".split())
 NAME_STOPLIST = frozenset("""
 Today Tomorrow Yesterday Everyone Nobody Someone Anyone This That It Its Chapter Part Section
 Figure Table Year Author Book Reader Model System Method Team World Project
