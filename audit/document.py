@@ -100,6 +100,11 @@ def _toml_front_matter(lines: list[str]) -> int:
 ROLE_TEXT = re.compile(r"(?::[\w:.-]+:|\{[\w:.-]+\})$")
 """A role marker written right before inline code: ``:citet:`key```, ``{cite:p}`key```."""
 _BREAK_TAG = re.compile(r"^<br\s*/?>$", re.I)
+_DISTILL_CITE = re.compile(r"^<d-cite\s+key\s*=\s*[\"']([^\"'<>]{1,300})[\"']", re.I)
+"""A Distill citation tag (``<d-cite key="bahdanau2014"></d-cite>``, ICLR blog posts): read as the
+citation role ``:cite:`bahdanau2014``` it means, so claims/ credit its key like d2l's (the page shows a
+numbered marker in its place; a label drops the tag, the scorer drops the role)."""
+_DISTILL_CITES = re.compile(r"<d-cite\s+key\s*=\s*[\"']([^\"'<>\n]{1,300})[\"'][^<>\n]*>(?:</d-cite\s*>)?", re.I)
 _MEDIA_TAG = re.compile(r"^<(video|audio|object|noscript|canvas|iframe)\b", re.I)
 """Elements whose text is a fallback for browsers that cannot show them (``<video>Your browser
 does not support the video tag.</video>``), never the page's prose."""
@@ -156,6 +161,10 @@ def inline_text_spans(children: Iterable[Any] | None, breaks: str = " "
             atomic.append((length, length + len(piece)))
         elif kind == "html_inline":  # a tag: <br> is a break, any other tag or comment no text
             piece = breaks if _BREAK_TAG.match(child.content.strip()) else ""
+            cite = _DISTILL_CITE.match(child.content)
+            if cite:
+                piece = f" :cite:`{cite.group(1).strip()}`"  # a space: a role glued to a word is no role
+                atomic.append((length, length + len(piece)))
             opened = _MEDIA_TAG.match(child.content)
             if opened and not child.content.rstrip().endswith("/>"):  # <video>fallback</video>: no text
                 media = opened.group(1).lower()
@@ -598,6 +607,8 @@ def html_residue(html: str) -> str:
     # an inline formatting tag joins the text it wraps as a browser renders it
     # (``<strong>Label</strong>: text`` reads "Label: text", no space before the colon)
     residue = _INLINE_TAG.sub(lambda m: "\n" * m.group(0).count("\n"), html)
+    if "<d-cite" in residue:  # a Distill citation reads as its role, as in a paragraph (_DISTILL_CITE)
+        residue = _DISTILL_CITES.sub(lambda m: f" :cite:`{m.group(1).strip()}`", residue)
     residue = _HTML_SKIP.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), residue)
     residue = "\n".join(line.strip() for line in residue.split("\n"))
     return residue if len(_WORDS.findall(re.sub(r"\S*://\S*", " ", residue))) >= 3 else ""

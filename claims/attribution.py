@@ -454,6 +454,21 @@ _SELF_REFERENCE = re.compile(r"\b(?:section|sections|figure|figures|fig\.|table|
                              r"equation|eq\.|above|below|notebook|earlier|previously|later|readme|docs|"
                              r"documentation|guide|tutorial|quickstart|faq|repo|repository|example|examples|"
                              r"accompanying|companion)\b", re.I)
+_PAGE_DEIXIS = re.compile(r"(?i:this|these)\s+(?i:article|articles|page|write-?up|series|"
+                          r"chapter|guide|tutorial|notebook|lesson)\b")
+"""A work the page points at as itself (``discussed in this article``): a self-reference (label
+convention (d)), whatever verb credits it; ``this blog post`` and ``this report`` are left out, a
+link's text often names another page so (``As demonstrated in [this blog post](…)``)."""
+_HERE_AFTER = re.compile(r"\s*,?\s*(?i:below|above|here|that\s+follows)\b")
+"""A work placed on the page (``as shown in the timing report below``): the page's own."""
+_SETTING_BEFORE = re.compile(r"\b(?i:default|value|values|setting|settings|option|options|limit|timeout|"
+                             r"size|version|configuration)\s+$")
+"""A setting a product's makers suggest (``the default value suggested by RabbitMQ is 60``): a
+product's default, no claim or method credited."""
+_SUGGESTED_TO_US = re.compile(r"\b(?i:suggested|suggests|proposed|asked|urged|encouraged|invited|challenged)\s+"
+                              r"(?:that\s+)?(?:we|I|us|me)\b")
+"""A suggestion to the writer to act (``X suggested that we write a post about it``): an errand, no
+claim credited."""
 _RELEASE_AFTER = re.compile(r"\s*(?:v\d|\d)")
 """A source followed by a number is a software release or a venue's year (``introduced in
 Python 3.12``, ``in Transformers v4``, ``in NeurIPS 2020``), not a credit."""
@@ -1229,6 +1244,9 @@ def credits(sentence: str) -> Credit | None:
                 if names and _thanked_for_work(m.group("what") or m.group("did")):
                     for name in names:
                         add(m.start(group) + max(0, m.group(group).find(name.split()[0])), name, "thanks for a work")
+    for m in (_MAKERS_WHO.finditer(sentence) if " who " in sentence else ()):
+        if m.group("who").split()[0] not in _NOT_MAKERS and m.group("who").split()[0] not in NOT_SOURCES:
+            add(m.start("who"), m.group("who"), "a maker named")
     if _thanks(sentence) or _POINTER.match(sentence) or _BYLINE.match(sentence) or _maintained(sentence):
         # an acknowledgement or a reading pointer credits no claim; a citation role still cites
         return Credit(tuple(name for _, name in sorted(found)), cues[0]) if cues else None
@@ -1300,7 +1318,8 @@ def credits(sentence: str) -> Credit | None:
         before = sentence[max(0, m.start() - 12):m.start()]
         src = m.group("src")
         if (_OWN.search(m.group(0)) or re.search(r"\bwe\s+$", before, re.I)
-                or _SELF_REFERENCE.search(src)
+                or _SELF_REFERENCE.search(src) or _PAGE_DEIXIS.match(src) or _HERE_AFTER.match(sentence, m.end())
+                or _SETTING_BEFORE.search(sentence[max(0, m.start() - 30):m.start()])
                 or (_OWN_START.match(sentence) and _BE_BEFORE.search(sentence[max(0, m.start() - 20):m.start()]))):
             continue
         bare = not re.search(_SOURCE_WORDS, src, re.I) and not m.groupdict().get("title")
@@ -1357,10 +1376,27 @@ def credits(sentence: str) -> Credit | None:
             add(m.start("title"), m.group("title").strip(), cues[0])
     if not cues:
         return None
+    if _SUGGESTED_TO_US.search(sentence) and all(c in _REPORTING_ONLY or c.startswith("credit verb") for c in cues):
+        return None  # "@X tweeted about it and suggested that we write a post": no claim credited
     names = [name for _, name in sorted(found)]
     # "launched by Muennighoff et al": the surname alone is part of the fuller name beside it
     names = [n for n in names if not any(o != n and o.startswith(n + " ") for o in names)]
     return Credit(tuple(names), cues[0])
+
+
+_MAKERS_WHO = re.compile(rf"(?<![\w\-@])(?P<who>{_HANDLE}|{_CAP}(?:\s+{_CAP}){{0,2}})\s+(?:and\s+(?:others|colleagues|"
+                         r"the\s+(?:team|people|folks))\s+)?who\s+(?:also\s+|first\s+|originally\s+)?"
+                         r"(?:worked\s+on|designed|built|implemented|wrote|created|developed|invented|authored|"
+                         r"contributed\s+to|pioneered)\b")
+"""A named maker of a piece of work (``@mbeki and others who designed the task API``, ``Okafor who
+built the index``): credits the work to them, as thanks for a work does (label convention (e)); a
+generic subject (``Users who built …``) names no one."""
+_NOT_MAKERS = frozenset("""Anyone Everyone Someone Those People Users Developers Engineers Researchers Authors
+Contributors Maintainers Teams Companies Folks Readers You We They He She Many Most Some All Others""".split())
+
+
+_REPORTING_ONLY = ("a source reports", "a source as the subject")
+"""The cues of a reporting subject alone (no citation, marker or 'according to')."""
 
 
 _WORK_NAMED = re.compile(rf"(?:\b(?i:the)\s+(?:(?i:official|original|published)\s+)?(?P<the>{_ORG})\s+"
@@ -1506,12 +1542,16 @@ def self_reference(sentence: str, own: frozenset[str], paper: bool = False) -> b
     """Whether a sentence's credit goes only to the page's own work (label convention (d)): every
     name it credits is the page's own system or maker (:func:`own_names`; ``Researchers at Nimbus
     developed the models`` on Nimbus' model card), or it credits an unnamed paper on a page whose
-    paper it is (:func:`own_paper`; ``Further analysis is provided in the paper``)."""
+    paper it is (:func:`own_paper`; ``Further analysis is provided in the paper``), or an unnamed
+    paper or work said of the page's own system (``the paper describes an early Gridnet``)."""
     credit = credits(sentence)
     if credit is None or credit.cue in ("citation role", "numbered reference", "author-year citation"):
         return False
     if credit.names:
         return bool(own) and all(_is_own(n, own) for n in credit.names)
+    unnamed = credit.cue in _UNNAMED_PAPER_CUES or credit.cue == "a work as the subject"
+    if own and unnamed and any(re.search(rf"(?<![\w\-]){re.escape(o)}(?![\w\-])", sentence) for o in own):
+        return True  # "the paper describes an initial version of CAMBI" on CAMBI's page: its own paper
     return paper and (credit.cue in _UNNAMED_PAPER_CUES or credit.cue.startswith("credit verb"))
 
 

@@ -167,7 +167,7 @@ _BY_PAIR = re.compile(rf"\b(?:by|after|following|from|per)\s+({_NAME})\s+(?:and|
 _POSSESSIVE = re.compile(rf"\b({_NAME})(?:’s|'s)(?!\w)")
 _NAME_YEAR = re.compile(rf"\b({_NAME})\s+\(\d{{4}}[a-z]?\)")
 _PAREN = re.compile(rf"\(({_NAME})(?:\s+et\s+al\.)?,?\s+\d{{4}}[a-z]?\)")
-_ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-])")
+_ACRONYM = re.compile(r"(?<![\w\-])([a-z]?[A-Z][A-Za-z]*[A-Z][A-Za-z]*)(?![\w\-]|@\d)")  # "XY@10": a metric
 _ROMAN = re.compile(r"^[IVXLCDM]+$")
 
 _URL = re.compile(r"(?:https?://|www\.)\S+?(?=[.,;:!?)\]”\"']*(?:\s|$))")
@@ -428,6 +428,8 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
         return True
     if re.match(r"[*•]\s", following):
         return False  # a bullet of a list flattened onto one line (_inline_bullets)
+    if _CITATION_ROLE_START.match(following) and re.fullmatch(r"\S+`[\s.,;]*", following):
+        return True  # "… memorization. :cite:`Robins`": a citation after the period cites the sentence before
     if re.match(r"(?:[—–]|--)\s", following):
         return True  # a dash opens no sentence: “… bottleneck.” — A. Engineer (a quotation's credit)
     if re.search(r"[A-Za-z0-9)\]\"'”’]$", previous) and not _SENTENCE_END.search(previous):
@@ -453,6 +455,9 @@ def _keep_together(text: str, before: tuple[int, int], after: tuple[int, int],
     return False
 
 
+_CITATION_ROLE_START = re.compile(r":(?:cite|citet|citep|cite:[pt]):`|\{cite(?::[pt])?\}`")
+"""A citation role opening the piece after a cut (a Distill ``<d-cite>`` after the period, read as
+``:cite:`key``` by audit/document.py): it belongs to the sentence before, like a ``[12]`` marker."""
 _SENTENCE_END = re.compile(r"[.!?…:;][\"'”’)\]*_]*(?:\[\^?[\w-]{1,40}\]|\[\d{1,3}(?:[,–-]\s*\d{1,3})*\]|[¹²³⁰-⁹])*$")
 """A piece that ends a sentence: its last punctuation, then closing quotes or brackets and citation
 markers (``… drift.[^2]``, ``… before.²``, ``… (as run twice.)``)."""
@@ -708,6 +713,20 @@ def _credit_named_works(rows: list[ClaimRow]) -> list[ClaimRow]:
     return out
 
 
+_MARKER_CUES = ("numbered reference", "citation role")
+
+
+def _credit_names(names: list[str], person: bool, credited: tuple[str, ...], cue: str) -> list[str]:
+    """The cited names of a credited sentence: the names :func:`cited_names` finds, then the credit's.
+    When the credit is only a numbered marker or a citation role and no person is named, the marker
+    or key is the cited name (label convention (a)), with any capitalised name the sentence credits: an
+    acronym the sentence merely mentions
+    (``10% better than BM25 [1]``, ``DPR :cite:`x```) is a compared system, not the source."""
+    if cue in _MARKER_CUES and not person and credited:
+        names = [n for n in names if not _ACRONYM.fullmatch(n)]  # "Moore revised … [2]" keeps Moore
+    return names + [n for n in credited if n not in names]
+
+
 def _require_finite(row: ClaimRow, block: Block, path: str | None) -> None:
     for q in row.quantities:
         values = (q.value, q.upper, q.numerator, q.denominator)
@@ -740,7 +759,7 @@ def _sentence_rows(block: Block, paragraph: int) -> list[ClaimRow]:
         names, person = cited_names(sentence)
         credit = credits(sentence)  # claims/attribution.py: roles, organisations, papers
         if credit is not None:
-            names = names + [n for n in credit.names if n not in names]
+            names = _credit_names(names, person, credit.names, credit.cue)
         kind, cue = classify(words, quantities, person or credit is not None)
         if kind == MEASURED and (person or credit is not None):
             cue += f"; credited to {', '.join(names) or 'a source'}"
