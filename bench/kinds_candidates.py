@@ -67,6 +67,7 @@ DESIGNS: dict[str, Design] = {
     "shapes+own": Design(features="shapes", own=True),
     "plain+own": Design(own=True),
     "context+own": Design(features="context", own=True),
+    "cues+own": Design(features="cues", own=True),
     "context+roles+own": Design(features="context+roles", own=True),
     "context structure+own": Design(features="context", ngrams=False, own=True),
     "context positions+own": Design(features="context", ngrams=POSITIONS, own=True),

@@ -88,9 +88,9 @@ DIMENSION = 1 << 18
 MINILM_DIMENSION = 384
 WINDOW_WORDS = 8
 MINILM_BLOCKS = ("sentence", "window")
-FEATURE_SETS = ("plain", "roles", "rules", "shapes", "shapes+roles", "context", "context+roles")
+FEATURE_SETS = ("plain", "roles", "rules", "shapes", "shapes+roles", "context", "context+roles", "cues")
 """``plain``: n-grams and structure; ``shapes``: plus :func:`shape_features`; ``context``: plus
-:func:`context_features` too; ``roles`` / ``shapes+roles`` / ``context+roles``: plus the rules' role of the number;
+:func:`context_features` too; ``cues``: ``context`` plus :func:`cue_features` (stop 29); ``roles`` / ``shapes+roles`` / ``context+roles``: plus the rules' role of the number;
 ``rules``: plus the rules' decision (optimistic: the rules were tuned on the development part)."""
 
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*|[^\w\s]")
@@ -182,10 +182,12 @@ def number_features(sentence: str, q: Quantity, shared: list[str], features: str
     magnitude = math.floor(math.log10(abs(q.value))) if q.value else -99
     out.append(f"n:magnitude:{max(min(magnitude, 6), -3)}")
     out.append(f"n:position:{min(int(4 * start / max(len(sentence), 1)), 3)}")
-    if features in ("shapes", "shapes+roles", "context", "context+roles"):
+    if features in ("shapes", "shapes+roles", "context", "context+roles", "cues"):
         out += shape_features(sentence, q)
-    if features in ("context", "context+roles"):
+    if features in ("context", "context+roles", "cues"):
         out += context_features(sentence, q)
+    if features == "cues":
+        out += cue_features(sentence, q)
     if features in ("roles", "rules", "shapes+roles", "context+roles"):
         out.append(f"r:role:{q.role}")
     if features == "rules":
@@ -378,6 +380,109 @@ def context_features(sentence: str, q: Quantity) -> list[str]:
     label = _LABEL_THEN_VERB.match(sentence)
     if label and label.group(1) in _IMPERATIVES | {"increase", "decrease", "reduce", "raise", "lower"}:
         out.append("s:label-imperative")
+    return out
+
+
+_ADVICE = re.compile(r"\b(?:rule\s+of\s+thumb|rough\s+guide|as\s+a\s+guide|guideline|suggests?|suggested|recommends?|"
+                     r"recommended|recommendation|optimal|plan\s+for|avoid|best\s+practices?|advisable|ideally|"
+                     r"typically|usually|in\s+general|generally)\b", re.I)
+_EXPECT_BEFORE = re.compile(r"\b(?:expect|expects|expected|expecting|predict|predicts|predicted|hoped?|aim(?:s|ed)?|"
+                            r"anticipated?|guess|guessing|planned|intend(?:ed)?)\b", re.I)
+_AGO_AFTER = re.compile(r"^\s*(?:[a-z]+\s+)?ago\b", re.I)
+_FOLD = re.compile(r"(?:-?fold|\s*times)$", re.I)
+_FOLD_AFTER = re.compile(r"^(?:-fold|\s+fold|\s+times|×|x\b)", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|roughly\s+|~)?$", re.I)
+_FROM_TO_BEFORE = re.compile(r"\bfrom\s+\S+\s+(?:\S+\s+)?to\s+(?:about\s+|roughly\s+|~|only\s+)?$", re.I)
+_TO_AFTER = re.compile(r"^\s*(?:[a-z%]+\s+)?to\s+[~≈]?\d", re.I)
+_CHANGE_WORDS = frozenset("increase increases increased decrease decreases decreased drop drops dropped reduce reduces "
+                          "reduced rise rises rose fall falls fell grow grows grew grown improve improves improved "
+                          "improving went go goes cut cuts lowered raised jumped shrank shrunk speedup slowdown "
+                          "tripled doubled halved".split())
+_OBSERVE = re.compile(r"\b(?:observed|measured|we\s+(?:got|get|saw|see|found|find|obtained|achieved|reached|measured)|"
+                      r"in\s+our\s+(?:tests?|experiments?|benchmarks?|runs?|setup|measurements?)|results?\s+(?:show|are|is)|"
+                      r"benchmark(?:ed|s)?|reported|turned\s+out)\b", re.I)
+_SPEC_KEY_BEFORE = re.compile(r"\b(?:min|max|minimum|maximum|default|defaults\s+to|range)\s*[:=]?\s*$", re.I)
+_METRIC_LABEL = re.compile(r"^\s*[*_`]*([A-Za-z][\w \-/()@]{0,40}?)[*_`]*\s*(?::|\bof|\bis|=)\s*[~≈]?$")
+_RESULT_NOUNS = frozenset("throughput latency usage ratio time speed accuracy recall precision score scores memory "
+                          "size footprint speedup qps rps tps cost error loss perplexity f1 ndcg mrr map".split())
+_COMPOSITION = re.compile(r"\b(?:consists?\s+of|consisting\s+of|contains?|containing|comprises?|comprising|covering|"
+                          r"covers|weighing|made\s+up\s+of|split\s+into|subset\s+of)\b", re.I)
+_EXPRESSION_BEFORE = re.compile(r"[\d)]\s*[/*×x+−-]\s*\d+(?:\.\d+)?\s*=\s*$|\bdivided\s+by\b|\btimes\s+\d", re.I)
+_THINGS = frozenset("lines line files file records record documents document docs examples example samples images "
+                    "tokens sentences pairs queries tasks layers heads runs seeds epochs steps threads cores nodes "
+                    "workers folds repeats repetitions languages classes categories candidates responses items rows "
+                    "columns users requests messages objects shards partitions replicas iterations trials".split())
+_GOVERNORS = {
+    **{w: "result" for w in _RESULT_VERBS},
+    **{w: "setting" for w in _SETTING_VERBS | {"configure", "configured", "assign", "assigns", "assigned", "default",
+                                             "defaults", "give", "gave", "pass", "passed", "specify", "specified"}},
+    **{w: "requirement" for w in "need needs needed require requires required demand demands cost costs "
+                                 "take takes".split()},
+    **{w: "claim" for w in _CLAIM_WORDS},
+    **{w: "change" for w in _CHANGE_WORDS},
+    **{w: "copula" for w in "is are was were be been being has have had".split()},
+}
+
+
+def cue_features(sentence: str, q: Quantity) -> list[str]:
+    """Features of the ``cues`` set (stop 29, read off the leave-one-batch-out errors of all
+    development batches: shapes of a measured or a non-measured number that hold across sites
+    and authors, not words of one page): the class of the nearest verb-like word before the number
+    in its clause (its governor: a result, setting, requirement, claim, change or copula verb) and
+    whether that verb is in the past tense; advice or a rule of thumb in the sentence ("as a rule
+    of thumb", "recommended", "optimal", "typically": a guideline, not a run); an expectation or
+    prediction before the number ("originally expected", "predicted"); an age ("4 months ago");
+    an n-fold multiplier written in words ("116-fold", "45 times"); a change "from X to Y" (either
+    end), alone and with a change verb in the clause; an observation word in the sentence
+    ("observed", "in our benchmark", "we got"); a key of a specification before it ("min:",
+    "default:", "max:"); a sentence that opens with a short label naming a result quantity and
+    then the number ("QPS of 140", "Compression Ratio: 10:1"); a composition ("consists of",
+    "covering"); an arithmetic expression before it ("1/8 = 12.5%", "divided by"); and the number
+    counting things of a method (lines, files, tokens, runs, threads, …; not a rate such as "900
+    queries per second")."""
+    start, end = q.span
+    before, after = sentence[:start], sentence[end:]
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(before)]
+    clause = before[breaks[-1]:] if breaks else before
+    clause_words = [w for w in _words(clause) if w[:1].isalpha()]
+    right = [w for w in _words(after) if w[:1].isalpha()][:2]
+    out = []
+    governor = next((w for w in reversed(clause_words[-8:]) if w in _GOVERNORS), None)
+    if governor:
+        out.append(f"n:governor:{_GOVERNORS[governor]}")
+        if governor.endswith("ed") or governor in ("was", "were", "had", "took", "got", "saw", "ran", "fell", "rose",
+                                                   "went", "gave", "found", "grew", "lost", "cut"):
+            out.append(f"n:governor:{_GOVERNORS[governor]}:past")
+    else:
+        out.append("n:governor:none")
+    if _ADVICE.search(sentence):
+        out.append("s:advice")
+    if _EXPECT_BEFORE.search(before):
+        out.append("n:expectation-before")
+    if _AGO_AFTER.match(after):
+        out.append("n:ago")
+    if _FOLD.search(q.text) or _FOLD_AFTER.match(after):
+        out.append("n:fold")
+    from_to = bool(_FROM_TO_BEFORE.search(before) or (_FROM_BEFORE.search(before) and _TO_AFTER.match(after)))
+    if from_to:
+        out.append("n:from-to")
+        if set(clause_words) & _CHANGE_WORDS:
+            out.append("n:change-from-to")
+    if set(clause_words) & _CHANGE_WORDS:
+        out.append("n:change-in-clause")
+    if _OBSERVE.search(sentence):
+        out.append("s:observation")
+    if _SPEC_KEY_BEFORE.search(before):
+        out.append("n:spec-key")
+    label = _METRIC_LABEL.match(before)
+    if label and set(_words(label.group(1))) & (_RESULT_NOUNS | _METRICS):
+        out.append("n:result-label")
+    if _COMPOSITION.search(clause):
+        out.append("n:composition")
+    if _EXPRESSION_BEFORE.search(before[-30:]):
+        out.append("n:expression-before")
+    if (set(right[:1]) & _THINGS or (q.unit or "").lower() in _THINGS) and not _RATE_AFTER.match(after):
+        out.append("n:counts-things")
     return out
 
 

@@ -171,6 +171,38 @@ def test_context_features_by_hand(sentence, number, expected):
         sentence, q, shared, "shapes") + expected
 
 
+@pytest.mark.parametrize("sentence, number, expected", [
+    # a change from X to Y under a past-tense change verb (its governor)
+    ("The p99 latency dropped from 40 ms to 12 ms.", "12 ms",
+     ["n:governor:change", "n:governor:change:past", "n:from-to", "n:change-from-to", "n:change-in-clause"]),
+    # advice (a rule of thumb) under a settings verb; an expectation before the number
+    ("As a rule of thumb, keep batches near 64.", "64", ["n:governor:setting", "s:advice"]),
+    ("We had expected a gain of 8%.", "8%", ["n:governor:result", "n:expectation-before"]),
+    # an age, an n-fold multiplier in words, an observation word
+    ("The cache was rebuilt 3 weeks ago.", "3 weeks", ["n:governor:copula", "n:governor:copula:past", "n:ago"]),
+    ("The GPU kernel gives a 40-fold speedup.", "40-fold", ["n:governor:result", "n:fold"]),
+    ("In our benchmark the index answered 900 queries per second.", "900", ["n:governor:none", "s:observation"]),
+    # a specification key, a result label, a composition, an arithmetic expression, a count of things
+    ("alpha (min: 0, default: 0.25): weight of the sparse part", "0.25", ["n:governor:none", "n:spec-key"]),
+    ("Throughput of 310", "310", ["n:governor:none", "n:result-label"]),
+    ("The corpus consists of 20K articles.", "20K", ["n:governor:none", "n:composition"]),
+    ("The share is 1/4 = 25% of the rows.", "25%", ["n:governor:copula", "n:expression-before"]),
+    ("The script keeps 500 lines of code.", "500 lines", ["n:governor:setting", "n:counts-things"]),
+    ("The build took 7 minutes.", "7 minutes", ["n:governor:result", "n:governor:result:past"]),
+])
+def test_cue_features_by_hand(sentence, number, expected):
+    """The ``cues`` feature set's features (claims.kinds_model.cue_features, stop 29), each read
+    off the sentence by hand; ``cues`` is ``context`` plus them."""
+    from claims.quantities import find_quantities
+
+    quantities = find_quantities(sentence)
+    (q,) = [q for q in quantities if q.text == number]
+    assert km.cue_features(sentence, q) == expected
+    shared = km.sentence_features(sentence, quantities)
+    assert km.number_features(sentence, q, shared, "cues") == km.number_features(
+        sentence, q, shared, "context") + expected
+
+
 def test_the_vector_without_ngrams_and_with_kept_prefixes():
     """Features ``w:a``, ``L1:b``, ``n:x``, ``s:y``: with n-grams two groups of 2 (each 1/√2);
     without, only the structural group (1/√2 each) and the bias; keeping ``L1:`` the n-gram group
