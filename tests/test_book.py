@@ -31,7 +31,7 @@ EXPECTED = {  # file: (status, contradicted, unverified, unrun, retracted, incon
     "01-why-measure.md": ("UNVERIFIED", 0, 2, 0, 0, 0),
     "02-bm25-baseline.txt": ("UNVERIFIED", 0, 2, 0, 0, 0),
     "03-candidate-recall.txt": ("CONTRADICTED", 1, 5, 1, 0, 0),
-    "04-fusion.md": ("CONTRADICTED", 1, 0, 0, 0, 0),
+    "04-fusion.md": ("CONTRADICTED", 1, 0, 0, 0, 1),  # its planted 0.8885 also disagrees with its own table (0.888438 rounds to 0.8884): a prose number printed at fewer decimals than its cell is compared since stop 29
     "05-reranking.md": ("NO-FLAGS", 0, 0, 0, 0, 0),
     "06-reporting-tables.md": ("INCONSISTENT", 0, 0, 0, 0, 1),
     "07-acquisition.txt": ("UNVERIFIED", 0, 2, 0, 0, 0),
