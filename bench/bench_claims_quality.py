@@ -1,6 +1,7 @@
 """Claim-row quality on the labelled evaluation set (tests/data/labelled/), and the seed-002 checks.
 
-Run: ``.venv/bin/python bench/bench_claims_quality.py``
+Run: ``.venv/bin/python bench/bench_claims_quality.py [--errors] [--kinds model] [--batch N] [--held-out [--by-batch]]``
+(``--by-batch`` with ``--held-out``: the same scoring also printed and logged batch by batch)
 
 The labelled set is our own prose imitating real posts: front matter (YAML and TOML), fenced and
 indented code with logs in it, tables with group rows, display and inline math, numbered lists
@@ -716,8 +717,8 @@ def _ratio(a: int, b: int) -> str:
     return f"{a / b:.3f} ({a}/{b})" if b else "n/a (0/0)"
 
 
-def corpus_summary(part: str, reading: str) -> dict[str, str]:
-    c = score_corpus(part, reading)["counts"]
+def corpus_summary(part: str, reading: str, batches: frozenset[int] | None = None) -> dict[str, str]:
+    c = score_corpus(part, reading, batches)["counts"]
     return {
         "prose coverage": _ratio(c["kept"], c["gold"]),
         "dropped sentences": str(c["dropped"]),
@@ -801,6 +802,15 @@ def main() -> int:
     if "--held-out" in sys.argv:
         # scored only when a change is finished; every scoring is appended to the log
         summaries = print_corpus("held-out", show)
+        if "--by-batch" in sys.argv and BATCH_OPTION is None:  # the same scoring, batch by batch
+            by_batch = {}
+            for batch in sorted({d["batch"] for d in corpus_documents("held-out")}):
+                by_batch[str(batch)] = {reading: corpus_summary("held-out", reading, frozenset({batch}))
+                                        for reading in ("markdown", "pack")}
+                print(f"\n  held-out batch {batch}: {'Markdown':>30} {'flattened pack':>22}")
+                for key in by_batch[str(batch)]["markdown"]:
+                    print(f"  {key:<38} {by_batch[str(batch)]['markdown'][key]:>22} {by_batch[str(batch)]['pack'][key]:>22}")
+            summaries = {**summaries, "by_batch": by_batch}
         HELD_OUT_LOG.parent.mkdir(parents=True, exist_ok=True)
         with HELD_OUT_LOG.open("a", encoding="utf-8") as log:
             log.write(json.dumps({"time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
