@@ -112,7 +112,14 @@ def _word(token: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [_word(t) for t in _TOKEN.findall(text.lower())]
+    return list(_cached_words(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _cached_words(text: str) -> tuple[str, ...]:
+    """The lower-cased tokens of ``text`` with digit runs as ``0`` (cached: the feature functions
+    read the same sentence, clause and neighbourhood of a number several times)."""
+    return tuple(_word(t) for t in _TOKEN.findall(text.lower()))
 
 
 def shape(text: str) -> str:
@@ -577,6 +584,23 @@ class KindsModel:
             out["window"] = [window_text(sentence, q.span, self.window_words) for q in quantities]
         return out
 
+    def _linear(self, features: list[str]) -> float:
+        """w · :func:`vector` (features), summed without building the vector (the hot path of
+        ``claims``): each group's distinct buckets, their weights summed and scaled by the group's
+        1/sqrt(size), plus the bias weight."""
+        groups: tuple[set[int], set[int]] = (set(), set())
+        ngrams = self.ngrams
+        for f in features:
+            structural = f[:2] in ("s:", "n:", "r:")
+            if structural or ngrams is True or (ngrams and f.startswith(ngrams)):
+                groups[structural].add(bucket(f))
+        weight = self.weights.get
+        z = weight(0, 0.0)
+        for indices in groups:
+            if indices:
+                z += sum([weight(i, 0.0) for i in indices]) / math.sqrt(len(indices))
+        return z
+
     def scores(self, sentence: str, quantities: list[Quantity], rules_measured: bool = False,
                vectors: dict[str, np.ndarray] | None = None) -> list[float]:
         """p(result) of each quantity of ``sentence``, in order. ``vectors``: the MiniLM vectors of
@@ -590,8 +614,7 @@ class KindsModel:
         shared = sentence_features(sentence, quantities)
         out = []
         for q, extra in zip(quantities, dense):
-            x = vector(number_features(sentence, q, shared, self.features, rules_measured), self.ngrams)
-            z = sum(v * self.weights.get(i, 0.0) for i, v in x.items()) + extra
+            z = self._linear(number_features(sentence, q, shared, self.features, rules_measured)) + extra
             out.append(1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z)))
         return out
 
