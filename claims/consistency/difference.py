@@ -62,20 +62,7 @@ def _cell(matrix: Matrix, i: int, a: int, b: int, j: int, formula: str):
         return None, f"{where}: an operand cell is missing or not a number"
     if formula == "absolute" and not (x.percent == y.percent == delta.percent or not (x.percent or y.percent)):
         return None, f"{where}: mixes % and plain numbers"
-    span = _interval(formula, x, y)
-    if span is None:
-        return None, f"{where}: baseline interval reaches 0, relative change undefined"
-    value, low, high = span
-    ok = delta.value + delta.half_unit >= low - EPS and delta.value - delta.half_unit <= high + EPS
-    sign_clash = (delta.value - delta.half_unit > 0 and high < 0) or (delta.value + delta.half_unit < 0 and low > 0)
-    ok = ok and not sign_clash
-    shape = {"absolute": f"{x.text} − {y.text}", "points": f"100·({x.text} − {y.text})",
-             "relative": f"100·({x.text} − {y.text})/{y.text}"}[formula]
-    gap = abs(delta.value - value)
-    tolerance = delta.half_unit + (high - low) / 2
-    return ok, (f"{where}: {delta.text} vs {shape} = {fmt(value)} {'✓' if ok else '✗'} "
-                f"(|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(tolerance)}"
-                f"{'; sign differs' if sign_clash else ''})")
+    return _delta_verdict(formula, delta, x, y, where)
 
 
 def _operands(matrix: Matrix, i: int) -> list[tuple[int, int]] | str:
@@ -205,6 +192,22 @@ def _cell_against(matrix: Matrix, i: int, a: int, base: int, j: int, formula: st
         return None, None
     if x is None or y is None:
         return None, f"{where}: an operand cell is missing or not a number"
+    return _delta_verdict(formula, delta, x, y, where)
+
+
+def check_differences(view: TableView, quiet: bool = False) -> list[Check]:
+    """Δ columns and Δ rows of one table."""
+    if not view.numeric_columns():
+        return []
+    return (check_matrix(Matrix.along(view, "column"), quiet)
+            + check_matrix(Matrix.along(view, "row"), quiet))
+
+
+def _delta_verdict(formula: str, delta, x, y, where: str) -> tuple[bool | None, str]:
+    """(ok or None, arithmetic) of a Δ cell against ``x − y`` by ``formula`` (``absolute``,
+    ``points`` or ``relative``): the corner interval of the operands' printed intervals must meet
+    the Δ cell's own printed interval, with the same sign (shared by the row-pair and the
+    baseline-row checks)."""
     span = _interval(formula, x, y)
     if span is None:
         return None, f"{where}: baseline interval reaches 0, relative change undefined"
@@ -217,12 +220,5 @@ def _cell_against(matrix: Matrix, i: int, a: int, base: int, j: int, formula: st
     gap = abs(delta.value - value)
     tolerance = delta.half_unit + (high - low) / 2
     return ok, (f"{where}: {delta.text} vs {shape} = {fmt(value)} {'✓' if ok else '✗'} "
-                f"(|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(tolerance)}{'; sign differs' if sign_clash else ''})")
-
-
-def check_differences(view: TableView, quiet: bool = False) -> list[Check]:
-    """Δ columns and Δ rows of one table."""
-    if not view.numeric_columns():
-        return []
-    return (check_matrix(Matrix.along(view, "column"), quiet)
-            + check_matrix(Matrix.along(view, "row"), quiet))
+                f"(|Δ| {fmt(gap)} {'≤' if ok else '>'} {fmt(tolerance)}"
+                f"{'; sign differs' if sign_clash else ''})")
