@@ -110,22 +110,35 @@ def _read(lines: list[str], first: int, last: int, cell: Callable[[str], str]) -
     return GridTable(first + 1, last + 1, header, tuple(r for _, r in body), tuple(at for at, _ in body))
 
 
-def find_grid_tables(lines: list[str], cell: Callable[[str], str]) -> list[GridTable]:
-    """Every readable grid table of ``lines`` (module docstring), outside fenced and indented code."""
-    tables: list[GridTable] = []
+def fenced_lines(lines: list[str]) -> list[bool]:
+    """For each line, whether it is a code fence or inside one (CommonMark: a closing fence is the
+    opening fence's character, at least as long, with nothing after it), so that no table finder
+    reads a table inside code; the grid and the simple-table finders share it."""
+    out: list[bool] = []
     fence: str | None = None
-    index = 0
-    while index < len(lines):
-        line = lines[index]
+    for line in lines:
         opened = _FENCE.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
                     and not line.strip()[len(opened.group(1)):].strip():
                 fence = None
-            index += 1
-            continue
-        if opened:
+            out.append(True)
+        elif opened:
             fence = opened.group(1)
+            out.append(True)
+        else:
+            out.append(False)
+    return out
+
+
+def find_grid_tables(lines: list[str], cell: Callable[[str], str]) -> list[GridTable]:
+    """Every readable grid table of ``lines`` (module docstring), outside fenced and indented code."""
+    tables: list[GridTable] = []
+    code = fenced_lines(lines)
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if code[index]:
             index += 1
             continue
         if _BORDER.match(line) and "=" not in line:
@@ -226,16 +239,11 @@ def find_simple_tables(lines: list[str], cell: Callable[[str], str]) -> list[Gri
     simple tables (a ``-----  -----`` rule) are read by :mod:`audit.sitemarkup` as pipe tables, the
     ``Table:`` caption line with them, so they are left to it."""
     tables: list[GridTable] = []
-    fence: str | None = None
+    code = fenced_lines(lines)
     index = 0
     while index < len(lines):
         line = lines[index]
-        opened = _FENCE.match(line)
-        if fence is not None or opened:
-            if fence is None:
-                fence = opened.group(1)
-            elif opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
+        if code[index]:
             index += 1
             continue
         if _RULE["="].match(line):  # Pandoc simple tables: audit.sitemarkup reads them as pipe tables
